@@ -1,0 +1,64 @@
+//! The grammar compiler: ABNF files in, Rust tables out.
+//!
+//! Each stage is a plain function in its own file, so that `build.rs` and the
+//! tests (through `#[path]`) run the very same code:
+//!
+//! 1. [`abnf`]: ABNF text to syntax trees (RFC 5234).
+//! 2. [`ir`]: resolved rules and the profiles declared by `;@` directives.
+//! 3. [`nfa`]: Thompson NFAs over bytes, with error labels.
+//! 4. [`dfa`]: byte classes, subset construction, minimization.
+//! 5. [`program`]: the structure of a reference as a loop-free program over
+//!    leaf DFAs, with the proof that longest matches are safe.
+//! 6. [`emit`]: deterministic Rust source.
+#![allow(dead_code)]
+
+pub mod abnf;
+pub mod dfa;
+pub mod emit;
+pub mod ir;
+pub mod nfa;
+pub mod program;
+
+use std::path::Path;
+
+/// Compiles every profile in `dir`.
+pub fn compile_dir(dir: &Path) -> Result<Vec<emit::Compiled>, abnf::GrammarError> {
+    let specs = ir::load_profiles(dir)?;
+    let mut out = Vec::new();
+    for spec in specs {
+        let mut pool = program::Pool::default();
+        let build = |rules: &[usize], pool: &mut program::Pool| -> Result<_, abnf::GrammarError> {
+            let n = nfa::from_rules(&spec.grammar, Some(&spec), rules);
+            let d = dfa::build(&n, true);
+            let p = program::compile(&spec, pool, rules)?;
+            Ok((d, p))
+        };
+        let mut entries = Vec::new();
+        for e in spec.entries {
+            entries.push(match e {
+                Some(r) => Some(build(&[r], &mut pool)?),
+                None => None,
+            });
+        }
+        let mut components = Vec::new();
+        for rules in spec.components.iter() {
+            components.push(if rules.is_empty() {
+                None
+            } else {
+                Some(build(rules, &mut pool)?)
+            });
+        }
+        out.push(emit::Compiled {
+            spec,
+            pool,
+            entries,
+            components,
+        });
+    }
+    Ok(out)
+}
+
+/// The Rust source of the tables for every profile in `dir`.
+pub fn generate(dir: &Path) -> Result<String, abnf::GrammarError> {
+    Ok(emit::emit(&compile_dir(dir)?))
+}

@@ -1,0 +1,158 @@
+//! Typed hosts: IPv4 and IPv6 addresses as `std::net` values, IPvFuture and
+//! registered names as text.
+//!
+//! The grammar has already validated the text when these run; they only turn
+//! digits into numbers.
+
+use crate::HostKind;
+use std::net::{Ipv4Addr, Ipv6Addr};
+
+/// A host (RFC 3986 section 3.2.2).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Host<'a> {
+    /// `IPv4address`: four dec-octets.
+    Ipv4(Ipv4Addr),
+    /// `IPv6address` inside `[` `]`.
+    Ipv6(Ipv6Addr),
+    /// `IPvFuture` inside `[` `]`, without the brackets, e.g. `v7.abc`.
+    IpvFuture(&'a str),
+    /// `reg-name` (possibly empty, possibly percent-encoded).
+    RegName(&'a str),
+}
+
+impl<'a> Host<'a> {
+    /// The kind of host.
+    ///
+    /// ```
+    /// use urilex::{Host, HostKind};
+    /// assert_eq!(Host::RegName("example.com").kind(), HostKind::RegName);
+    /// ```
+    pub fn kind(&self) -> HostKind {
+        match self {
+            Host::Ipv4(_) => HostKind::Ipv4,
+            Host::Ipv6(_) => HostKind::Ipv6,
+            Host::IpvFuture(_) => HostKind::IpvFuture,
+            Host::RegName(_) => HostKind::RegName,
+        }
+    }
+
+    pub(crate) fn from_parts(text: &'a str, kind: Option<HostKind>) -> Host<'a> {
+        let inner = text
+            .strip_prefix('[')
+            .and_then(|t| t.strip_suffix(']'))
+            .unwrap_or(text);
+        match kind {
+            Some(HostKind::Ipv4) => match ipv4(text.as_bytes()) {
+                Some(a) => Host::Ipv4(a),
+                None => Host::RegName(text),
+            },
+            Some(HostKind::Ipv6) => match ipv6(inner.as_bytes()) {
+                Some(a) => Host::Ipv6(a),
+                None => Host::RegName(text),
+            },
+            Some(HostKind::IpvFuture) => Host::IpvFuture(inner),
+            Some(HostKind::RegName) | None => Host::RegName(text),
+        }
+    }
+}
+
+/// Dotted decimal to an address; `None` unless four numbers 0-255.
+pub(crate) fn ipv4(s: &[u8]) -> Option<Ipv4Addr> {
+    let mut octets = [0u8; 4];
+    let mut n = 0;
+    for part in s.split(|&b| b == b'.') {
+        if n == 4 || part.is_empty() || part.len() > 3 {
+            return None;
+        }
+        let mut v: u32 = 0;
+        for &b in part {
+            if !b.is_ascii_digit() {
+                return None;
+            }
+            v = v * 10 + u32::from(b - b'0');
+        }
+        octets[n] = u8::try_from(v).ok()?;
+        n += 1;
+    }
+    (n == 4).then(|| Ipv4Addr::from(octets))
+}
+
+/// IPv6 text (with `::` compression and an optional trailing IPv4 part) to
+/// an address; `None` if it does not make 128 bits.
+pub(crate) fn ipv6(s: &[u8]) -> Option<Ipv6Addr> {
+    fn groups(part: &[u8], out: &mut Vec<u16>) -> Option<()> {
+        if part.is_empty() {
+            return Some(());
+        }
+        for g in part.split(|&b| b == b':') {
+            if g.contains(&b'.') {
+                let a = ipv4(g)?.octets();
+                out.push(u16::from_be_bytes([a[0], a[1]]));
+                out.push(u16::from_be_bytes([a[2], a[3]]));
+            } else {
+                if g.is_empty() || g.len() > 4 {
+                    return None;
+                }
+                let mut v: u16 = 0;
+                for &b in g {
+                    v = (v << 4) | (b as char).to_digit(16)? as u16;
+                }
+                out.push(v);
+            }
+        }
+        Some(())
+    }
+    let mut head = Vec::with_capacity(8);
+    let mut tail = Vec::with_capacity(8);
+    match s.windows(2).position(|w| w == b"::") {
+        Some(i) => {
+            groups(&s[..i], &mut head)?;
+            groups(&s[i + 2..], &mut tail)?;
+            if head.len() + tail.len() > 7 {
+                return None;
+            }
+        }
+        None => {
+            groups(s, &mut head)?;
+            if head.len() != 8 {
+                return None;
+            }
+        }
+    }
+    let mut all = [0u16; 8];
+    all[..head.len()].copy_from_slice(&head);
+    all[8 - tail.len()..].copy_from_slice(&tail);
+    Some(Ipv6Addr::from(all))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ipv6_forms() {
+        for s in [
+            "::",
+            "::1",
+            "1::",
+            "1:2:3:4:5:6:7:8",
+            "::ffff:1.2.3.4",
+            "1:2::7:8",
+            "fe80::1:2",
+            "a:b:c:d:e:f:1.2.3.4",
+        ] {
+            let want: Ipv6Addr = s.parse().unwrap();
+            assert_eq!(ipv6(s.as_bytes()), Some(want), "{s}");
+        }
+        for s in ["1:2:3:4:5:6:7", "1::2::3", "12345::", "1:2:3:4:5:6:7:8:9"] {
+            assert_eq!(ipv6(s.as_bytes()), None, "{s}");
+        }
+    }
+
+    #[test]
+    fn ipv4_forms() {
+        assert_eq!(ipv4(b"255.0.10.1"), Some(Ipv4Addr::new(255, 0, 10, 1)));
+        assert_eq!(ipv4(b"256.0.0.1"), None);
+        assert_eq!(ipv4(b"1.2.3"), None);
+    }
+}

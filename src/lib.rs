@@ -1,0 +1,34 @@
+//! urilex parses, validates and splits URI references at high throughput,
+//! exactly as the standards write them.
+//!
+//! Its parsers are not written by hand: `build.rs` compiles the ABNF grammars
+//! in `abnf/` (RFC 3986 by default, and the grammars of the documents RFC
+//! 3986 grew from, as [`Profile`]s) into minimized DFAs and small structure
+//! programs, emitted as Rust tables. Changing a rule in a `.abnf` file
+//! changes what urilex accepts.
+//!
+//! ```
+//! use urilex::{HostKind, UriRef};
+//!
+//! let r = UriRef::parse("https://[2001:db8::7]:8443/a%20b?x#frag").unwrap();
+//! assert_eq!(r.scheme(), Some("https"));
+//! assert_eq!(r.host_kind(), Some(HostKind::Ipv6));
+//! assert_eq!(r.port_u16(), Some(8443));
+//! assert_eq!(r.path(), "/a%20b");
+//!
+//! let err = UriRef::parse("https://example.com/a b").unwrap_err();
+//! assert_eq!(err.to_string(), "invalid character ' ' (0x20) at byte 21 in path (rule segment)");
+//! ```
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
+mod error;
+mod host;
+mod parse;
+mod tables;
+mod uri_ref;
+
+pub use error::{ErrorKind, ParseError};
+pub use host::Host;
+pub use tables::Profile;
+pub use uri_ref::{Component, HostKind, Parser, Syntax, UriRef, UriRefBuf};

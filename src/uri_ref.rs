@@ -1,0 +1,578 @@
+//! URI references: the borrowed [`UriRef`], the owned [`UriRefBuf`], and the
+//! [`Parser`] that makes them under a [`Profile`] and a [`Syntax`].
+//!
+//! A parsed reference is its input plus `u32` offsets: component `c` spans
+//! `input[start..end]`, or is absent. Absent and empty stay apart: `http://a?`
+//! has an empty query, `http://a` has none.
+
+use crate::error::ParseError;
+use crate::host::Host;
+use crate::parse::{self, Spans};
+use crate::tables::ProfileTables;
+use crate::Profile;
+use core::fmt;
+use core::str::FromStr;
+
+/// The components of a URI reference (RFC 3986 section 3).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Component {
+    /// `scheme` (3.1)
+    Scheme = 0,
+    /// `authority` (3.2), without the `//`
+    Authority = 1,
+    /// `userinfo` (3.2.1)
+    Userinfo = 2,
+    /// `host` (3.2.2)
+    Host = 3,
+    /// `port` (3.2.3)
+    Port = 4,
+    /// `path` (3.3)
+    Path = 5,
+    /// `query` (3.4)
+    Query = 6,
+    /// `fragment` (3.5)
+    Fragment = 7,
+}
+
+impl Component {
+    /// Every component, in order of appearance.
+    pub const ALL: [Component; 8] = [
+        Component::Scheme,
+        Component::Authority,
+        Component::Userinfo,
+        Component::Host,
+        Component::Port,
+        Component::Path,
+        Component::Query,
+        Component::Fragment,
+    ];
+
+    /// The component's name in lower case.
+    ///
+    /// ```
+    /// assert_eq!(urilex::Component::Userinfo.as_str(), "userinfo");
+    /// ```
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Component::Scheme => "scheme",
+            Component::Authority => "authority",
+            Component::Userinfo => "userinfo",
+            Component::Host => "host",
+            Component::Port => "port",
+            Component::Path => "path",
+            Component::Query => "query",
+            Component::Fragment => "fragment",
+        }
+    }
+
+    pub(crate) fn from_index(i: u8) -> Option<Component> {
+        Component::ALL.get(i as usize).copied()
+    }
+}
+
+impl fmt::Display for Component {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// What kind of host a reference names (RFC 3986 section 3.2.2).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum HostKind {
+    /// `IPv4address`
+    Ipv4 = 0,
+    /// `IPv6address` in brackets
+    Ipv6 = 1,
+    /// `IPvFuture` in brackets
+    IpvFuture = 2,
+    /// `reg-name`
+    RegName = 3,
+}
+
+impl HostKind {
+    /// `ipv4`, `ipv6`, `ipvfuture` or `reg-name`.
+    ///
+    /// ```
+    /// assert_eq!(urilex::HostKind::RegName.as_str(), "reg-name");
+    /// ```
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            HostKind::Ipv4 => "ipv4",
+            HostKind::Ipv6 => "ipv6",
+            HostKind::IpvFuture => "ipvfuture",
+            HostKind::RegName => "reg-name",
+        }
+    }
+
+    pub(crate) fn from_index(i: u8) -> Option<HostKind> {
+        [
+            HostKind::Ipv4,
+            HostKind::Ipv6,
+            HostKind::IpvFuture,
+            HostKind::RegName,
+        ]
+        .get(i as usize)
+        .copied()
+    }
+}
+
+/// Which rule of a profile the whole input must match.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub enum Syntax {
+    /// `URI-reference`: a URI or a relative reference (the default).
+    #[default]
+    Reference = 0,
+    /// `URI`: absolute, with an optional fragment.
+    Uri = 1,
+    /// `absolute-URI`: absolute, no fragment.
+    AbsoluteUri = 2,
+    /// `relative-ref`: no scheme.
+    RelativeRef = 3,
+}
+
+impl Syntax {
+    fn rule_name(self) -> &'static str {
+        match self {
+            Syntax::Reference => "URI-reference",
+            Syntax::Uri => "URI",
+            Syntax::AbsoluteUri => "absolute-URI",
+            Syntax::RelativeRef => "relative-ref",
+        }
+    }
+}
+
+/// Parsing options: the grammar profile and the rule to match.
+///
+/// ```
+/// use urilex::{Parser, Profile, Syntax};
+/// let p = Parser::new().profile(Profile::Rfc3986).syntax(Syntax::AbsoluteUri);
+/// assert!(p.parse("http://a/b?q").is_ok());
+/// assert!(p.parse("http://a/b#f").is_err());
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub struct Parser {
+    profile: Profile,
+    syntax: Syntax,
+}
+
+impl Parser {
+    /// RFC 3986 `URI-reference`.
+    pub const fn new() -> Parser {
+        Parser {
+            profile: Profile::Rfc3986,
+            syntax: Syntax::Reference,
+        }
+    }
+    /// Uses the grammar of `profile`.
+    pub const fn profile(self, profile: Profile) -> Parser {
+        Parser { profile, ..self }
+    }
+    /// Matches the input against `syntax`.
+    pub const fn syntax(self, syntax: Syntax) -> Parser {
+        Parser { syntax, ..self }
+    }
+    /// The profile in use.
+    pub const fn get_profile(&self) -> Profile {
+        self.profile
+    }
+
+    /// Parses a string.
+    pub fn parse<'a>(&self, input: &'a str) -> Result<UriRef<'a>, ParseError> {
+        let spans = self.spans(input.as_bytes())?;
+        Ok(UriRef {
+            src: input,
+            spans,
+            profile: self.profile,
+        })
+    }
+
+    /// Parses bytes, which need not be UTF-8: anything that is not ASCII is
+    /// an error in every grammar urilex has, with its offset.
+    pub fn parse_bytes<'a>(&self, input: &'a [u8]) -> Result<UriRef<'a>, ParseError> {
+        let spans = self.spans(input)?;
+        // A match is ASCII (the grammars are), so this cannot fail; if a
+        // future grammar admitted other bytes, invalid UTF-8 is still refused.
+        match core::str::from_utf8(input) {
+            Ok(src) => Ok(UriRef {
+                src,
+                spans,
+                profile: self.profile,
+            }),
+            Err(e) => Err(ParseError {
+                kind: crate::ErrorKind::InvalidCharacter,
+                component: None,
+                index: e.valid_up_to() as u32,
+                byte: input.get(e.valid_up_to()).copied(),
+                rule: self.syntax.rule_name(),
+            }),
+        }
+    }
+
+    /// Whether the input matches, without building a reference.
+    pub fn is_valid(&self, input: &[u8]) -> bool {
+        let t = self.profile.tables();
+        match &t.entries[self.syntax as usize] {
+            Some(e) => input.len() < u32::MAX as usize && e.dfa.scan(input).is_ok(),
+            None => false,
+        }
+    }
+
+    fn spans(&self, input: &[u8]) -> Result<Spans, ParseError> {
+        if input.len() >= u32::MAX as usize {
+            return Err(parse::too_long());
+        }
+        let t: &ProfileTables = self.profile.tables();
+        let Some(entry) = &t.entries[self.syntax as usize] else {
+            return Err(parse::unsupported(self.syntax.rule_name()));
+        };
+        match parse::run_program(t, entry.ops, input) {
+            Some(spans) => Ok(spans),
+            None => Err(self.error(t, entry, input)),
+        }
+    }
+
+    #[cold]
+    fn error(&self, t: &ProfileTables, entry: &crate::tables::Entry, input: &[u8]) -> ParseError {
+        let mut err = parse::diagnose(t, entry, self.syntax.rule_name(), input);
+        if matches!(self.syntax, Syntax::Uri | Syntax::AbsoluteUri) {
+            let relative = t.entries[Syntax::RelativeRef as usize].as_ref();
+            if relative.is_some_and(|r| r.dfa.scan(input).is_ok()) {
+                err = ParseError {
+                    kind: crate::ErrorKind::MissingScheme,
+                    index: 0,
+                    byte: input.first().copied(),
+                    component: Some(Component::Scheme),
+                    rule: err.rule,
+                };
+            }
+        }
+        err
+    }
+
+    /// Checks one component on its own (`host`, `path`, `query`, ...).
+    ///
+    /// ```
+    /// use urilex::{Component, Parser};
+    /// assert!(Parser::new().validate_component(Component::Query, b"a=1&b=/?").is_ok());
+    /// assert!(Parser::new().validate_component(Component::Port, b"80a").is_err());
+    /// ```
+    pub fn validate_component(&self, component: Component, input: &[u8]) -> Result<(), ParseError> {
+        if input.len() >= u32::MAX as usize {
+            return Err(parse::too_long());
+        }
+        let t = self.profile.tables();
+        let Some(entry) = &t.components[component as usize] else {
+            return Err(parse::unsupported(component.as_str()));
+        };
+        match entry.dfa.scan(input) {
+            Ok(()) => Ok(()),
+            Err(_) => Err(parse::diagnose(t, entry, component.as_str(), input)),
+        }
+    }
+
+    /// Parses a host on its own and tells its kind.
+    ///
+    /// ```
+    /// use urilex::{Host, Parser};
+    /// assert_eq!(Parser::new().parse_host("[::1]").unwrap(), Host::Ipv6(std::net::Ipv6Addr::LOCALHOST));
+    /// ```
+    pub fn parse_host<'a>(&self, input: &'a str) -> Result<Host<'a>, ParseError> {
+        let bytes = input.as_bytes();
+        if bytes.len() >= u32::MAX as usize {
+            return Err(parse::too_long());
+        }
+        let t = self.profile.tables();
+        let Some(entry) = &t.components[Component::Host as usize] else {
+            return Err(parse::unsupported("host"));
+        };
+        match parse::run_program(t, entry.ops, bytes) {
+            Some(spans) => Ok(Host::from_parts(input, spans.host_kind())),
+            None => Err(parse::diagnose(t, entry, "host", bytes)),
+        }
+    }
+}
+
+/// A URI reference borrowing its input.
+///
+/// ```
+/// use urilex::{HostKind, UriRef};
+/// let r = UriRef::parse("http://user@example.com:8080/a/b?q=1#top").unwrap();
+/// assert_eq!(r.scheme(), Some("http"));
+/// assert_eq!(r.authority(), Some("user@example.com:8080"));
+/// assert_eq!(r.userinfo(), Some("user"));
+/// assert_eq!(r.host_str(), Some("example.com"));
+/// assert_eq!(r.host_kind(), Some(HostKind::RegName));
+/// assert_eq!(r.port(), Some("8080"));
+/// assert_eq!(r.port_u16(), Some(8080));
+/// assert_eq!(r.path(), "/a/b");
+/// assert_eq!(r.query(), Some("q=1"));
+/// assert_eq!(r.fragment(), Some("top"));
+/// assert_eq!(UriRef::parse("http://a?").unwrap().query(), Some(""));
+/// assert_eq!(UriRef::parse("http://a").unwrap().query(), None);
+/// ```
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct UriRef<'a> {
+    src: &'a str,
+    spans: Spans,
+    profile: Profile,
+}
+
+impl<'a> UriRef<'a> {
+    /// Parses an RFC 3986 `URI-reference`.
+    pub fn parse(input: &'a str) -> Result<UriRef<'a>, ParseError> {
+        Parser::new().parse(input)
+    }
+
+    /// Parses bytes as an RFC 3986 `URI-reference` (log lines are not always UTF-8).
+    ///
+    /// ```
+    /// let err = urilex::UriRef::parse_bytes(b"/caf\xe9").unwrap_err();
+    /// assert_eq!(err.index(), 4);
+    /// ```
+    pub fn parse_bytes(input: &'a [u8]) -> Result<UriRef<'a>, ParseError> {
+        Parser::new().parse_bytes(input)
+    }
+
+    /// The whole reference, as given.
+    pub fn as_str(&self) -> &'a str {
+        self.src
+    }
+
+    /// The profile it was parsed with.
+    pub fn profile(&self) -> Profile {
+        self.profile
+    }
+
+    #[inline]
+    fn get(&self, c: Component) -> Option<&'a str> {
+        self.spans.get(c).and_then(|(s, e)| self.src.get(s..e))
+    }
+
+    /// The span of a component in the input, if present.
+    ///
+    /// ```
+    /// let r = urilex::UriRef::parse("http://a/b").unwrap();
+    /// assert_eq!(r.span(urilex::Component::Path), Some(8..10));
+    /// ```
+    pub fn span(&self, c: Component) -> Option<core::ops::Range<usize>> {
+        if c == Component::Path {
+            return Some(self.path_span());
+        }
+        self.spans.get(c).map(|(s, e)| s..e)
+    }
+
+    /// A component's text, if present.
+    pub fn component(&self, c: Component) -> Option<&'a str> {
+        if c == Component::Path {
+            return Some(self.path());
+        }
+        self.get(c)
+    }
+
+    /// The scheme, without its `:`.
+    pub fn scheme(&self) -> Option<&'a str> {
+        self.get(Component::Scheme)
+    }
+    /// The authority, without its `//`; `Some("")` for `file:///x`.
+    pub fn authority(&self) -> Option<&'a str> {
+        self.get(Component::Authority)
+    }
+    /// The userinfo, without its `@`.
+    pub fn userinfo(&self) -> Option<&'a str> {
+        self.get(Component::Userinfo)
+    }
+    /// The host's exact text, IP literals with their brackets.
+    pub fn host_str(&self) -> Option<&'a str> {
+        self.get(Component::Host)
+    }
+    /// The kind of the host, when there is one.
+    pub fn host_kind(&self) -> Option<HostKind> {
+        self.host_str().and(self.spans.host_kind())
+    }
+    /// The host, typed.
+    ///
+    /// ```
+    /// use urilex::{Host, UriRef};
+    /// use std::net::Ipv4Addr;
+    /// assert_eq!(UriRef::parse("//127.0.0.1/").unwrap().host(), Some(Host::Ipv4(Ipv4Addr::LOCALHOST)));
+    /// assert_eq!(UriRef::parse("//[v1.x]/").unwrap().host(), Some(Host::IpvFuture("v1.x")));
+    /// ```
+    pub fn host(&self) -> Option<Host<'a>> {
+        self.host_str()
+            .map(|h| Host::from_parts(h, self.spans.host_kind()))
+    }
+    /// The port's text, without its `:`; `Some("")` for `http://a:/`.
+    pub fn port(&self) -> Option<&'a str> {
+        self.get(Component::Port)
+    }
+    /// The port as a number, `None` when absent, empty or above 65535.
+    pub fn port_u16(&self) -> Option<u16> {
+        let p = self.port()?;
+        if p.is_empty() {
+            return None;
+        }
+        let mut v: u32 = 0;
+        for b in p.bytes() {
+            v = v * 10 + u32::from(b.wrapping_sub(b'0'));
+            if v > u32::from(u16::MAX) {
+                return None;
+            }
+        }
+        Some(v as u16)
+    }
+    /// The path; every reference has one, possibly empty (RFC 3986 3.3).
+    pub fn path(&self) -> &'a str {
+        let r = self.path_span();
+        self.src.get(r).unwrap_or("")
+    }
+    fn path_span(&self) -> core::ops::Range<usize> {
+        if let Some((s, e)) = self.spans.get(Component::Path) {
+            return s..e;
+        }
+        // Grammars where the path is optional: it is empty, where the
+        // query or fragment starts or at the end.
+        let at = [Component::Query, Component::Fragment]
+            .iter()
+            .find_map(|&c| self.spans.get(c).map(|(s, _)| s.saturating_sub(1)))
+            .unwrap_or(self.src.len());
+        at..at
+    }
+    /// The query, without its `?`.
+    pub fn query(&self) -> Option<&'a str> {
+        self.get(Component::Query)
+    }
+    /// The fragment, without its `#`.
+    pub fn fragment(&self) -> Option<&'a str> {
+        self.get(Component::Fragment)
+    }
+    /// Has a scheme (RFC 3986 4.3).
+    pub fn is_absolute(&self) -> bool {
+        self.scheme().is_some()
+    }
+    /// Has no scheme (RFC 3986 4.2).
+    pub fn is_relative(&self) -> bool {
+        !self.is_absolute()
+    }
+    /// An owned copy.
+    pub fn to_owned(&self) -> UriRefBuf {
+        UriRefBuf {
+            src: self.src.to_string(),
+            spans: self.spans,
+            profile: self.profile,
+        }
+    }
+}
+
+impl fmt::Display for UriRef<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.src)
+    }
+}
+
+impl fmt::Debug for UriRef<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("UriRef")
+            .field("scheme", &self.scheme())
+            .field("authority", &self.authority())
+            .field("userinfo", &self.userinfo())
+            .field("host", &self.host_str())
+            .field("host_kind", &self.host_kind())
+            .field("port", &self.port())
+            .field("path", &self.path())
+            .field("query", &self.query())
+            .field("fragment", &self.fragment())
+            .finish()
+    }
+}
+
+impl AsRef<str> for UriRef<'_> {
+    fn as_ref(&self) -> &str {
+        self.src
+    }
+}
+
+/// An owned URI reference: a `String` plus the same offsets as [`UriRef`].
+///
+/// ```
+/// let r: urilex::UriRefBuf = "https://example.com/x".parse().unwrap();
+/// assert_eq!(r.as_ref().host_str(), Some("example.com"));
+/// assert_eq!(r.to_string(), "https://example.com/x");
+/// ```
+#[derive(Clone, PartialEq, Eq, Hash)]
+pub struct UriRefBuf {
+    src: String,
+    spans: Spans,
+    profile: Profile,
+}
+
+impl UriRefBuf {
+    /// Parses and copies an RFC 3986 `URI-reference`.
+    pub fn parse(input: &str) -> Result<UriRefBuf, ParseError> {
+        UriRef::parse(input).map(|r| r.to_owned())
+    }
+    /// Borrows it as a [`UriRef`].
+    #[allow(clippy::should_implement_trait)]
+    pub fn as_ref(&self) -> UriRef<'_> {
+        UriRef {
+            src: &self.src,
+            spans: self.spans,
+            profile: self.profile,
+        }
+    }
+    /// The text.
+    pub fn as_str(&self) -> &str {
+        &self.src
+    }
+    /// The text, given up.
+    pub fn into_string(self) -> String {
+        self.src
+    }
+}
+
+impl FromStr for UriRefBuf {
+    type Err = ParseError;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        UriRefBuf::parse(s)
+    }
+}
+
+impl fmt::Display for UriRefBuf {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.src)
+    }
+}
+
+impl fmt::Debug for UriRefBuf {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(&self.as_ref(), f)
+    }
+}
+
+#[cfg(feature = "serde")]
+mod serde_impl {
+    use super::{UriRef, UriRefBuf};
+    use serde::{de, Deserialize, Deserializer, Serialize, Serializer};
+
+    impl Serialize for UriRef<'_> {
+        fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+            s.serialize_str(self.as_str())
+        }
+    }
+    impl Serialize for UriRefBuf {
+        fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+            s.serialize_str(self.as_str())
+        }
+    }
+    impl<'de: 'a, 'a> Deserialize<'de> for UriRef<'a> {
+        fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+            let s: &'de str = <&str>::deserialize(d)?;
+            UriRef::parse(s).map_err(de::Error::custom)
+        }
+    }
+    impl<'de> Deserialize<'de> for UriRefBuf {
+        fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+            let s = String::deserialize(d)?;
+            UriRefBuf::parse(&s).map_err(de::Error::custom)
+        }
+    }
+}
