@@ -320,14 +320,13 @@ fn compact_classes(d: Dfa) -> Dfa {
     let mut col_id: HashMap<Vec<u32>, u8> = HashMap::new();
     let mut old_to_new = vec![0u8; d.nclasses];
     let mut firsts = Vec::new();
-    for c in 0..d.nclasses {
+    for (c, slot) in old_to_new.iter_mut().enumerate() {
         let col: Vec<u32> = (0..n).map(|s| d.trans[s * d.nclasses + c]).collect();
         let len = col_id.len() as u8;
-        let id = *col_id.entry(col).or_insert_with(|| {
+        *slot = *col_id.entry(col).or_insert_with(|| {
             firsts.push(c);
             len
         });
-        old_to_new[c] = id;
     }
     let m = firsts.len();
     let mut trans = Vec::with_capacity(n * m);

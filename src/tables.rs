@@ -178,7 +178,7 @@ pub(crate) const fn program_ok(ops: &[Op], leaves: usize, sets: usize) -> bool {
         }
         pc += 1;
     }
-    ops.len() > 0 && matches!(ops[ops.len() - 1], Op::Match)
+    !ops.is_empty() && matches!(ops[ops.len() - 1], Op::Match)
 }
 
 include!(concat!(env!("OUT_DIR"), "/tables.rs"));

@@ -1,1 +1,277 @@
-fn main() {}
+//! `urilex`: URI references in logs, from the command line.
+//!
+//! One output row per input line, in order, none dropped: lines end at LF, a
+//! CR right before the LF is dropped, and lines that are not UTF-8 are
+//! reported as invalid rows with the offset of the first bad byte.
+
+use clap::{Parser as ClapParser, Subcommand, ValueEnum};
+use std::io::{self, BufWriter, Read, Write};
+use std::path::PathBuf;
+use std::process::ExitCode;
+use urilex::{ParseError, Parser, Profile, Syntax, UriRef};
+
+#[derive(ClapParser)]
+#[command(
+    name = "urilex",
+    version,
+    about = "Parse and validate URI references (RFC 3986 and the grammars it grew from)"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Parse one reference per line and print its components.
+    Parse {
+        /// Grammar profile: rfc3986 (default) or rfc2396bis-00.
+        #[arg(long, default_value = "rfc3986", value_parser = parse_profile)]
+        profile: Profile,
+        /// Rule each line must match.
+        #[arg(long, value_enum, default_value_t = SyntaxArg::Reference)]
+        syntax: SyntaxArg,
+        /// Output format.
+        #[arg(long, value_enum, default_value_t = Format::Jsonl)]
+        format: Format,
+        /// Print a header row first (TSV only).
+        #[arg(long)]
+        header: bool,
+        /// Input files; standard input when none is given or for `-`.
+        files: Vec<PathBuf>,
+    },
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum Format {
+    Jsonl,
+    Tsv,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum SyntaxArg {
+    Reference,
+    Uri,
+    Absolute,
+    Relative,
+}
+
+fn parse_profile(s: &str) -> Result<Profile, String> {
+    Profile::from_name(s).ok_or_else(|| {
+        let names: Vec<_> = Profile::ALL.iter().map(|p| p.name()).collect();
+        format!("unknown profile `{s}`; known: {}", names.join(", "))
+    })
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Parse {
+            profile,
+            syntax,
+            format,
+            header,
+            files,
+        } => {
+            let syntax = match syntax {
+                SyntaxArg::Reference => Syntax::Reference,
+                SyntaxArg::Uri => Syntax::Uri,
+                SyntaxArg::Absolute => Syntax::AbsoluteUri,
+                SyntaxArg::Relative => Syntax::RelativeRef,
+            };
+            run_parse(
+                Parser::new().profile(profile).syntax(syntax),
+                format,
+                header,
+                &files,
+            )
+        }
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(Failure::BrokenPipe) => ExitCode::SUCCESS,
+        Err(Failure::Message(m)) => {
+            eprintln!("urilex: {m}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+enum Failure {
+    /// The reader of our output went away: stop quietly.
+    BrokenPipe,
+    Message(String),
+}
+
+impl From<io::Error> for Failure {
+    fn from(e: io::Error) -> Self {
+        if e.kind() == io::ErrorKind::BrokenPipe {
+            Failure::BrokenPipe
+        } else {
+            Failure::Message(format!("write error: {e}"))
+        }
+    }
+}
+
+/// Reads one input: a file, or standard input for `-`.
+fn open(path: &PathBuf) -> Result<Vec<u8>, Failure> {
+    if path.as_os_str() == "-" {
+        let mut v = Vec::new();
+        io::stdin()
+            .lock()
+            .read_to_end(&mut v)
+            .map_err(|e| Failure::Message(format!("reading standard input: {e}")))?;
+        return Ok(v);
+    }
+    std::fs::read(path).map_err(|e| Failure::Message(format!("{}: {e}", path.display())))
+}
+
+/// Lines of a buffer: split at LF, one CR before the LF dropped; no empty
+/// line after a final LF.
+fn lines(buf: &[u8]) -> impl Iterator<Item = &[u8]> {
+    let body = buf.strip_suffix(b"\n").unwrap_or(buf);
+    let empty = buf.is_empty();
+    body.split(|&b| b == b'\n')
+        .filter(move |_| !empty)
+        .map(|l| l.strip_suffix(b"\r").unwrap_or(l))
+}
+
+fn inputs(files: &[PathBuf]) -> Vec<PathBuf> {
+    if files.is_empty() {
+        vec![PathBuf::from("-")]
+    } else {
+        files.to_vec()
+    }
+}
+
+fn run_parse(
+    parser: Parser,
+    format: Format,
+    header: bool,
+    files: &[PathBuf],
+) -> Result<(), Failure> {
+    let stdout = io::stdout();
+    let mut out = BufWriter::with_capacity(1 << 16, stdout.lock());
+    if header && matches!(format, Format::Tsv) {
+        out.write_all(b"valid\tscheme\tauthority\tuserinfo\thost\thost_kind\tport\tpath\tquery\tfragment\terror\n")?;
+    }
+    // Check every file opens before printing rows for any.
+    let paths = inputs(files);
+    for p in &paths {
+        if p.as_os_str() != "-" {
+            std::fs::metadata(p).map_err(|e| Failure::Message(format!("{}: {e}", p.display())))?;
+        }
+    }
+    for p in &paths {
+        let input = open(p)?;
+        for line in lines(&input) {
+            let result = parser.parse_bytes(line);
+            match format {
+                Format::Jsonl => write_json(&mut out, &result)?,
+                Format::Tsv => write_tsv(&mut out, &result)?,
+            }
+        }
+    }
+    out.flush()?;
+    Ok(())
+}
+
+fn json_str(out: &mut impl Write, s: Option<&str>) -> io::Result<()> {
+    match s {
+        None => out.write_all(b"null"),
+        Some(s)
+            if s.bytes()
+                .all(|b| b.is_ascii_graphic() && b != b'"' && b != b'\\' || b == b' ') =>
+        {
+            out.write_all(b"\"")?;
+            out.write_all(s.as_bytes())?;
+            out.write_all(b"\"")
+        }
+        Some(s) => serde_json::to_writer(&mut *out, s).map_err(io::Error::other),
+    }
+}
+
+fn write_json(out: &mut impl Write, r: &Result<UriRef, ParseError>) -> io::Result<()> {
+    match r {
+        Ok(u) => {
+            out.write_all(b"{\"valid\":true,\"scheme\":")?;
+            json_str(out, u.scheme())?;
+            out.write_all(b",\"authority\":")?;
+            json_str(out, u.authority())?;
+            out.write_all(b",\"userinfo\":")?;
+            json_str(out, u.userinfo())?;
+            out.write_all(b",\"host\":")?;
+            json_str(out, u.host_str())?;
+            out.write_all(b",\"host_kind\":")?;
+            json_str(out, u.host_kind().map(|k| k.as_str()))?;
+            out.write_all(b",\"port\":")?;
+            json_str(out, u.port())?;
+            out.write_all(b",\"path\":")?;
+            json_str(out, Some(u.path()))?;
+            out.write_all(b",\"query\":")?;
+            json_str(out, u.query())?;
+            out.write_all(b",\"fragment\":")?;
+            json_str(out, u.fragment())?;
+            out.write_all(b"}\n")
+        }
+        Err(e) => {
+            out.write_all(b"{\"valid\":false,\"scheme\":null,\"authority\":null,\"userinfo\":null,\"host\":null,\"host_kind\":null,\"port\":null,\"path\":null,\"query\":null,\"fragment\":null,\"error\":{\"kind\":")?;
+            json_str(out, Some(e.kind().as_str()))?;
+            out.write_all(b",\"component\":")?;
+            json_str(out, e.component().map(|c| c.as_str()))?;
+            write!(out, ",\"index\":{},\"rule\":", e.index())?;
+            json_str(out, Some(e.rule()))?;
+            out.write_all(b",\"message\":")?;
+            json_str(out, Some(&e.to_string()))?;
+            out.write_all(b"}}\n")
+        }
+    }
+}
+
+fn tsv(out: &mut impl Write, s: Option<&str>) -> io::Result<()> {
+    out.write_all(s.unwrap_or("\\N").as_bytes())
+}
+
+fn write_tsv(out: &mut impl Write, r: &Result<UriRef, ParseError>) -> io::Result<()> {
+    match r {
+        Ok(u) => {
+            out.write_all(b"true")?;
+            for s in [
+                u.scheme(),
+                u.authority(),
+                u.userinfo(),
+                u.host_str(),
+                u.host_kind().map(|k| k.as_str()),
+                u.port(),
+                Some(u.path()),
+                u.query(),
+                u.fragment(),
+            ] {
+                out.write_all(b"\t")?;
+                tsv(out, s)?;
+            }
+            out.write_all(b"\t\\N\n")
+        }
+        Err(e) => {
+            out.write_all(b"false")?;
+            for _ in 0..9 {
+                out.write_all(b"\t\\N")?;
+            }
+            writeln!(out, "\t{e}")
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::lines;
+
+    #[test]
+    fn line_splitting() {
+        let v: Vec<&[u8]> = lines(b"a\r\nb\n\nc\rd\n").collect();
+        assert_eq!(v, vec![&b"a"[..], b"b", b"", b"c\rd"]);
+        assert_eq!(lines(b"").count(), 0);
+        assert_eq!(lines(b"\n").count(), 1);
+        assert_eq!(lines(b"x").count(), 1);
+    }
+}

@@ -1,0 +1,172 @@
+//! The `urilex` binary end to end: every published parse vector through
+//! `urilex parse`, row counts on hostile input, exit codes.
+
+use serde_json::Value;
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+fn urilex(args: &[&str], stdin: &[u8]) -> (i32, Vec<u8>, String) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_urilex"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn urilex");
+    let mut input = child.stdin.take().expect("stdin");
+    let data = stdin.to_vec();
+    let writer = std::thread::spawn(move || {
+        let _ = input.write_all(&data);
+    });
+    let out = child.wait_with_output().expect("wait");
+    writer.join().expect("writer");
+    (
+        out.status.code().unwrap_or(-1),
+        out.stdout,
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// Same decisions as tests/vectors.rs, by RFC 3986 section 3.2.2.
+fn rfc_verdict(r: &Value) -> bool {
+    if r.get("contested").and_then(Value::as_bool) == Some(true) {
+        return !r["note"].as_str().unwrap_or("").contains("zone ID");
+    }
+    r["valid"].as_bool().expect("valid")
+}
+
+#[test]
+fn parse_vectors_through_the_cli() {
+    let records: Vec<Value> = include_str!("../../tests/data/parse.jsonl")
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("json"))
+        .collect();
+    for syntax in ["reference", "uri"] {
+        let chosen: Vec<&Value> = records
+            .iter()
+            .filter(|r| {
+                let g = r.get("grammar").and_then(Value::as_str);
+                let is_uri = matches!(g, Some("URI") | Some("IRI"));
+                is_uri == (syntax == "uri")
+            })
+            .filter(|r| !r["input"].as_str().unwrap_or("").contains(['\n', '\r']))
+            .collect();
+        let mut input = Vec::new();
+        for r in &chosen {
+            input.extend_from_slice(r["input"].as_str().unwrap_or("").as_bytes());
+            input.push(b'\n');
+        }
+        let (code, out, err) = urilex(&["parse", "--syntax", syntax], &input);
+        assert_eq!(code, 0, "{err}");
+        let rows: Vec<Value> = out
+            .split(|&b| b == b'\n')
+            .filter(|l| !l.is_empty())
+            .map(|l| serde_json::from_slice(l).expect("row"))
+            .collect();
+        assert_eq!(rows.len(), chosen.len());
+        for (r, row) in chosen.iter().zip(&rows) {
+            let want = rfc_verdict(r);
+            assert_eq!(row["valid"].as_bool(), Some(want), "{r} -> {row}");
+            let keys = [
+                "scheme",
+                "authority",
+                "userinfo",
+                "host",
+                "host_kind",
+                "port",
+                "path",
+                "query",
+                "fragment",
+            ];
+            assert_eq!(
+                row.as_object().map(|o| o.len()),
+                Some(if want { 10 } else { 11 }),
+                "{row}"
+            );
+            if want {
+                for k in keys {
+                    if let Some(v) = r.get(k) {
+                        assert_eq!(&row[k], v, "{k} of {}", r["input"]);
+                    }
+                }
+            } else {
+                let e = &row["error"];
+                for k in ["kind", "component", "index", "rule", "message"] {
+                    assert!(e.get(k).is_some(), "{row}");
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn one_row_per_line_whatever_the_bytes() {
+    let mut input = Vec::new();
+    let mut x: u64 = 0x9E37_79B9_7F4A_7C15;
+    let mut lines = 0;
+    for _ in 0..2000 {
+        let len = (x >> 58) as usize;
+        for _ in 0..len {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let b = x as u8;
+            if b != b'\n' {
+                input.push(b);
+            }
+        }
+        input.push(b'\n');
+        lines += 1;
+    }
+    input.extend_from_slice(b"no final newline");
+    lines += 1;
+    let (code, out, _) = urilex(&["parse"], &input);
+    assert_eq!(code, 0);
+    assert_eq!(out.iter().filter(|&&b| b == b'\n').count(), lines);
+    let (code, out, _) = urilex(&["parse", "--format", "tsv"], &input);
+    assert_eq!(code, 0);
+    assert_eq!(out.iter().filter(|&&b| b == b'\n').count(), lines);
+}
+
+#[test]
+fn invalid_utf8_is_a_row_with_its_offset() {
+    let (code, out, _) = urilex(&["parse"], b"/ok\n/caf\xc3\n");
+    assert_eq!(code, 0);
+    let rows: Vec<Value> = out
+        .split(|&b| b == b'\n')
+        .filter(|l| !l.is_empty())
+        .map(|l| serde_json::from_slice(l).unwrap())
+        .collect();
+    assert_eq!(rows[0]["valid"], true);
+    assert_eq!(rows[1]["valid"], false);
+    assert_eq!(rows[1]["error"]["index"], 4);
+    assert_eq!(rows[1]["error"]["component"], "path");
+}
+
+#[test]
+fn usage_and_io_errors_exit_2() {
+    let (code, _, err) = urilex(&["parse", "/no/such/file"], b"");
+    assert_eq!(code, 2);
+    assert!(err.contains("/no/such/file"), "{err}");
+    let (code, _, _) = urilex(&["parse", "--profile", "nope"], b"");
+    assert_eq!(code, 2);
+    let (code, _, _) = urilex(&["frobnicate"], b"");
+    assert_eq!(code, 2);
+}
+
+#[test]
+fn profiles_by_name() {
+    let (code, out, _) = urilex(
+        &["parse", "--profile", "rfc2396bis-00"],
+        b"http://[v1.x]/\n",
+    );
+    assert_eq!(code, 0);
+    // Seed 000 has no IPvFuture.
+    assert!(
+        out.starts_with(b"{\"valid\":false"),
+        "{}",
+        String::from_utf8_lossy(&out)
+    );
+    let (_, out, _) = urilex(&["parse", "--profile", "rfc3986"], b"http://[v1.x]/\n");
+    assert!(out.starts_with(b"{\"valid\":true"));
+}
