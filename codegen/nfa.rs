@@ -112,14 +112,17 @@ impl Builder<'_> {
                         cur = l;
                     }
                     Some(m) => {
+                        // Nested optionals, (x(x(x)?)?)?, rather than x?x?x?:
+                        // the same language, with small epsilon closures.
+                        let end = self.new_state();
                         for _ in *min..*m {
                             let (a, b) = self.build(e, ctx);
-                            let n = self.new_state();
                             self.eps(cur, a);
-                            self.eps(cur, n);
-                            self.eps(b, n);
-                            cur = n;
+                            self.eps(cur, end);
+                            cur = b;
                         }
+                        self.eps(cur, end);
+                        cur = end;
                     }
                 }
                 (start, cur)
