@@ -50,6 +50,22 @@ fn emit_dfa(out: &mut String, name: &str, d: &Dfa, labelled: bool) {
     let _ = writeln!(out, "static {name}_ACCEPT: [bool; {n}] = [");
     list(out, d.accept.iter(), 16);
     out.push_str("];\n");
+    // Self-loop masks: bit c of STAY[s] says class c keeps the DFA in s, so
+    // the runtime can skip such runs without a dependent table load per byte.
+    let _ = writeln!(out, "static {name}_STAY: [u64; {n}] = [");
+    let stay = (0..n).map(|s| {
+        let mut m = 0u64;
+        if s != 0 && d.nclasses <= 64 {
+            for c in 0..d.nclasses {
+                if d.trans[s * d.nclasses + c] as usize == s {
+                    m |= 1 << c;
+                }
+            }
+        }
+        format!("{m:#x}")
+    });
+    list(out, stay, 8);
+    out.push_str("];\n");
     if labelled {
         let _ = writeln!(out, "static {name}_LABELS: [Label; {n}] = [");
         let labels = d.labels.iter().map(|l| {
@@ -72,7 +88,7 @@ fn emit_dfa(out: &mut String, name: &str, d: &Dfa, labelled: bool) {
 
 fn dfa_value(name: &str, d: &Dfa, labelled: bool) -> String {
     format!(
-        "Dfa {{ classes: &{name}_CLASSES, stride: {}, trans: &{name}_TRANS, accept: &{name}_ACCEPT, labels: {} }}",
+        "Dfa {{ classes: &{name}_CLASSES, stride: {}, trans: &{name}_TRANS, accept: &{name}_ACCEPT, stay: &{name}_STAY, labels: {} }}",
         d.nclasses,
         if labelled { format!("&{name}_LABELS") } else { "&[]".to_string() }
     )
@@ -84,7 +100,7 @@ fn emit_program(out: &mut String, name: &str, p: &Program, pool: &Pool) {
         let (text, comment) = match op {
             Op::Leaf(l) => (format!("Op::Leaf({l})"), pool.leaf_names[*l].clone()),
             Op::Byte(s) => (format!("Op::Byte({s})"), format!("{:?}", pool.sets[*s])),
-            Op::Split(t) => (format!("Op::Split({t})"), String::new()),
+            Op::Split(t, l, r) => (format!("Op::Split({t}, {l}, {r})"), String::new()),
             Op::Jmp(t) => (format!("Op::Jmp({t})"), String::new()),
             Op::Save(s) => (
                 format!("Op::Save({s})"),
@@ -109,9 +125,10 @@ fn emit_program(out: &mut String, name: &str, p: &Program, pool: &Pool) {
     out.push_str("];\n");
     let _ = writeln!(
         out,
-        "const _: () = assert!(program_ok(&{name}_OPS, {}, {}) && fits({}, {}));",
+        "const _: () = assert!(program_ok(&{name}_OPS, {}, {}, {}) && fits({}, {}));",
         pool.leaves.len(),
         pool.sets.len(),
+        pool.firsts.len(),
         p.max_frames,
         p.max_trail
     );
@@ -124,6 +141,18 @@ pub fn emit(profiles: &[Compiled]) -> String {
          // Regenerate with `cargo build`; refresh the reviewed copy in codegen/golden/ with\n\
          // `UPDATE_GOLDEN=1 cargo test --test codegen`.\n\n",
     );
+    let progs = profiles
+        .iter()
+        .flat_map(|p| p.entries.iter().chain(&p.components))
+        .flatten();
+    let frames = progs.clone().map(|(_, p)| p.max_frames).max().unwrap_or(0);
+    let trail = progs.map(|(_, p)| p.max_trail).max().unwrap_or(0);
+    let _ = writeln!(
+        out,
+        "/// Most backtracking frames any program needs.\npub(crate) const MAX_FRAMES: usize = {};",
+        frames.max(1)
+    );
+    let _ = writeln!(out, "/// Most `Save`/`Kind` instructions on one path of any program.\npub(crate) const MAX_TRAIL: usize = {};\n", trail.max(1));
     // The Profile enum.
     out.push_str(
         "/// A grammar that urilex parses with; one per `.abnf` file in `abnf/` that declares\n",
@@ -203,6 +232,19 @@ pub fn emit(profiles: &[Compiled]) -> String {
             );
         }
         out.push_str("];\n");
+        let _ = writeln!(
+            out,
+            "static P{i}_FIRSTS: [([u64; 4], bool); {}] = [",
+            p.pool.firsts.len()
+        );
+        for (s, end) in &p.pool.firsts {
+            let _ = writeln!(
+                out,
+                "    ([{:#x}, {:#x}, {:#x}, {:#x}], {end}), // {:?}",
+                s.0[0], s.0[1], s.0[2], s.0[3], s
+            );
+        }
+        out.push_str("];\n");
         for (l, d) in p.pool.leaves.iter().enumerate() {
             let _ = writeln!(out, "// leaf {l}: {}", p.pool.leaf_names[l]);
             emit_dfa(&mut out, &format!("P{i}_L{l}"), d, false);
@@ -245,7 +287,7 @@ pub fn emit(profiles: &[Compiled]) -> String {
         };
         let _ = writeln!(
             out,
-            "static P{i}: ProfileTables = ProfileTables {{\n    rules: &P{i}_RULES,\n    sets: &P{i}_SETS,\n    leaves: &P{i}_LEAVES,\n    entries: [\n        {},\n    ],\n    components: [\n        {},\n    ],\n}};\n",
+            "static P{i}: ProfileTables = ProfileTables {{\n    rules: &P{i}_RULES,\n    sets: &P{i}_SETS,\n    firsts: &P{i}_FIRSTS,\n    leaves: &P{i}_LEAVES,\n    entries: [\n        {},\n    ],\n    components: [\n        {},\n    ],\n}};\n",
             entry_list("E", &p.entries),
             entry_list("C", &p.components)
         );

@@ -21,8 +21,11 @@ pub enum Op {
     Leaf(usize),
     /// One byte of set n.
     Byte(usize),
-    /// Try the next instruction; on failure resume at this one.
-    Split(usize),
+    /// Try the next instruction; on failure resume at this one. The two
+    /// other fields index `Pool::firsts`: what the next byte can be (or the
+    /// end) on each branch, so the runtime can skip a branch that cannot
+    /// succeed and push a backtracking frame only when both can.
+    Split(usize, usize, usize),
     Jmp(usize),
     /// Record the position in capture slot n (component n/2, start or end).
     Save(u8),
@@ -39,9 +42,18 @@ pub struct Pool {
     leaf_keys: HashMap<Expr, usize>,
     pub sets: Vec<ByteSet>,
     set_keys: HashMap<ByteSet, usize>,
+    pub firsts: Vec<(ByteSet, bool)>,
+    first_keys: HashMap<(ByteSet, bool), usize>,
 }
 
 impl Pool {
+    fn first(&mut self, f: (ByteSet, bool)) -> usize {
+        let n = self.firsts.len();
+        *self.first_keys.entry(f).or_insert_with(|| {
+            self.firsts.push(f);
+            n
+        })
+    }
     fn set(&mut self, s: ByteSet) -> usize {
         let n = self.sets.len();
         *self.set_keys.entry(s).or_insert_with(|| {
@@ -178,12 +190,12 @@ impl Compiler<'_> {
                 for (i, x) in xs.iter().enumerate() {
                     if i + 1 < xs.len() {
                         let split = self.ops.len();
-                        self.ops.push(Op::Split(0));
+                        self.ops.push(Op::Split(0, 0, 0));
                         self.compile(x, active, in_kind)?;
                         to_end.push(self.ops.len());
                         self.ops.push(Op::Jmp(0));
                         let next = self.ops.len();
-                        self.ops[split] = Op::Split(next);
+                        self.ops[split] = Op::Split(next, 0, 0);
                     } else {
                         self.compile(x, active, in_kind)?;
                     }
@@ -211,12 +223,12 @@ impl Compiler<'_> {
                 let mut splits = Vec::new();
                 for _ in *min..*max {
                     splits.push(self.ops.len());
-                    self.ops.push(Op::Split(0));
+                    self.ops.push(Op::Split(0, 0, 0));
                     self.compile(e, active, in_kind)?;
                 }
                 let end = self.ops.len();
                 for s in splits {
-                    self.ops[s] = Op::Split(end);
+                    self.ops[s] = Op::Split(end, 0, 0);
                 }
             }
             Expr::Set(_) | Expr::Empty => unreachable!("sets and empty never need structure"),
@@ -246,7 +258,16 @@ pub fn compile(
     c.compile(&e, 0, false)?;
     c.ops.push(Op::Match);
     check_longest_match(&c)?;
-    let max_frames = longest_path(&c.ops, |op| matches!(op, Op::Split(_)));
+    // Fill in the FIRST sets of each split's two branches.
+    let mut memo = HashMap::new();
+    for pc in 0..c.ops.len() {
+        if let Op::Split(alt, _, _) = c.ops[pc] {
+            let l = first(&c.ops, c.pool, pc + 1, &mut memo);
+            let r = first(&c.ops, c.pool, alt, &mut memo);
+            c.ops[pc] = Op::Split(alt, c.pool.first(l), c.pool.first(r));
+        }
+    }
+    let max_frames = longest_path(&c.ops, |op| matches!(op, Op::Split(..)));
     let max_trail = longest_path(&c.ops, |op| matches!(op, Op::Save(_) | Op::Kind(_)));
     Ok(Program {
         ops: c.ops,
@@ -277,7 +298,7 @@ fn first(
                 (own, false)
             }
         }
-        Op::Split(alt) => {
+        Op::Split(alt, _, _) => {
             let (a, ea) = first(ops, pool, pc + 1, memo);
             let (b, eb) = first(ops, pool, alt, memo);
             (a.union(&b), ea || eb)
@@ -328,7 +349,7 @@ fn longest_path(ops: &[Op], count: impl Fn(&Op) -> bool) -> usize {
     for pc in (0..ops.len()).rev() {
         let here = usize::from(count(&ops[pc]));
         best[pc] = match ops[pc] {
-            Op::Split(alt) => {
+            Op::Split(alt, _, _) => {
                 assert!(alt > pc, "backward split");
                 here + best[pc + 1].max(best[alt])
             }

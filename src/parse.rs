@@ -83,13 +83,26 @@ pub(crate) fn run_program(t: &ProfileTables, ops: &[Op], input: &[u8]) -> Option
                     false
                 }
             }
-            Op::Split(alt) => {
-                if nframes < MAX_FRAMES {
-                    frames[nframes] = (alt, pos as u32, ntrail as u8);
-                    nframes += 1;
+            Op::Split(alt, l, r) => {
+                let (ls, le) = &t.firsts[l as usize];
+                let (rs, re) = &t.firsts[r as usize];
+                let (left, right) = match input.get(pos) {
+                    Some(&b) => (in_set(ls, b), in_set(rs, b)),
+                    None => (*le, *re),
+                };
+                if left {
+                    if right && nframes < MAX_FRAMES {
+                        frames[nframes] = (alt, pos as u32, ntrail as u8);
+                        nframes += 1;
+                    }
+                    pc += 1;
+                    true
+                } else if right {
+                    pc = alt as usize;
+                    true
+                } else {
+                    false
                 }
-                pc += 1;
-                true
             }
             Op::Jmp(to) => {
                 pc = to as usize;

@@ -34,6 +34,9 @@ pub(crate) struct Dfa {
     pub stride: usize,
     pub trans: &'static [u16],
     pub accept: &'static [bool],
+    /// Per state, the classes that lead back to the same state (bit per
+    /// class; 0 for the dead state and when there are more than 64 classes).
+    pub stay: &'static [u64],
     /// One label per state for entry and component DFAs; empty for leaves.
     pub labels: &'static [Label],
 }
@@ -47,27 +50,39 @@ impl Dfa {
         self.trans[state as usize * self.stride + self.classes[byte as usize] as usize]
     }
 
+    /// First index at or after `i` whose byte leaves state `s`: the run of
+    /// self-loop bytes is skipped with no load that depends on the state.
+    #[inline(always)]
+    fn skip(&self, s: u16, input: &[u8], mut i: usize) -> usize {
+        let stay = self.stay[s as usize];
+        if stay != 0 {
+            while i < input.len() && (stay >> self.classes[input[i] as usize]) & 1 != 0 {
+                i += 1;
+            }
+        }
+        i
+    }
+
     /// End of the longest match of `input[from..]`, if any.
     #[inline]
     pub(crate) fn longest(&self, input: &[u8], from: usize) -> Option<usize> {
         let mut s = START;
-        let mut last = if self.accept[s as usize] {
-            Some(from)
-        } else {
-            None
-        };
+        let mut last = None;
         let mut i = from;
-        while i < input.len() {
-            s = self.step(s, input[i]);
-            i += 1;
-            if s == DEAD {
-                break;
-            }
+        loop {
+            i = self.skip(s, input, i);
             if self.accept[s as usize] {
                 last = Some(i);
             }
+            if i >= input.len() {
+                return last;
+            }
+            s = self.step(s, input[i]);
+            if s == DEAD {
+                return last;
+            }
+            i += 1;
         }
-        last
     }
 
     /// Runs over the whole input. `Ok` when it matches; otherwise the index
@@ -75,17 +90,22 @@ impl Dfa {
     /// when the input ended too soon) and the state just before.
     pub(crate) fn scan(&self, input: &[u8]) -> Result<(), (usize, u16)> {
         let mut s = START;
-        for (i, &b) in input.iter().enumerate() {
-            let t = self.step(s, b);
+        let mut i = 0;
+        loop {
+            i = self.skip(s, input, i);
+            if i >= input.len() {
+                return if self.accept[s as usize] {
+                    Ok(())
+                } else {
+                    Err((input.len(), s))
+                };
+            }
+            let t = self.step(s, input[i]);
             if t == DEAD {
                 return Err((i, s));
             }
             s = t;
-        }
-        if self.accept[s as usize] {
-            Ok(())
-        } else {
-            Err((input.len(), s))
+            i += 1;
         }
     }
 }
@@ -97,8 +117,10 @@ pub(crate) enum Op {
     Leaf(u16),
     /// One byte from the profile's byte set n.
     Byte(u16),
-    /// Go on with the next instruction; on failure come back and go to n.
-    Split(u16),
+    /// Go on with the next instruction; on failure come back and go to the
+    /// first field. The others index `ProfileTables::firsts`: the bytes (and
+    /// whether the end) that can come next on each branch.
+    Split(u16, u16, u16),
     Jmp(u16),
     /// Record the position in capture slot n.
     Save(u8),
@@ -118,20 +140,14 @@ pub(crate) struct Entry {
 pub(crate) struct ProfileTables {
     pub rules: &'static [&'static str],
     pub sets: &'static [[u64; 4]],
+    /// FIRST sets of split branches: bytes, and whether the end may come.
+    pub firsts: &'static [([u64; 4], bool)],
     pub leaves: &'static [Dfa],
     /// Indexed by `Syntax as usize`.
     pub entries: [Option<Entry>; 4],
     /// Indexed by `Component as usize`.
     pub components: [Option<Entry>; 8],
 }
-
-/// The most backtracking frames a program may need; the generated file
-/// asserts that each program fits.
-pub(crate) const MAX_FRAMES: usize = 24;
-
-/// The most `Save`/`Kind` instructions on one path through a program: the
-/// size of the undo trail.
-pub(crate) const MAX_TRAIL: usize = 32;
 
 /// Whether a program's backtracking needs fit the runtime's fixed arrays.
 pub(crate) const fn fits(frames: usize, trail: usize) -> bool {
@@ -162,13 +178,19 @@ pub(crate) const fn bytes_below(t: &[u8; 256], n: usize) -> bool {
 
 /// Every index in range, every jump forward (so programs stop), the last
 /// instruction `Match`.
-pub(crate) const fn program_ok(ops: &[Op], leaves: usize, sets: usize) -> bool {
+pub(crate) const fn program_ok(ops: &[Op], leaves: usize, sets: usize, firsts: usize) -> bool {
     let mut pc = 0;
     while pc < ops.len() {
         let ok = match ops[pc] {
             Op::Leaf(l) => (l as usize) < leaves,
             Op::Byte(s) => (s as usize) < sets,
-            Op::Split(t) | Op::Jmp(t) => (t as usize) > pc && (t as usize) < ops.len(),
+            Op::Split(t, l, r) => {
+                (t as usize) > pc
+                    && (t as usize) < ops.len()
+                    && (l as usize) < firsts
+                    && (r as usize) < firsts
+            }
+            Op::Jmp(t) => (t as usize) > pc && (t as usize) < ops.len(),
             Op::Save(s) => s < 16,
             Op::Kind(k) => k < 4,
             Op::Match => true,
