@@ -124,17 +124,30 @@ impl Closure {
     }
 }
 
-/// The label of a set of NFA states: that of its deepest byte-consuming
-/// state, the first one in NFA order among equals.
+/// The label of a set of NFA states: among the labels of its byte-consuming
+/// states, the one under which the most bytes can come next (the main way
+/// on: `reg-name` rather than `dec-octet` at the start of a host, `h16`
+/// inside an IPv6 address), then the deepest, then the first.
 fn label_of(nfa: &Nfa, set: &[u32]) -> Label {
-    let mut best: Option<Label> = None;
+    let mut groups: Vec<(Label, ByteSet)> = Vec::new();
     for &s in set {
         let st = &nfa.states[s as usize];
-        if st.byte.is_some() && best.map_or(true, |b| st.label.depth > b.depth) {
-            best = Some(st.label);
+        if let Some((bytes, _)) = st.byte {
+            match groups.iter_mut().find(|(l, _)| *l == st.label) {
+                Some((_, b)) => *b = b.union(&bytes),
+                None => groups.push((st.label, bytes)),
+            }
         }
     }
-    best.map(|l| Label { depth: 0, ..l }).unwrap_or_default()
+    let mut best: Option<(usize, u32, Label)> = None;
+    for (l, b) in groups {
+        let key = (b.iter().count(), l.depth);
+        if best.map_or(true, |(w, d, _)| key > (w, d)) {
+            best = Some((key.0, key.1, l));
+        }
+    }
+    best.map(|(_, _, l)| Label { depth: 0, ..l })
+        .unwrap_or_default()
 }
 
 /// Determinizes and minimizes. `labelled` keeps label distinctions.
