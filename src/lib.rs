@@ -22,6 +22,10 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+#[doc = include_str!("../README.md")]
+#[cfg(doctest)]
+pub struct ReadmeDoctests;
+
 mod error;
 mod host;
 mod parse;
