@@ -142,3 +142,27 @@ fn rfc_and_seed_examples() {
     assert_eq!(r.query(), None);
     assert_eq!(r.fragment(), Some("Related"));
 }
+
+/// Records flagged `iri_valid` are IRIs (RFC 3987), not URIs: RFC 3986
+/// section 2 builds URIs from a subset of US-ASCII only, so each must be
+/// rejected at a non-ASCII byte.
+#[test]
+fn iri_only_records_fail_on_their_first_non_ascii_byte() {
+    let mut n = 0;
+    for r in records() {
+        if r.get("iri_valid").and_then(Value::as_bool) != Some(true) {
+            continue;
+        }
+        n += 1;
+        let input = r["input"].as_str().unwrap();
+        let err = Parser::new()
+            .syntax(syntax_of(&r))
+            .parse(input)
+            .unwrap_err();
+        let first = input.bytes().position(|b| b >= 0x80).unwrap();
+        assert_eq!(err.index(), first, "{input:?}: {err}");
+        assert_eq!(err.kind(), urilex::ErrorKind::InvalidCharacter);
+        assert!(err.to_string().starts_with("non-ASCII byte"), "{err}");
+    }
+    assert_eq!(n, 6);
+}
