@@ -201,6 +201,16 @@ pub fn emit(profiles: &[Compiled]) -> String {
     }
     out.push_str("        }\n    }\n\n    /// The profile with this command-line name.\n    pub fn from_name(name: &str) -> Option<Profile> {\n");
     out.push_str("        Profile::ALL.iter().copied().find(|p| p.name() == name)\n    }\n\n");
+    out.push_str("    pub(crate) const fn resolution(self) -> crate::resolve::Algorithm {\n        match self {\n");
+    for p in profiles {
+        let _ = writeln!(
+            out,
+            "            Profile::{} => crate::resolve::Algorithm::{},",
+            p.spec.variant,
+            super::ir::RESOLUTIONS[p.spec.resolution].1
+        );
+    }
+    out.push_str("        }\n    }\n\n");
     out.push_str(
         "    pub(crate) const fn tables(self) -> &'static ProfileTables {\n        match self {\n",
     );
@@ -271,6 +281,50 @@ pub fn emit(profiles: &[Compiled]) -> String {
             };
         emit_entries(&mut out, "E", &ENTRIES, &p.entries);
         emit_entries(&mut out, "C", &COMPONENTS, &p.components);
+        // Bytes each component may hold literally: those that keep an
+        // accepting state of its DFA where it is (percent-encoding's sets).
+        let _ = writeln!(out, "static P{i}_LITERAL: [[u64; 4]; 8] = [");
+        for item in &p.components {
+            let mut set = [0u64; 4];
+            if let Some((d, _)) = item {
+                for st in 0..d.nstates() {
+                    if !d.accept[st] || st == 0 {
+                        continue;
+                    }
+                    for b in 0..=255u8 {
+                        if b != b'%'
+                            && d.trans[st * d.nclasses + d.classes[b as usize] as usize] as usize
+                                == st
+                        {
+                            set[(b >> 6) as usize] |= 1 << (b & 63);
+                        }
+                    }
+                }
+            }
+            let _ = writeln!(
+                out,
+                "    [{:#x}, {:#x}, {:#x}, {:#x}],",
+                set[0], set[1], set[2], set[3]
+            );
+        }
+        out.push_str("];\n");
+        // The `;@ unreserved` rule's characters (percent-decoding may restore
+        // them anywhere, RFC 3986 2.3 and 6.2.2.2).
+        let mut unres = [0u64; 4];
+        if let Some(r) = p.spec.unreserved {
+            let d = super::dfa::build(&super::nfa::from_rules(g, None, &[r]), false);
+            for b in 0..=255u8 {
+                let t = d.next(super::dfa::START, b);
+                if t != super::dfa::DEAD && d.accept[t as usize] {
+                    unres[(b >> 6) as usize] |= 1 << (b & 63);
+                }
+            }
+        }
+        let _ = writeln!(
+            out,
+            "static P{i}_UNRESERVED: [u64; 4] = [{:#x}, {:#x}, {:#x}, {:#x}];",
+            unres[0], unres[1], unres[2], unres[3]
+        );
         let entry_list = |prefix: &str, items: &[Option<(Dfa, Program)>]| -> String {
             items
                 .iter()
@@ -287,7 +341,7 @@ pub fn emit(profiles: &[Compiled]) -> String {
         };
         let _ = writeln!(
             out,
-            "static P{i}: ProfileTables = ProfileTables {{\n    rules: &P{i}_RULES,\n    sets: &P{i}_SETS,\n    firsts: &P{i}_FIRSTS,\n    leaves: &P{i}_LEAVES,\n    entries: [\n        {},\n    ],\n    components: [\n        {},\n    ],\n}};\n",
+            "static P{i}: ProfileTables = ProfileTables {{\n    rules: &P{i}_RULES,\n    literal: &P{i}_LITERAL,\n    unreserved: &P{i}_UNRESERVED,\n    sets: &P{i}_SETS,\n    firsts: &P{i}_FIRSTS,\n    leaves: &P{i}_LEAVES,\n    entries: [\n        {},\n    ],\n    components: [\n        {},\n    ],\n}};\n",
             entry_list("E", &p.entries),
             entry_list("C", &p.components)
         );

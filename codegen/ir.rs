@@ -56,6 +56,13 @@ pub const COMPONENTS: [&str; 8] = [
 ];
 /// The runtime's entry points, in the order of `urilex::Grammar`'s variants.
 pub const ENTRIES: [&str; 4] = ["reference", "uri", "absolute", "relative"];
+/// Reference-resolution algorithms the runtime implements (`src/resolve.rs`),
+/// by directive name and Rust variant.
+pub const RESOLUTIONS: [(&str, &str); 3] = [
+    ("rfc3986", "Rfc3986"),
+    ("rfc2396bis-00", "Rfc2396bis00"),
+    ("url-draft-05", "UrlDraft05"),
+];
 /// The runtime's host kinds, in the order of `urilex::HostKind`.
 pub const HOST_KINDS: [&str; 4] = ["ipv4", "ipv6", "ipvfuture", "reg-name"];
 
@@ -77,6 +84,10 @@ pub struct ProfileSpec {
     pub host_kinds: Vec<(usize, usize)>,
     pub percent: Option<usize>,
     pub ip_literal: Vec<usize>,
+    /// Index into `RESOLUTIONS`.
+    pub resolution: usize,
+    /// The rule of characters that percent-decoding may always restore.
+    pub unreserved: Option<usize>,
 }
 
 impl ProfileSpec {
@@ -182,6 +193,8 @@ fn build_profile(
         host_kinds: Vec::new(),
         percent: None,
         ip_literal: Vec::new(),
+        resolution: 0,
+        unreserved: None,
     };
     for d in &parsed.directives {
         let w = &d.words;
@@ -237,6 +250,22 @@ fn build_profile(
                 }
             }
             "percent" => spec.percent = Some(rule(d.line, arg(1)?)?),
+            "unreserved" => spec.unreserved = Some(rule(d.line, arg(1)?)?),
+            "resolution" => {
+                let a1 = arg(1)?;
+                spec.resolution =
+                    RESOLUTIONS
+                        .iter()
+                        .position(|(n, _)| n == a1)
+                        .ok_or_else(|| {
+                            let known: Vec<_> = RESOLUTIONS.iter().map(|(n, _)| *n).collect();
+                            gerr(
+                                file,
+                                d.line,
+                                format!("unknown resolution `{a1}`; known: {known:?}"),
+                            )
+                        })?;
+            }
             "ip-literal" => {
                 for n in &w[1..] {
                     spec.ip_literal.push(rule(d.line, n)?);

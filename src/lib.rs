@@ -28,11 +28,16 @@ pub struct ReadmeDoctests;
 
 mod error;
 mod host;
+mod normalize;
 mod parse;
+pub mod pct;
+mod resolve;
 mod tables;
 mod uri_ref;
 
 pub use error::{ErrorKind, ParseError};
 pub use host::Host;
+pub use normalize::{default_port, normalize_into, NormalizeOptions};
+pub use resolve::{resolve_into, DotAboveRoot, ResolveError, ResolveOptions};
 pub use tables::Profile;
 pub use uri_ref::{Component, HostKind, Parser, Syntax, UriRef, UriRefBuf};

@@ -9,7 +9,7 @@
 
 use crate::error::{ErrorKind, ParseError};
 use crate::tables::{
-    Entry, Op, ProfileTables, DEAD, HINT_IP_LITERAL, HINT_PERCENT, MAX_FRAMES, MAX_TRAIL,
+    in_set, Entry, Op, ProfileTables, DEAD, HINT_IP_LITERAL, HINT_PERCENT, MAX_FRAMES, MAX_TRAIL,
 };
 use crate::{Component, HostKind};
 
@@ -44,11 +44,6 @@ impl Spans {
     pub(crate) fn host_kind(&self) -> Option<HostKind> {
         HostKind::from_index(self.kind)
     }
-}
-
-#[inline]
-fn in_set(set: &[u64; 4], b: u8) -> bool {
-    set[(b >> 6) as usize] & (1u64 << (b & 63)) != 0
 }
 
 /// Runs a structure program over the whole input. `None` when the input does

@@ -41,6 +41,12 @@ pub(crate) struct Dfa {
     pub labels: &'static [Label],
 }
 
+/// Whether byte `b` is in a 256-bit set.
+#[inline(always)]
+pub(crate) fn in_set(set: &[u64; 4], b: u8) -> bool {
+    set[(b >> 6) as usize] & (1u64 << (b & 63)) != 0
+}
+
 pub(crate) const DEAD: u16 = 0;
 pub(crate) const START: u16 = 1;
 
@@ -139,6 +145,10 @@ pub(crate) struct Entry {
 
 pub(crate) struct ProfileTables {
     pub rules: &'static [&'static str],
+    /// Per component, the bytes it may hold without percent-encoding.
+    pub literal: &'static [[u64; 4]; 8],
+    /// The characters of the grammar's `unreserved` rule.
+    pub unreserved: &'static [u64; 4],
     pub sets: &'static [[u64; 4]],
     /// FIRST sets of split branches: bytes, and whether the end may come.
     pub firsts: &'static [([u64; 4], bool)],

@@ -453,6 +453,10 @@ impl<'a> UriRef<'a> {
     pub fn is_relative(&self) -> bool {
         !self.is_absolute()
     }
+    pub(crate) fn spans_raw(&self) -> Spans {
+        self.spans
+    }
+
     /// An owned copy.
     pub fn to_owned(&self) -> UriRefBuf {
         UriRefBuf {
@@ -506,6 +510,25 @@ pub struct UriRefBuf {
 }
 
 impl UriRefBuf {
+    pub(crate) fn from_parts(src: String, spans: Spans, profile: Profile) -> UriRefBuf {
+        UriRefBuf {
+            src,
+            spans,
+            profile,
+        }
+    }
+
+    pub(crate) fn whole_path(src: String, profile: Profile) -> UriRefBuf {
+        let mut spans = Spans::EMPTY;
+        spans.slots[Component::Path as usize * 2] = 0;
+        spans.slots[Component::Path as usize * 2 + 1] = src.len() as u32;
+        UriRefBuf {
+            src,
+            spans,
+            profile,
+        }
+    }
+
     /// Parses and copies an RFC 3986 `URI-reference`.
     pub fn parse(input: &str) -> Result<UriRefBuf, ParseError> {
         UriRef::parse(input).map(|r| r.to_owned())

@@ -23,17 +23,20 @@ pub enum Profile {
     /// RFC 3986 (STD 66) (grammar `abnf/rfc3986.abnf`).
     #[default]
     Rfc3986,
+    /// draft-fielding-url-syntax-05 (seed 001) (grammar `abnf/url-draft-05.abnf`).
+    UrlDraft05,
 }
 
 impl Profile {
     /// Every profile, in file-name order of their grammars.
-    pub const ALL: &'static [Profile] = &[Profile::Rfc2396bis00, Profile::Rfc3986];
+    pub const ALL: &'static [Profile] = &[Profile::Rfc2396bis00, Profile::Rfc3986, Profile::UrlDraft05];
 
     /// The name used on the command line.
     pub const fn name(self) -> &'static str {
         match self {
             Profile::Rfc2396bis00 => "rfc2396bis-00",
             Profile::Rfc3986 => "rfc3986",
+            Profile::UrlDraft05 => "url-draft-05",
         }
     }
 
@@ -42,6 +45,7 @@ impl Profile {
         match self {
             Profile::Rfc2396bis00 => "draft-fielding-uri-rfc2396bis-00 (seed 000)",
             Profile::Rfc3986 => "RFC 3986 (STD 66)",
+            Profile::UrlDraft05 => "draft-fielding-url-syntax-05 (seed 001)",
         }
     }
 
@@ -50,10 +54,19 @@ impl Profile {
         Profile::ALL.iter().copied().find(|p| p.name() == name)
     }
 
+    pub(crate) const fn resolution(self) -> crate::resolve::Algorithm {
+        match self {
+            Profile::Rfc2396bis00 => crate::resolve::Algorithm::Rfc2396bis00,
+            Profile::Rfc3986 => crate::resolve::Algorithm::Rfc3986,
+            Profile::UrlDraft05 => crate::resolve::Algorithm::UrlDraft05,
+        }
+    }
+
     pub(crate) const fn tables(self) -> &'static ProfileTables {
         match self {
             Profile::Rfc2396bis00 => &P0,
             Profile::Rfc3986 => &P1,
+            Profile::UrlDraft05 => &P2,
         }
     }
 }
@@ -3284,8 +3297,21 @@ static P0_C7_OPS: [Op; 4] = [
     Op::Match, // 3
 ];
 const _: () = assert!(program_ok(&P0_C7_OPS, 12, 7, 24) && fits(0, 2));
+static P0_LITERAL: [[u64; 4]; 8] = [
+    [0x3ff680000000000, 0x7fffffe07fffffe, 0x0, 0x0],
+    [0x2fff7fd200000000, 0x47fffffe87ffffff, 0x0, 0x0],
+    [0x2fff7fd200000000, 0x47fffffe87fffffe, 0x0, 0x0],
+    [0x2fff7fd200000000, 0x47fffffe87ffffff, 0x0, 0x0],
+    [0x3ff000000000000, 0x0, 0x0, 0x0],
+    [0xafffffd200000000, 0x47fffffeafffffff, 0x0, 0x0],
+    [0xafffffd200000000, 0x47fffffe87ffffff, 0x0, 0x0],
+    [0xafffffd200000000, 0x47fffffe87ffffff, 0x0, 0x0],
+];
+static P0_UNRESERVED: [u64; 4] = [0x3ff678200000000, 0x47fffffe87fffffe, 0x0, 0x0];
 static P0: ProfileTables = ProfileTables {
     rules: &P0_RULES,
+    literal: &P0_LITERAL,
+    unreserved: &P0_UNRESERVED,
     sets: &P0_SETS,
     firsts: &P0_FIRSTS,
     leaves: &P0_LEAVES,
@@ -6442,8 +6468,21 @@ static P1_C7_OPS: [Op; 4] = [
     Op::Match, // 3
 ];
 const _: () = assert!(program_ok(&P1_C7_OPS, 14, 7, 33) && fits(0, 2));
+static P1_LITERAL: [[u64; 4]; 8] = [
+    [0x3ff680000000000, 0x7fffffe07fffffe, 0x0, 0x0],
+    [0x2bff7fd200000000, 0x47fffffe87fffffe, 0x0, 0x0],
+    [0x2fff7fd200000000, 0x47fffffe87fffffe, 0x0, 0x0],
+    [0x2bff7fd200000000, 0x47fffffe87fffffe, 0x0, 0x0],
+    [0x3ff000000000000, 0x0, 0x0, 0x0],
+    [0x2fffffd200000000, 0x47fffffe87ffffff, 0x0, 0x0],
+    [0xafffffd200000000, 0x47fffffe87ffffff, 0x0, 0x0],
+    [0xafffffd200000000, 0x47fffffe87ffffff, 0x0, 0x0],
+];
+static P1_UNRESERVED: [u64; 4] = [0x3ff600000000000, 0x47fffffe87fffffe, 0x0, 0x0];
 static P1: ProfileTables = ProfileTables {
     rules: &P1_RULES,
+    literal: &P1_LITERAL,
+    unreserved: &P1_UNRESERVED,
     sets: &P1_SETS,
     firsts: &P1_FIRSTS,
     leaves: &P1_LEAVES,
@@ -6462,6 +6501,1255 @@ static P1: ProfileTables = ProfileTables {
         Some(Entry { dfa: Dfa { classes: &P1_C5_CLASSES, stride: 5, trans: &P1_C5_TRANS, accept: &P1_C5_ACCEPT, stay: &P1_C5_STAY, labels: &P1_C5_LABELS }, ops: &P1_C5_OPS }),
         Some(Entry { dfa: Dfa { classes: &P1_C6_CLASSES, stride: 4, trans: &P1_C6_TRANS, accept: &P1_C6_ACCEPT, stay: &P1_C6_STAY, labels: &P1_C6_LABELS }, ops: &P1_C6_OPS }),
         Some(Entry { dfa: Dfa { classes: &P1_C7_CLASSES, stride: 4, trans: &P1_C7_TRANS, accept: &P1_C7_ACCEPT, stay: &P1_C7_STAY, labels: &P1_C7_LABELS }, ops: &P1_C7_OPS }),
+    ],
+};
+
+// ---- profile url-draft-05 (abnf/url-draft-05.abnf) ----
+
+static P2_RULES: [&str; 52] = [
+    "URL-reference", "absolute-URL-reference", "absoluteURL", "opaque-URL", "opaque-part", "generic-URL",
+    "relativeURL", "net-path", "abs-path", "path-absolute", "rel-path", "scheme",
+    "site", "userinfo", "user", "password", "hostport", "host",
+    "hostname", "domainlabel", "toplabel", "hostnumber", "port", "path",
+    "path-segments", "segment", "param", "pchar", "query", "fragment",
+    "urlc", "reserved", "unreserved", "mark", "escaped", "alphanum",
+    "ALPHA", "BIT", "CHAR", "CR", "CRLF", "CTL",
+    "DIGIT", "DQUOTE", "HEXDIG", "HTAB", "LF", "LWSP",
+    "OCTET", "SP", "VCHAR", "WSP",
+];
+static P2_SETS: [[u64; 4]; 5] = [
+    [0x400000000000000, 0x0, 0x0, 0x0], // [3a ]
+    [0x800000000000, 0x0, 0x0, 0x0], // [2f ]
+    [0x0, 0x1, 0x0, 0x0], // [40 ]
+    [0x8000000000000000, 0x0, 0x0, 0x0], // [3f ]
+    [0x800000000, 0x0, 0x0, 0x0], // [23 ]
+];
+static P2_FIRSTS: [([u64; 4], bool); 17] = [
+    ([0xaffffffa00000000, 0x47fffffe87ffffff, 0x0, 0x0], true), // [21 23-3b 3d 3f-5a 5f 61-7a 7e ]
+    ([0x800000000, 0x0, 0x0, 0x0], true), // [23 ]
+    ([0x3ff680000000000, 0x7fffffe07fffffe, 0x0, 0x0], false), // [2b 2d-2e 30-39 41-5a 61-7a ]
+    ([0x800000000000, 0x0, 0x0, 0x0], false), // [2f ]
+    ([0x2fff7ff200000000, 0x47fffffe87ffffff, 0x0, 0x0], false), // [21 24-2e 30-3b 3d 40-5a 5f 61-7a 7e ]
+    ([0x800800000000, 0x0, 0x0, 0x0], true), // [23 2f ]
+    ([0x3ff000000000000, 0x7fffffe07fffffe, 0x0, 0x0], false), // [30-39 41-5a 61-7a ]
+    ([0x3ff000000000000, 0x0, 0x0, 0x0], false), // [30-39 ]
+    ([0x400000000000000, 0x0, 0x0, 0x0], false), // [3a ]
+    ([0x8000000000000000, 0x0, 0x0, 0x0], false), // [3f ]
+    ([0x8000000800000000, 0x0, 0x0, 0x0], true), // [23 3f ]
+    ([0x800000000, 0x0, 0x0, 0x0], false), // [23 ]
+    ([0x0, 0x0, 0x0, 0x0], true), // []
+    ([0xaffffff200000000, 0x47fffffe87ffffff, 0x0, 0x0], true), // [21 24-3b 3d 3f-5a 5f 61-7a 7e ]
+    ([0x800000000000, 0x0, 0x0, 0x0], true), // [2f ]
+    ([0x8000000000000000, 0x0, 0x0, 0x0], true), // [3f ]
+    ([0x2ffffff200000000, 0x47fffffe87ffffff, 0x0, 0x0], true), // [21 24-3b 3d 40-5a 5f 61-7a 7e ]
+];
+// leaf 0: scheme
+static P2_L0_CLASSES: [u8; 256] = [
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 1, 1, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0,
+    0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0,
+    0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+];
+static P2_L0_TRANS: [u16; 6] = [
+    0, 0, // 0
+    0, 2, // 1
+    0, 2, // 2
+];
+static P2_L0_ACCEPT: [bool; 3] = [
+    false, false, true,
+];
+static P2_L0_STAY: [u64; 3] = [
+    0x0, 0x0, 0x2,
+];
+const _: () = assert!(all_below(&P2_L0_TRANS, 3) && bytes_below(&P2_L0_CLASSES, 2));
+// leaf 1: userinfo
+static P2_L1_CLASSES: [u8; 256] = [
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 1, 0, 0, 1, 2, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 4, 1, 0, 1, 0, 0,
+    0, 3, 3, 3, 3, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 1,
+    0, 3, 3, 3, 3, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 1, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+];
+static P2_L1_TRANS: [u16; 35] = [
+    0, 0, 0, 0, 0, // 0
+    0, 1, 2, 1, 3, // 1
+    0, 0, 0, 4, 0, // 2
+    0, 3, 5, 3, 0, // 3
+    0, 0, 0, 1, 0, // 4
+    0, 0, 0, 6, 0, // 5
+    0, 0, 0, 3, 0, // 6
+];
+static P2_L1_ACCEPT: [bool; 7] = [
+    false, true, false, true, false, false, false,
+];
+static P2_L1_STAY: [u64; 7] = [
+    0x0, 0xa, 0x0, 0xa, 0x0, 0x0, 0x0,
+];
+const _: () = assert!(all_below(&P2_L1_TRANS, 7) && bytes_below(&P2_L1_CLASSES, 5));
+// leaf 2: hostname
+static P2_L2_CLASSES: [u8; 256] = [
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 2, 0, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 0, 0, 0, 0, 0, 0,
+    0, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 0, 0, 0, 0, 0,
+    0, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+];
+static P2_L2_TRANS: [u16; 30] = [
+    0, 0, 0, 0, 0, // 0
+    0, 0, 0, 2, 3, // 1
+    0, 4, 1, 2, 2, // 2
+    0, 5, 1, 3, 3, // 3
+    0, 4, 0, 2, 2, // 4
+    0, 5, 0, 3, 3, // 5
+];
+static P2_L2_ACCEPT: [bool; 6] = [
+    false, false, false, true, false, false,
+];
+static P2_L2_STAY: [u64; 6] = [
+    0x0, 0x0, 0x18, 0x18, 0x2, 0x2,
+];
+const _: () = assert!(all_below(&P2_L2_TRANS, 6) && bytes_below(&P2_L2_CLASSES, 5));
+// leaf 3: hostnumber
+static P2_L3_CLASSES: [u8; 256] = [
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+];
+static P2_L3_TRANS: [u16; 27] = [
+    0, 0, 0, // 0
+    0, 0, 2, // 1
+    0, 3, 2, // 2
+    0, 0, 4, // 3
+    0, 5, 4, // 4
+    0, 0, 6, // 5
+    0, 7, 6, // 6
+    0, 0, 8, // 7
+    0, 0, 8, // 8
+];
+static P2_L3_ACCEPT: [bool; 9] = [
+    false, false, false, false, false, false, false, false, true,
+];
+static P2_L3_STAY: [u64; 9] = [
+    0x0, 0x0, 0x4, 0x0, 0x4, 0x0, 0x4, 0x0,
+    0x4,
+];
+const _: () = assert!(all_below(&P2_L3_TRANS, 9) && bytes_below(&P2_L3_CLASSES, 3));
+// leaf 4: port
+static P2_L4_CLASSES: [u8; 256] = [
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+];
+static P2_L4_TRANS: [u16; 4] = [
+    0, 0, // 0
+    0, 1, // 1
+];
+static P2_L4_ACCEPT: [bool; 2] = [
+    false, true,
+];
+static P2_L4_STAY: [u64; 2] = [
+    0x0, 0x2,
+];
+const _: () = assert!(all_below(&P2_L4_TRANS, 2) && bytes_below(&P2_L4_CLASSES, 2));
+// leaf 5: path-absolute
+static P2_L5_CLASSES: [u8; 256] = [
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 1, 0, 0, 1, 2, 1, 1, 1, 1, 1, 1, 1, 1, 1, 3, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 1, 1, 0, 1, 0, 0,
+    1, 4, 4, 4, 4, 4, 4, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 1,
+    0, 4, 4, 4, 4, 4, 4, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 1, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+];
+static P2_L5_TRANS: [u16; 25] = [
+    0, 0, 0, 0, 0, // 0
+    0, 0, 0, 2, 0, // 1
+    0, 2, 3, 2, 2, // 2
+    0, 0, 0, 0, 4, // 3
+    0, 0, 0, 0, 2, // 4
+];
+static P2_L5_ACCEPT: [bool; 5] = [
+    false, false, true, false, false,
+];
+static P2_L5_STAY: [u64; 5] = [
+    0x0, 0x0, 0x1a, 0x0, 0x0,
+];
+const _: () = assert!(all_below(&P2_L5_TRANS, 5) && bytes_below(&P2_L5_CLASSES, 5));
+// leaf 6: query
+static P2_L6_CLASSES: [u8; 256] = [
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 1, 0, 0, 1, 2, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 1, 1, 0, 1, 0, 1,
+    1, 3, 3, 3, 3, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 1,
+    0, 3, 3, 3, 3, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 1, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+];
+static P2_L6_TRANS: [u16; 16] = [
+    0, 0, 0, 0, // 0
+    0, 1, 2, 1, // 1
+    0, 0, 0, 3, // 2
+    0, 0, 0, 1, // 3
+];
+static P2_L6_ACCEPT: [bool; 4] = [
+    false, true, false, false,
+];
+static P2_L6_STAY: [u64; 4] = [
+    0x0, 0xa, 0x0, 0x0,
+];
+const _: () = assert!(all_below(&P2_L6_TRANS, 4) && bytes_below(&P2_L6_CLASSES, 4));
+// leaf 7: path-segments
+static P2_L7_CLASSES: [u8; 256] = [
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 1, 0, 0, 1, 2, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 1, 1, 0, 1, 0, 0,
+    1, 3, 3, 3, 3, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 1,
+    0, 3, 3, 3, 3, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 1, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+];
+static P2_L7_TRANS: [u16; 16] = [
+    0, 0, 0, 0, // 0
+    0, 1, 2, 1, // 1
+    0, 0, 0, 3, // 2
+    0, 0, 0, 1, // 3
+];
+static P2_L7_ACCEPT: [bool; 4] = [
+    false, true, false, false,
+];
+static P2_L7_STAY: [u64; 4] = [
+    0x0, 0xa, 0x0, 0x0,
+];
+const _: () = assert!(all_below(&P2_L7_TRANS, 4) && bytes_below(&P2_L7_CLASSES, 4));
+// leaf 8: opaque-part
+static P2_L8_CLASSES: [u8; 256] = [
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 1, 0, 0, 1, 2, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 1, 1, 0, 1, 0, 1,
+    1, 3, 3, 3, 3, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 1,
+    0, 3, 3, 3, 3, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 1, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+];
+static P2_L8_TRANS: [u16; 16] = [
+    0, 0, 0, 0, // 0
+    0, 1, 2, 1, // 1
+    0, 0, 0, 3, // 2
+    0, 0, 0, 1, // 3
+];
+static P2_L8_ACCEPT: [bool; 4] = [
+    false, true, false, false,
+];
+static P2_L8_STAY: [u64; 4] = [
+    0x0, 0xa, 0x0, 0x0,
+];
+const _: () = assert!(all_below(&P2_L8_TRANS, 4) && bytes_below(&P2_L8_CLASSES, 4));
+// leaf 9: fragment
+static P2_L9_CLASSES: [u8; 256] = [
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 1, 0, 0, 1, 2, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 1, 1, 0, 1, 0, 1,
+    1, 3, 3, 3, 3, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 1,
+    0, 3, 3, 3, 3, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 1, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+];
+static P2_L9_TRANS: [u16; 16] = [
+    0, 0, 0, 0, // 0
+    0, 1, 2, 1, // 1
+    0, 0, 0, 3, // 2
+    0, 0, 0, 1, // 3
+];
+static P2_L9_ACCEPT: [bool; 4] = [
+    false, true, false, false,
+];
+static P2_L9_STAY: [u64; 4] = [
+    0x0, 0xa, 0x0, 0x0,
+];
+const _: () = assert!(all_below(&P2_L9_TRANS, 4) && bytes_below(&P2_L9_CLASSES, 4));
+static P2_LEAVES: [Dfa; 10] = [
+    Dfa { classes: &P2_L0_CLASSES, stride: 2, trans: &P2_L0_TRANS, accept: &P2_L0_ACCEPT, stay: &P2_L0_STAY, labels: &[] },
+    Dfa { classes: &P2_L1_CLASSES, stride: 5, trans: &P2_L1_TRANS, accept: &P2_L1_ACCEPT, stay: &P2_L1_STAY, labels: &[] },
+    Dfa { classes: &P2_L2_CLASSES, stride: 5, trans: &P2_L2_TRANS, accept: &P2_L2_ACCEPT, stay: &P2_L2_STAY, labels: &[] },
+    Dfa { classes: &P2_L3_CLASSES, stride: 3, trans: &P2_L3_TRANS, accept: &P2_L3_ACCEPT, stay: &P2_L3_STAY, labels: &[] },
+    Dfa { classes: &P2_L4_CLASSES, stride: 2, trans: &P2_L4_TRANS, accept: &P2_L4_ACCEPT, stay: &P2_L4_STAY, labels: &[] },
+    Dfa { classes: &P2_L5_CLASSES, stride: 5, trans: &P2_L5_TRANS, accept: &P2_L5_ACCEPT, stay: &P2_L5_STAY, labels: &[] },
+    Dfa { classes: &P2_L6_CLASSES, stride: 4, trans: &P2_L6_TRANS, accept: &P2_L6_ACCEPT, stay: &P2_L6_STAY, labels: &[] },
+    Dfa { classes: &P2_L7_CLASSES, stride: 4, trans: &P2_L7_TRANS, accept: &P2_L7_ACCEPT, stay: &P2_L7_STAY, labels: &[] },
+    Dfa { classes: &P2_L8_CLASSES, stride: 4, trans: &P2_L8_TRANS, accept: &P2_L8_ACCEPT, stay: &P2_L8_STAY, labels: &[] },
+    Dfa { classes: &P2_L9_CLASSES, stride: 4, trans: &P2_L9_TRANS, accept: &P2_L9_ACCEPT, stay: &P2_L9_STAY, labels: &[] },
+];
+// E reference
+static P2_E0_CLASSES: [u8; 256] = [
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 1, 0, 2, 1, 3, 1, 1, 1, 1, 1, 4, 1, 4, 4, 5, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 7, 8, 0, 1, 0, 9,
+    10, 6, 6, 6, 6, 6, 6, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 0, 0, 0, 0, 1,
+    0, 6, 6, 6, 6, 6, 6, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 0, 0, 0, 1, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+];
+static P2_E0_TRANS: [u16; 363] = [
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, // 0
+    0, 2, 3, 4, 5, 6, 5, 2, 7, 8, 2, // 1
+    0, 2, 3, 4, 2, 2, 2, 2, 7, 8, 2, // 2
+    0, 3, 0, 9, 3, 3, 3, 3, 3, 3, 3, // 3
+    0, 0, 0, 0, 0, 0, 10, 0, 0, 0, 0, // 4
+    0, 2, 3, 4, 5, 2, 5, 11, 7, 8, 2, // 5
+    0, 2, 3, 4, 2, 12, 2, 2, 7, 8, 2, // 6
+    0, 7, 3, 13, 7, 2, 7, 7, 7, 8, 7, // 7
+    0, 8, 3, 14, 8, 8, 8, 8, 8, 8, 8, // 8
+    0, 0, 0, 0, 0, 0, 15, 0, 0, 0, 0, // 9
+    0, 0, 0, 0, 0, 0, 2, 0, 0, 0, 0, // 10
+    0, 16, 3, 17, 16, 18, 16, 16, 16, 8, 16, // 11
+    0, 12, 3, 19, 12, 2, 12, 20, 7, 8, 2, // 12
+    0, 0, 0, 0, 0, 0, 21, 0, 0, 0, 0, // 13
+    0, 0, 0, 0, 0, 0, 22, 0, 0, 0, 0, // 14
+    0, 0, 0, 0, 0, 0, 3, 0, 0, 0, 0, // 15
+    0, 16, 3, 17, 16, 16, 16, 16, 16, 8, 16, // 16
+    0, 0, 0, 0, 0, 0, 23, 0, 0, 0, 0, // 17
+    0, 16, 3, 17, 16, 24, 16, 16, 16, 8, 16, // 18
+    0, 0, 0, 0, 0, 0, 25, 0, 0, 0, 0, // 19
+    0, 20, 3, 26, 20, 2, 20, 2, 7, 8, 2, // 20
+    0, 0, 0, 0, 0, 0, 7, 0, 0, 0, 0, // 21
+    0, 0, 0, 0, 0, 0, 8, 0, 0, 0, 0, // 22
+    0, 0, 0, 0, 0, 0, 16, 0, 0, 0, 0, // 23
+    0, 24, 3, 27, 24, 16, 24, 28, 16, 8, 16, // 24
+    0, 0, 0, 0, 0, 0, 12, 0, 0, 0, 0, // 25
+    0, 0, 0, 0, 0, 0, 29, 0, 0, 0, 0, // 26
+    0, 0, 0, 0, 0, 0, 30, 0, 0, 0, 0, // 27
+    0, 28, 3, 31, 28, 16, 28, 16, 16, 8, 16, // 28
+    0, 0, 0, 0, 0, 0, 20, 0, 0, 0, 0, // 29
+    0, 0, 0, 0, 0, 0, 24, 0, 0, 0, 0, // 30
+    0, 0, 0, 0, 0, 0, 32, 0, 0, 0, 0, // 31
+    0, 0, 0, 0, 0, 0, 28, 0, 0, 0, 0, // 32
+];
+static P2_E0_ACCEPT: [bool; 33] = [
+    false, true, true, true, false, true, true, true, true, false, false, true, true, false, false, false,
+    true, false, true, false, true, false, false, false, true, false, false, false, true, false, false, false,
+    false,
+];
+static P2_E0_STAY: [u64; 33] = [
+    0x0, 0x0, 0x4f2, 0x7f2, 0x0, 0x50, 0x0, 0x5d2,
+    0x7f2, 0x0, 0x0, 0x0, 0x52, 0x0, 0x0, 0x0,
+    0x5f2, 0x0, 0x0, 0x0, 0x52, 0x0, 0x0, 0x0,
+    0x52, 0x0, 0x0, 0x0, 0x52, 0x0, 0x0, 0x0,
+    0x0,
+];
+static P2_E0_LABELS: [Label; 33] = [
+    Label::new(255, 65535, 0), Label::new(5, 25, 0), Label::new(5, 25, 0), Label::new(7, 29, 0),
+    Label::new(5, 34, 1), Label::new(5, 25, 0), Label::new(5, 25, 0), Label::new(5, 26, 0),
+    Label::new(6, 28, 0), Label::new(7, 34, 1), Label::new(5, 34, 1), Label::new(5, 4, 0),
+    Label::new(5, 25, 0), Label::new(5, 34, 1), Label::new(6, 34, 1), Label::new(7, 34, 1),
+    Label::new(5, 4, 0), Label::new(5, 34, 1), Label::new(5, 4, 0), Label::new(2, 34, 1),
+    Label::new(5, 25, 0), Label::new(5, 34, 1), Label::new(6, 34, 1), Label::new(5, 34, 1),
+    Label::new(5, 4, 0), Label::new(2, 34, 1), Label::new(2, 34, 1), Label::new(2, 34, 1),
+    Label::new(5, 4, 0), Label::new(2, 34, 1), Label::new(2, 34, 1), Label::new(2, 34, 1),
+    Label::new(2, 34, 1),
+];
+const _: () = assert!(all_below(&P2_E0_TRANS, 33) && bytes_below(&P2_E0_CLASSES, 11));
+static P2_E0_OPS: [Op; 128] = [
+    Op::Split(122, 0, 1), // 0
+    Op::Split(69, 2, 0), // 1
+    Op::Split(61, 2, 2), // 2
+    Op::Save(0), // 3: scheme start
+    Op::Leaf(0), // 4: scheme
+    Op::Save(1), // 5: scheme end
+    Op::Byte(0), // 6: [3a ]
+    Op::Split(41, 3, 0), // 7
+    Op::Byte(1), // 8: [2f ]
+    Op::Byte(1), // 9: [2f ]
+    Op::Save(2), // 10: authority start
+    Op::Split(30, 4, 5), // 11
+    Op::Split(17, 4, 6), // 12
+    Op::Save(4), // 13: userinfo start
+    Op::Leaf(1), // 14: userinfo
+    Op::Save(5), // 15: userinfo end
+    Op::Byte(2), // 16: [40 ]
+    Op::Save(6), // 17: host start
+    Op::Split(22, 6, 7), // 18
+    Op::Kind(3), // 19: reg-name
+    Op::Leaf(2), // 20: hostname
+    Op::Jmp(24), // 21
+    Op::Kind(0), // 22: ipv4
+    Op::Leaf(3), // 23: hostnumber
+    Op::Save(7), // 24: host end
+    Op::Split(30, 8, 5), // 25
+    Op::Byte(0), // 26: [3a ]
+    Op::Save(8), // 27: port start
+    Op::Leaf(4), // 28: port
+    Op::Save(9), // 29: port end
+    Op::Save(3), // 30: authority end
+    Op::Split(40, 3, 1), // 31
+    Op::Save(10), // 32: path start
+    Op::Leaf(5), // 33: path-absolute
+    Op::Save(11), // 34: path end
+    Op::Split(40, 9, 1), // 35
+    Op::Byte(3), // 36: [3f ]
+    Op::Save(12), // 37: query start
+    Op::Leaf(6), // 38: query
+    Op::Save(13), // 39: query end
+    Op::Jmp(60), // 40
+    Op::Split(51, 3, 0), // 41
+    Op::Save(10), // 42: path start
+    Op::Leaf(5), // 43: path-absolute
+    Op::Save(11), // 44: path end
+    Op::Split(50, 9, 1), // 45
+    Op::Byte(3), // 46: [3f ]
+    Op::Save(12), // 47: query start
+    Op::Leaf(6), // 48: query
+    Op::Save(13), // 49: query end
+    Op::Jmp(60), // 50
+    Op::Split(55, 0, 10), // 51
+    Op::Save(10), // 52: path start
+    Op::Leaf(7), // 53: path-segments
+    Op::Save(11), // 54: path end
+    Op::Split(60, 9, 1), // 55
+    Op::Byte(3), // 56: [3f ]
+    Op::Save(12), // 57: query start
+    Op::Leaf(6), // 58: query
+    Op::Save(13), // 59: query end
+    Op::Jmp(68), // 60
+    Op::Save(0), // 61: scheme start
+    Op::Leaf(0), // 62: scheme
+    Op::Save(1), // 63: scheme end
+    Op::Byte(0), // 64: [3a ]
+    Op::Save(10), // 65: path start
+    Op::Leaf(8), // 66: opaque-part
+    Op::Save(11), // 67: path end
+    Op::Jmp(122), // 68
+    Op::Split(103, 3, 0), // 69
+    Op::Byte(1), // 70: [2f ]
+    Op::Byte(1), // 71: [2f ]
+    Op::Save(2), // 72: authority start
+    Op::Split(92, 4, 5), // 73
+    Op::Split(79, 4, 6), // 74
+    Op::Save(4), // 75: userinfo start
+    Op::Leaf(1), // 76: userinfo
+    Op::Save(5), // 77: userinfo end
+    Op::Byte(2), // 78: [40 ]
+    Op::Save(6), // 79: host start
+    Op::Split(84, 6, 7), // 80
+    Op::Kind(3), // 81: reg-name
+    Op::Leaf(2), // 82: hostname
+    Op::Jmp(86), // 83
+    Op::Kind(0), // 84: ipv4
+    Op::Leaf(3), // 85: hostnumber
+    Op::Save(7), // 86: host end
+    Op::Split(92, 8, 5), // 87
+    Op::Byte(0), // 88: [3a ]
+    Op::Save(8), // 89: port start
+    Op::Leaf(4), // 90: port
+    Op::Save(9), // 91: port end
+    Op::Save(3), // 92: authority end
+    Op::Split(102, 3, 1), // 93
+    Op::Save(10), // 94: path start
+    Op::Leaf(5), // 95: path-absolute
+    Op::Save(11), // 96: path end
+    Op::Split(102, 9, 1), // 97
+    Op::Byte(3), // 98: [3f ]
+    Op::Save(12), // 99: query start
+    Op::Leaf(6), // 100: query
+    Op::Save(13), // 101: query end
+    Op::Jmp(122), // 102
+    Op::Split(113, 3, 0), // 103
+    Op::Save(10), // 104: path start
+    Op::Leaf(5), // 105: path-absolute
+    Op::Save(11), // 106: path end
+    Op::Split(112, 9, 1), // 107
+    Op::Byte(3), // 108: [3f ]
+    Op::Save(12), // 109: query start
+    Op::Leaf(6), // 110: query
+    Op::Save(13), // 111: query end
+    Op::Jmp(122), // 112
+    Op::Split(117, 0, 10), // 113
+    Op::Save(10), // 114: path start
+    Op::Leaf(7), // 115: path-segments
+    Op::Save(11), // 116: path end
+    Op::Split(122, 9, 1), // 117
+    Op::Byte(3), // 118: [3f ]
+    Op::Save(12), // 119: query start
+    Op::Leaf(6), // 120: query
+    Op::Save(13), // 121: query end
+    Op::Split(127, 11, 12), // 122
+    Op::Byte(4), // 123: [23 ]
+    Op::Save(14), // 124: fragment start
+    Op::Leaf(9), // 125: fragment
+    Op::Save(15), // 126: fragment end
+    Op::Match, // 127
+];
+const _: () = assert!(program_ok(&P2_E0_OPS, 10, 5, 17) && fits(11, 17));
+// E uri
+static P2_E1_CLASSES: [u8; 256] = [
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 1, 0, 2, 1, 3, 1, 1, 1, 1, 1, 4, 1, 4, 4, 5, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 7, 8, 0, 1, 0, 9,
+    8, 6, 6, 6, 6, 6, 6, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 0, 0, 0, 0, 1,
+    0, 6, 6, 6, 6, 6, 6, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 0, 0, 0, 1, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+];
+static P2_E1_TRANS: [u16; 200] = [
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, // 0
+    0, 0, 0, 0, 2, 0, 2, 0, 0, 0, // 1
+    0, 0, 0, 0, 2, 0, 2, 3, 0, 0, // 2
+    0, 4, 5, 6, 4, 7, 4, 4, 4, 8, // 3
+    0, 4, 5, 6, 4, 4, 4, 4, 4, 8, // 4
+    0, 5, 0, 9, 5, 5, 5, 5, 5, 5, // 5
+    0, 0, 0, 0, 0, 0, 10, 0, 0, 0, // 6
+    0, 4, 5, 6, 4, 11, 4, 4, 4, 8, // 7
+    0, 8, 5, 12, 8, 8, 8, 8, 8, 8, // 8
+    0, 0, 0, 0, 0, 0, 13, 0, 0, 0, // 9
+    0, 0, 0, 0, 0, 0, 4, 0, 0, 0, // 10
+    0, 11, 5, 14, 11, 4, 11, 15, 4, 8, // 11
+    0, 0, 0, 0, 0, 0, 16, 0, 0, 0, // 12
+    0, 0, 0, 0, 0, 0, 5, 0, 0, 0, // 13
+    0, 0, 0, 0, 0, 0, 17, 0, 0, 0, // 14
+    0, 15, 5, 18, 15, 4, 15, 4, 4, 8, // 15
+    0, 0, 0, 0, 0, 0, 8, 0, 0, 0, // 16
+    0, 0, 0, 0, 0, 0, 11, 0, 0, 0, // 17
+    0, 0, 0, 0, 0, 0, 19, 0, 0, 0, // 18
+    0, 0, 0, 0, 0, 0, 15, 0, 0, 0, // 19
+];
+static P2_E1_ACCEPT: [bool; 20] = [
+    false, false, false, true, true, true, false, true, true, false, false, true, false, false, false, true,
+    false, false, false, false,
+];
+static P2_E1_STAY: [u64; 20] = [
+    0x0, 0x0, 0x50, 0x0, 0x1f2, 0x3f2, 0x0, 0x0,
+    0x3f2, 0x0, 0x0, 0x52, 0x0, 0x0, 0x0, 0x52,
+    0x0, 0x0, 0x0, 0x0,
+];
+static P2_E1_LABELS: [Label; 20] = [
+    Label::new(255, 65535, 0), Label::new(0, 11, 0), Label::new(0, 11, 0), Label::new(5, 4, 0),
+    Label::new(5, 4, 0), Label::new(7, 29, 0), Label::new(5, 34, 1), Label::new(5, 4, 0),
+    Label::new(6, 28, 0), Label::new(7, 34, 1), Label::new(5, 34, 1), Label::new(5, 4, 0),
+    Label::new(6, 34, 1), Label::new(7, 34, 1), Label::new(2, 34, 1), Label::new(5, 4, 0),
+    Label::new(6, 34, 1), Label::new(2, 34, 1), Label::new(2, 34, 1), Label::new(2, 34, 1),
+];
+const _: () = assert!(all_below(&P2_E1_TRANS, 20) && bytes_below(&P2_E1_CLASSES, 10));
+static P2_E1_OPS: [Op; 72] = [
+    Op::Split(59, 2, 2), // 0
+    Op::Save(0), // 1: scheme start
+    Op::Leaf(0), // 2: scheme
+    Op::Save(1), // 3: scheme end
+    Op::Byte(0), // 4: [3a ]
+    Op::Split(39, 3, 0), // 5
+    Op::Byte(1), // 6: [2f ]
+    Op::Byte(1), // 7: [2f ]
+    Op::Save(2), // 8: authority start
+    Op::Split(28, 4, 5), // 9
+    Op::Split(15, 4, 6), // 10
+    Op::Save(4), // 11: userinfo start
+    Op::Leaf(1), // 12: userinfo
+    Op::Save(5), // 13: userinfo end
+    Op::Byte(2), // 14: [40 ]
+    Op::Save(6), // 15: host start
+    Op::Split(20, 6, 7), // 16
+    Op::Kind(3), // 17: reg-name
+    Op::Leaf(2), // 18: hostname
+    Op::Jmp(22), // 19
+    Op::Kind(0), // 20: ipv4
+    Op::Leaf(3), // 21: hostnumber
+    Op::Save(7), // 22: host end
+    Op::Split(28, 8, 5), // 23
+    Op::Byte(0), // 24: [3a ]
+    Op::Save(8), // 25: port start
+    Op::Leaf(4), // 26: port
+    Op::Save(9), // 27: port end
+    Op::Save(3), // 28: authority end
+    Op::Split(38, 3, 1), // 29
+    Op::Save(10), // 30: path start
+    Op::Leaf(5), // 31: path-absolute
+    Op::Save(11), // 32: path end
+    Op::Split(38, 9, 1), // 33
+    Op::Byte(3), // 34: [3f ]
+    Op::Save(12), // 35: query start
+    Op::Leaf(6), // 36: query
+    Op::Save(13), // 37: query end
+    Op::Jmp(58), // 38
+    Op::Split(49, 3, 0), // 39
+    Op::Save(10), // 40: path start
+    Op::Leaf(5), // 41: path-absolute
+    Op::Save(11), // 42: path end
+    Op::Split(48, 9, 1), // 43
+    Op::Byte(3), // 44: [3f ]
+    Op::Save(12), // 45: query start
+    Op::Leaf(6), // 46: query
+    Op::Save(13), // 47: query end
+    Op::Jmp(58), // 48
+    Op::Split(53, 0, 10), // 49
+    Op::Save(10), // 50: path start
+    Op::Leaf(7), // 51: path-segments
+    Op::Save(11), // 52: path end
+    Op::Split(58, 9, 1), // 53
+    Op::Byte(3), // 54: [3f ]
+    Op::Save(12), // 55: query start
+    Op::Leaf(6), // 56: query
+    Op::Save(13), // 57: query end
+    Op::Jmp(66), // 58
+    Op::Save(0), // 59: scheme start
+    Op::Leaf(0), // 60: scheme
+    Op::Save(1), // 61: scheme end
+    Op::Byte(0), // 62: [3a ]
+    Op::Save(10), // 63: path start
+    Op::Leaf(8), // 64: opaque-part
+    Op::Save(11), // 65: path end
+    Op::Split(71, 11, 12), // 66
+    Op::Byte(4), // 67: [23 ]
+    Op::Save(14), // 68: fragment start
+    Op::Leaf(9), // 69: fragment
+    Op::Save(15), // 70: fragment end
+    Op::Match, // 71
+];
+const _: () = assert!(program_ok(&P2_E1_OPS, 10, 5, 17) && fits(9, 17));
+// E absolute
+static P2_E2_CLASSES: [u8; 256] = [
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 1, 0, 0, 1, 2, 1, 1, 1, 1, 1, 3, 1, 3, 3, 4, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 6, 7, 0, 1, 0, 8,
+    7, 5, 5, 5, 5, 5, 5, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 0, 0, 0, 0, 1,
+    0, 5, 5, 5, 5, 5, 5, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 0, 0, 0, 1, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+];
+static P2_E2_TRANS: [u16; 153] = [
+    0, 0, 0, 0, 0, 0, 0, 0, 0, // 0
+    0, 0, 0, 2, 0, 2, 0, 0, 0, // 1
+    0, 0, 0, 2, 0, 2, 3, 0, 0, // 2
+    0, 4, 5, 4, 6, 4, 4, 4, 7, // 3
+    0, 4, 5, 4, 4, 4, 4, 4, 7, // 4
+    0, 0, 0, 0, 0, 8, 0, 0, 0, // 5
+    0, 4, 5, 4, 9, 4, 4, 4, 7, // 6
+    0, 7, 10, 7, 7, 7, 7, 7, 7, // 7
+    0, 0, 0, 0, 0, 4, 0, 0, 0, // 8
+    0, 9, 11, 9, 4, 9, 12, 4, 7, // 9
+    0, 0, 0, 0, 0, 13, 0, 0, 0, // 10
+    0, 0, 0, 0, 0, 14, 0, 0, 0, // 11
+    0, 12, 15, 12, 4, 12, 4, 4, 7, // 12
+    0, 0, 0, 0, 0, 7, 0, 0, 0, // 13
+    0, 0, 0, 0, 0, 9, 0, 0, 0, // 14
+    0, 0, 0, 0, 0, 16, 0, 0, 0, // 15
+    0, 0, 0, 0, 0, 12, 0, 0, 0, // 16
+];
+static P2_E2_ACCEPT: [bool; 17] = [
+    false, false, false, true, true, false, true, true, false, true, false, false, true, false, false, false,
+    false,
+];
+static P2_E2_STAY: [u64; 17] = [
+    0x0, 0x0, 0x28, 0x0, 0xfa, 0x0, 0x0, 0x1fa,
+    0x0, 0x2a, 0x0, 0x0, 0x2a, 0x0, 0x0, 0x0,
+    0x0,
+];
+static P2_E2_LABELS: [Label; 17] = [
+    Label::new(255, 65535, 0), Label::new(0, 11, 0), Label::new(0, 11, 0), Label::new(5, 4, 0),
+    Label::new(5, 4, 0), Label::new(5, 34, 1), Label::new(5, 4, 0), Label::new(6, 28, 0),
+    Label::new(5, 34, 1), Label::new(5, 4, 0), Label::new(6, 34, 1), Label::new(2, 34, 1),
+    Label::new(5, 4, 0), Label::new(6, 34, 1), Label::new(2, 34, 1), Label::new(2, 34, 1),
+    Label::new(2, 34, 1),
+];
+const _: () = assert!(all_below(&P2_E2_TRANS, 17) && bytes_below(&P2_E2_CLASSES, 9));
+static P2_E2_OPS: [Op; 67] = [
+    Op::Split(59, 2, 2), // 0
+    Op::Save(0), // 1: scheme start
+    Op::Leaf(0), // 2: scheme
+    Op::Save(1), // 3: scheme end
+    Op::Byte(0), // 4: [3a ]
+    Op::Split(39, 3, 13), // 5
+    Op::Byte(1), // 6: [2f ]
+    Op::Byte(1), // 7: [2f ]
+    Op::Save(2), // 8: authority start
+    Op::Split(28, 4, 14), // 9
+    Op::Split(15, 4, 6), // 10
+    Op::Save(4), // 11: userinfo start
+    Op::Leaf(1), // 12: userinfo
+    Op::Save(5), // 13: userinfo end
+    Op::Byte(2), // 14: [40 ]
+    Op::Save(6), // 15: host start
+    Op::Split(20, 6, 7), // 16
+    Op::Kind(3), // 17: reg-name
+    Op::Leaf(2), // 18: hostname
+    Op::Jmp(22), // 19
+    Op::Kind(0), // 20: ipv4
+    Op::Leaf(3), // 21: hostnumber
+    Op::Save(7), // 22: host end
+    Op::Split(28, 8, 14), // 23
+    Op::Byte(0), // 24: [3a ]
+    Op::Save(8), // 25: port start
+    Op::Leaf(4), // 26: port
+    Op::Save(9), // 27: port end
+    Op::Save(3), // 28: authority end
+    Op::Split(38, 3, 12), // 29
+    Op::Save(10), // 30: path start
+    Op::Leaf(5), // 31: path-absolute
+    Op::Save(11), // 32: path end
+    Op::Split(38, 9, 12), // 33
+    Op::Byte(3), // 34: [3f ]
+    Op::Save(12), // 35: query start
+    Op::Leaf(6), // 36: query
+    Op::Save(13), // 37: query end
+    Op::Jmp(58), // 38
+    Op::Split(49, 3, 13), // 39
+    Op::Save(10), // 40: path start
+    Op::Leaf(5), // 41: path-absolute
+    Op::Save(11), // 42: path end
+    Op::Split(48, 9, 12), // 43
+    Op::Byte(3), // 44: [3f ]
+    Op::Save(12), // 45: query start
+    Op::Leaf(6), // 46: query
+    Op::Save(13), // 47: query end
+    Op::Jmp(58), // 48
+    Op::Split(53, 13, 15), // 49
+    Op::Save(10), // 50: path start
+    Op::Leaf(7), // 51: path-segments
+    Op::Save(11), // 52: path end
+    Op::Split(58, 9, 12), // 53
+    Op::Byte(3), // 54: [3f ]
+    Op::Save(12), // 55: query start
+    Op::Leaf(6), // 56: query
+    Op::Save(13), // 57: query end
+    Op::Jmp(66), // 58
+    Op::Save(0), // 59: scheme start
+    Op::Leaf(0), // 60: scheme
+    Op::Save(1), // 61: scheme end
+    Op::Byte(0), // 62: [3a ]
+    Op::Save(10), // 63: path start
+    Op::Leaf(8), // 64: opaque-part
+    Op::Save(11), // 65: path end
+    Op::Match, // 66
+];
+const _: () = assert!(program_ok(&P2_E2_OPS, 10, 5, 17) && fits(8, 15));
+// E relative
+static P2_E3_CLASSES: [u8; 256] = [
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 1, 0, 0, 1, 2, 1, 1, 1, 1, 1, 1, 1, 1, 1, 3, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 5, 6, 0, 1, 0, 7,
+    8, 4, 4, 4, 4, 4, 4, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 1,
+    0, 4, 4, 4, 4, 4, 4, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 1, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+];
+static P2_E3_TRANS: [u16; 162] = [
+    0, 0, 0, 0, 0, 0, 0, 0, 0, // 0
+    0, 2, 3, 4, 2, 2, 5, 6, 2, // 1
+    0, 2, 3, 2, 2, 2, 5, 6, 2, // 2
+    0, 0, 0, 0, 7, 0, 0, 0, 0, // 3
+    0, 2, 3, 8, 2, 2, 5, 6, 2, // 4
+    0, 5, 9, 2, 5, 5, 5, 6, 5, // 5
+    0, 6, 10, 6, 6, 6, 6, 6, 6, // 6
+    0, 0, 0, 0, 2, 0, 0, 0, 0, // 7
+    0, 8, 11, 2, 8, 12, 5, 6, 2, // 8
+    0, 0, 0, 0, 13, 0, 0, 0, 0, // 9
+    0, 0, 0, 0, 14, 0, 0, 0, 0, // 10
+    0, 0, 0, 0, 15, 0, 0, 0, 0, // 11
+    0, 12, 16, 2, 12, 2, 5, 6, 2, // 12
+    0, 0, 0, 0, 5, 0, 0, 0, 0, // 13
+    0, 0, 0, 0, 6, 0, 0, 0, 0, // 14
+    0, 0, 0, 0, 8, 0, 0, 0, 0, // 15
+    0, 0, 0, 0, 17, 0, 0, 0, 0, // 16
+    0, 0, 0, 0, 12, 0, 0, 0, 0, // 17
+];
+static P2_E3_ACCEPT: [bool; 18] = [
+    false, true, true, false, true, true, true, false, true, false, false, false, true, false, false, false,
+    false, false,
+];
+static P2_E3_STAY: [u64; 18] = [
+    0x0, 0x0, 0x13a, 0x0, 0x0, 0x172, 0x1fa, 0x0,
+    0x12, 0x0, 0x0, 0x0, 0x12, 0x0, 0x0, 0x0,
+    0x0, 0x0,
+];
+static P2_E3_LABELS: [Label; 18] = [
+    Label::new(255, 65535, 0), Label::new(5, 25, 0), Label::new(5, 25, 0), Label::new(5, 34, 1),
+    Label::new(5, 25, 0), Label::new(5, 26, 0), Label::new(6, 28, 0), Label::new(5, 34, 1),
+    Label::new(5, 25, 0), Label::new(5, 34, 1), Label::new(6, 34, 1), Label::new(2, 34, 1),
+    Label::new(5, 25, 0), Label::new(5, 34, 1), Label::new(6, 34, 1), Label::new(2, 34, 1),
+    Label::new(2, 34, 1), Label::new(2, 34, 1),
+];
+const _: () = assert!(all_below(&P2_E3_TRANS, 18) && bytes_below(&P2_E3_CLASSES, 9));
+static P2_E3_OPS: [Op; 54] = [
+    Op::Split(34, 3, 13), // 0
+    Op::Byte(1), // 1: [2f ]
+    Op::Byte(1), // 2: [2f ]
+    Op::Save(2), // 3: authority start
+    Op::Split(23, 4, 14), // 4
+    Op::Split(10, 4, 6), // 5
+    Op::Save(4), // 6: userinfo start
+    Op::Leaf(1), // 7: userinfo
+    Op::Save(5), // 8: userinfo end
+    Op::Byte(2), // 9: [40 ]
+    Op::Save(6), // 10: host start
+    Op::Split(15, 6, 7), // 11
+    Op::Kind(3), // 12: reg-name
+    Op::Leaf(2), // 13: hostname
+    Op::Jmp(17), // 14
+    Op::Kind(0), // 15: ipv4
+    Op::Leaf(3), // 16: hostnumber
+    Op::Save(7), // 17: host end
+    Op::Split(23, 8, 14), // 18
+    Op::Byte(0), // 19: [3a ]
+    Op::Save(8), // 20: port start
+    Op::Leaf(4), // 21: port
+    Op::Save(9), // 22: port end
+    Op::Save(3), // 23: authority end
+    Op::Split(33, 3, 12), // 24
+    Op::Save(10), // 25: path start
+    Op::Leaf(5), // 26: path-absolute
+    Op::Save(11), // 27: path end
+    Op::Split(33, 9, 12), // 28
+    Op::Byte(3), // 29: [3f ]
+    Op::Save(12), // 30: query start
+    Op::Leaf(6), // 31: query
+    Op::Save(13), // 32: query end
+    Op::Jmp(53), // 33
+    Op::Split(44, 3, 13), // 34
+    Op::Save(10), // 35: path start
+    Op::Leaf(5), // 36: path-absolute
+    Op::Save(11), // 37: path end
+    Op::Split(43, 9, 12), // 38
+    Op::Byte(3), // 39: [3f ]
+    Op::Save(12), // 40: query start
+    Op::Leaf(6), // 41: query
+    Op::Save(13), // 42: query end
+    Op::Jmp(53), // 43
+    Op::Split(48, 13, 15), // 44
+    Op::Save(10), // 45: path start
+    Op::Leaf(7), // 46: path-segments
+    Op::Save(11), // 47: path end
+    Op::Split(53, 9, 12), // 48
+    Op::Byte(3), // 49: [3f ]
+    Op::Save(12), // 50: query start
+    Op::Leaf(6), // 51: query
+    Op::Save(13), // 52: query end
+    Op::Match, // 53
+];
+const _: () = assert!(program_ok(&P2_E3_OPS, 10, 5, 17) && fits(7, 13));
+// C scheme
+static P2_C0_CLASSES: [u8; 256] = [
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 1, 1, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0,
+    0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0,
+    0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+];
+static P2_C0_TRANS: [u16; 6] = [
+    0, 0, // 0
+    0, 2, // 1
+    0, 2, // 2
+];
+static P2_C0_ACCEPT: [bool; 3] = [
+    false, false, true,
+];
+static P2_C0_STAY: [u64; 3] = [
+    0x0, 0x0, 0x2,
+];
+static P2_C0_LABELS: [Label; 3] = [
+    Label::new(255, 65535, 0), Label::new(0, 11, 0), Label::new(0, 11, 0),
+];
+const _: () = assert!(all_below(&P2_C0_TRANS, 3) && bytes_below(&P2_C0_CLASSES, 2));
+static P2_C0_OPS: [Op; 4] = [
+    Op::Save(0), // 0: scheme start
+    Op::Leaf(0), // 1: scheme
+    Op::Save(1), // 2: scheme end
+    Op::Match, // 3
+];
+const _: () = assert!(program_ok(&P2_C0_OPS, 10, 5, 17) && fits(0, 2));
+// C authority
+static P2_C1_CLASSES: [u8; 256] = [
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 1, 0, 0, 1, 2, 1, 1, 1, 1, 1, 1, 1, 3, 4, 0, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 6, 1, 0, 1, 0, 0,
+    7, 8, 8, 8, 8, 8, 8, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 0, 0, 0, 0, 1,
+    0, 8, 8, 8, 8, 8, 8, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 0, 0, 0, 1, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+];
+static P2_C1_TRANS: [u16; 350] = [
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, // 0
+    0, 2, 3, 2, 2, 4, 5, 6, 7, 7, // 1
+    0, 2, 3, 2, 2, 2, 5, 6, 2, 2, // 2
+    0, 0, 0, 0, 0, 8, 0, 0, 8, 0, // 3
+    0, 2, 3, 9, 10, 4, 5, 6, 11, 11, // 4
+    0, 5, 12, 5, 5, 5, 0, 6, 5, 5, // 5
+    0, 0, 0, 0, 0, 13, 0, 0, 14, 14, // 6
+    0, 2, 3, 15, 16, 7, 17, 6, 7, 7, // 7
+    0, 0, 0, 0, 0, 2, 0, 0, 2, 0, // 8
+    0, 2, 3, 9, 2, 11, 5, 6, 11, 11, // 9
+    0, 2, 3, 2, 2, 18, 5, 6, 7, 7, // 10
+    0, 2, 3, 9, 16, 11, 5, 6, 11, 11, // 11
+    0, 0, 0, 0, 0, 19, 0, 0, 19, 0, // 12
+    0, 0, 0, 20, 21, 13, 0, 0, 22, 22, // 13
+    0, 0, 0, 23, 24, 14, 25, 0, 14, 14, // 14
+    0, 2, 3, 15, 2, 7, 5, 6, 7, 7, // 15
+    0, 2, 3, 2, 2, 11, 5, 6, 7, 7, // 16
+    0, 5, 12, 5, 5, 17, 0, 6, 5, 5, // 17
+    0, 2, 3, 9, 26, 18, 5, 6, 11, 11, // 18
+    0, 0, 0, 0, 0, 5, 0, 0, 5, 0, // 19
+    0, 0, 0, 20, 0, 22, 0, 0, 22, 22, // 20
+    0, 0, 0, 0, 0, 27, 0, 0, 14, 14, // 21
+    0, 0, 0, 20, 24, 22, 0, 0, 22, 22, // 22
+    0, 0, 0, 23, 0, 14, 0, 0, 14, 14, // 23
+    0, 0, 0, 0, 0, 22, 0, 0, 14, 14, // 24
+    0, 0, 0, 0, 0, 25, 0, 0, 0, 0, // 25
+    0, 2, 3, 2, 2, 28, 5, 6, 7, 7, // 26
+    0, 0, 0, 20, 29, 27, 0, 0, 22, 22, // 27
+    0, 2, 3, 9, 30, 28, 5, 6, 11, 11, // 28
+    0, 0, 0, 0, 0, 31, 0, 0, 14, 14, // 29
+    0, 2, 3, 2, 2, 32, 5, 6, 7, 7, // 30
+    0, 0, 0, 20, 33, 31, 0, 0, 22, 22, // 31
+    0, 2, 3, 9, 16, 32, 17, 6, 11, 11, // 32
+    0, 0, 0, 0, 0, 34, 0, 0, 14, 14, // 33
+    0, 0, 0, 20, 24, 34, 25, 0, 22, 22, // 34
+];
+static P2_C1_ACCEPT: [bool; 35] = [
+    false, true, false, false, false, false, false, true, false, false, false, false, false, false, true, false,
+    false, true, false, false, false, false, false, false, false, true, false, false, false, false, false, false,
+    true, false, true,
+];
+static P2_C1_STAY: [u64; 35] = [
+    0x0, 0x0, 0x33a, 0x0, 0x20, 0x33a, 0x0, 0x320,
+    0x0, 0x8, 0x0, 0x320, 0x0, 0x20, 0x320, 0x8,
+    0x0, 0x20, 0x20, 0x0, 0x8, 0x0, 0x320, 0x8,
+    0x0, 0x20, 0x0, 0x20, 0x20, 0x0, 0x0, 0x20,
+    0x20, 0x0, 0x20,
+];
+static P2_C1_LABELS: [Label; 35] = [
+    Label::new(255, 65535, 0), Label::new(2, 14, 0), Label::new(2, 14, 0), Label::new(2, 34, 1),
+    Label::new(2, 14, 0), Label::new(2, 15, 0), Label::new(3, 19, 0), Label::new(2, 14, 0),
+    Label::new(2, 34, 1), Label::new(2, 14, 0), Label::new(2, 14, 0), Label::new(2, 14, 0),
+    Label::new(2, 34, 1), Label::new(3, 19, 0), Label::new(3, 19, 0), Label::new(2, 14, 0),
+    Label::new(2, 14, 0), Label::new(2, 15, 0), Label::new(2, 14, 0), Label::new(2, 34, 1),
+    Label::new(3, 19, 0), Label::new(3, 19, 0), Label::new(3, 19, 0), Label::new(3, 19, 0),
+    Label::new(3, 19, 0), Label::new(4, 22, 0), Label::new(2, 14, 0), Label::new(3, 19, 0),
+    Label::new(2, 14, 0), Label::new(3, 19, 0), Label::new(2, 14, 0), Label::new(3, 19, 0),
+    Label::new(2, 14, 0), Label::new(3, 19, 0), Label::new(3, 19, 0),
+];
+const _: () = assert!(all_below(&P2_C1_TRANS, 35) && bytes_below(&P2_C1_CLASSES, 10));
+static P2_C1_OPS: [Op; 22] = [
+    Op::Save(2), // 0: authority start
+    Op::Split(20, 4, 12), // 1
+    Op::Split(7, 4, 6), // 2
+    Op::Save(4), // 3: userinfo start
+    Op::Leaf(1), // 4: userinfo
+    Op::Save(5), // 5: userinfo end
+    Op::Byte(2), // 6: [40 ]
+    Op::Save(6), // 7: host start
+    Op::Split(12, 6, 7), // 8
+    Op::Kind(3), // 9: reg-name
+    Op::Leaf(2), // 10: hostname
+    Op::Jmp(14), // 11
+    Op::Kind(0), // 12: ipv4
+    Op::Leaf(3), // 13: hostnumber
+    Op::Save(7), // 14: host end
+    Op::Split(20, 8, 12), // 15
+    Op::Byte(0), // 16: [3a ]
+    Op::Save(8), // 17: port start
+    Op::Leaf(4), // 18: port
+    Op::Save(9), // 19: port end
+    Op::Save(3), // 20: authority end
+    Op::Match, // 21
+];
+const _: () = assert!(program_ok(&P2_C1_OPS, 10, 5, 17) && fits(4, 9));
+// C userinfo
+static P2_C2_CLASSES: [u8; 256] = [
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 1, 0, 0, 1, 2, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 4, 1, 0, 1, 0, 0,
+    0, 3, 3, 3, 3, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 1,
+    0, 3, 3, 3, 3, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 1, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+];
+static P2_C2_TRANS: [u16; 35] = [
+    0, 0, 0, 0, 0, // 0
+    0, 1, 2, 1, 3, // 1
+    0, 0, 0, 4, 0, // 2
+    0, 3, 5, 3, 0, // 3
+    0, 0, 0, 1, 0, // 4
+    0, 0, 0, 6, 0, // 5
+    0, 0, 0, 3, 0, // 6
+];
+static P2_C2_ACCEPT: [bool; 7] = [
+    false, true, false, true, false, false, false,
+];
+static P2_C2_STAY: [u64; 7] = [
+    0x0, 0xa, 0x0, 0xa, 0x0, 0x0, 0x0,
+];
+static P2_C2_LABELS: [Label; 7] = [
+    Label::new(255, 65535, 0), Label::new(2, 14, 0), Label::new(2, 34, 1), Label::new(2, 15, 0),
+    Label::new(2, 34, 1), Label::new(2, 34, 1), Label::new(2, 34, 1),
+];
+const _: () = assert!(all_below(&P2_C2_TRANS, 7) && bytes_below(&P2_C2_CLASSES, 5));
+static P2_C2_OPS: [Op; 4] = [
+    Op::Save(4), // 0: userinfo start
+    Op::Leaf(1), // 1: userinfo
+    Op::Save(5), // 2: userinfo end
+    Op::Match, // 3
+];
+const _: () = assert!(program_ok(&P2_C2_OPS, 10, 5, 17) && fits(0, 2));
+// C host
+static P2_C3_CLASSES: [u8; 256] = [
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 2, 0, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 0, 0, 0, 0, 0, 0,
+    0, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 0, 0, 0, 0, 0,
+    0, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+];
+static P2_C3_TRANS: [u16; 70] = [
+    0, 0, 0, 0, 0, // 0
+    0, 0, 0, 2, 3, // 1
+    0, 4, 5, 2, 6, // 2
+    0, 7, 8, 3, 3, // 3
+    0, 4, 0, 6, 6, // 4
+    0, 0, 0, 9, 3, // 5
+    0, 4, 8, 6, 6, // 6
+    0, 7, 0, 3, 3, // 7
+    0, 0, 0, 6, 3, // 8
+    0, 4, 10, 9, 6, // 9
+    0, 0, 0, 11, 3, // 10
+    0, 4, 12, 11, 6, // 11
+    0, 0, 0, 13, 3, // 12
+    0, 4, 8, 13, 6, // 13
+];
+static P2_C3_ACCEPT: [bool; 14] = [
+    false, false, false, true, false, false, false, false, false, false, false, false, false, true,
+];
+static P2_C3_STAY: [u64; 14] = [
+    0x0, 0x0, 0x8, 0x18, 0x2, 0x0, 0x18, 0x2,
+    0x0, 0x8, 0x0, 0x8, 0x0, 0x8,
+];
+static P2_C3_LABELS: [Label; 14] = [
+    Label::new(255, 65535, 0), Label::new(3, 19, 0), Label::new(3, 19, 0), Label::new(3, 19, 0),
+    Label::new(3, 19, 0), Label::new(3, 19, 0), Label::new(3, 19, 0), Label::new(3, 19, 0),
+    Label::new(3, 19, 0), Label::new(3, 19, 0), Label::new(3, 19, 0), Label::new(3, 19, 0),
+    Label::new(3, 19, 0), Label::new(3, 19, 0),
+];
+const _: () = assert!(all_below(&P2_C3_TRANS, 14) && bytes_below(&P2_C3_CLASSES, 5));
+static P2_C3_OPS: [Op; 9] = [
+    Op::Save(6), // 0: host start
+    Op::Split(5, 6, 7), // 1
+    Op::Kind(3), // 2: reg-name
+    Op::Leaf(2), // 3: hostname
+    Op::Jmp(7), // 4
+    Op::Kind(0), // 5: ipv4
+    Op::Leaf(3), // 6: hostnumber
+    Op::Save(7), // 7: host end
+    Op::Match, // 8
+];
+const _: () = assert!(program_ok(&P2_C3_OPS, 10, 5, 17) && fits(1, 3));
+// C port
+static P2_C4_CLASSES: [u8; 256] = [
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+];
+static P2_C4_TRANS: [u16; 4] = [
+    0, 0, // 0
+    0, 1, // 1
+];
+static P2_C4_ACCEPT: [bool; 2] = [
+    false, true,
+];
+static P2_C4_STAY: [u64; 2] = [
+    0x0, 0x2,
+];
+static P2_C4_LABELS: [Label; 2] = [
+    Label::new(255, 65535, 0), Label::new(4, 22, 0),
+];
+const _: () = assert!(all_below(&P2_C4_TRANS, 2) && bytes_below(&P2_C4_CLASSES, 2));
+static P2_C4_OPS: [Op; 4] = [
+    Op::Save(8), // 0: port start
+    Op::Leaf(4), // 1: port
+    Op::Save(9), // 2: port end
+    Op::Match, // 3
+];
+const _: () = assert!(program_ok(&P2_C4_OPS, 10, 5, 17) && fits(0, 2));
+// C path
+static P2_C5_CLASSES: [u8; 256] = [
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 1, 0, 0, 1, 2, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 1, 1, 0, 1, 0, 1,
+    1, 3, 3, 3, 3, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 1,
+    0, 3, 3, 3, 3, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 1, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+];
+static P2_C5_TRANS: [u16; 16] = [
+    0, 0, 0, 0, // 0
+    0, 1, 2, 1, // 1
+    0, 0, 0, 3, // 2
+    0, 0, 0, 1, // 3
+];
+static P2_C5_ACCEPT: [bool; 4] = [
+    false, true, false, false,
+];
+static P2_C5_STAY: [u64; 4] = [
+    0x0, 0xa, 0x0, 0x0,
+];
+static P2_C5_LABELS: [Label; 4] = [
+    Label::new(255, 65535, 0), Label::new(5, 4, 0), Label::new(5, 34, 1), Label::new(5, 34, 1),
+];
+const _: () = assert!(all_below(&P2_C5_TRANS, 4) && bytes_below(&P2_C5_CLASSES, 4));
+static P2_C5_OPS: [Op; 14] = [
+    Op::Split(5, 3, 13), // 0
+    Op::Save(10), // 1: path start
+    Op::Leaf(5), // 2: path-absolute
+    Op::Save(11), // 3: path end
+    Op::Jmp(13), // 4
+    Op::Split(10, 16, 13), // 5
+    Op::Save(10), // 6: path start
+    Op::Leaf(7), // 7: path-segments
+    Op::Save(11), // 8: path end
+    Op::Jmp(13), // 9
+    Op::Save(10), // 10: path start
+    Op::Leaf(8), // 11: opaque-part
+    Op::Save(11), // 12: path end
+    Op::Match, // 13
+];
+const _: () = assert!(program_ok(&P2_C5_OPS, 10, 5, 17) && fits(2, 2));
+// C query
+static P2_C6_CLASSES: [u8; 256] = [
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 1, 0, 0, 1, 2, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 1, 1, 0, 1, 0, 1,
+    1, 3, 3, 3, 3, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 1,
+    0, 3, 3, 3, 3, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 1, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+];
+static P2_C6_TRANS: [u16; 16] = [
+    0, 0, 0, 0, // 0
+    0, 1, 2, 1, // 1
+    0, 0, 0, 3, // 2
+    0, 0, 0, 1, // 3
+];
+static P2_C6_ACCEPT: [bool; 4] = [
+    false, true, false, false,
+];
+static P2_C6_STAY: [u64; 4] = [
+    0x0, 0xa, 0x0, 0x0,
+];
+static P2_C6_LABELS: [Label; 4] = [
+    Label::new(255, 65535, 0), Label::new(6, 28, 0), Label::new(6, 34, 1), Label::new(6, 34, 1),
+];
+const _: () = assert!(all_below(&P2_C6_TRANS, 4) && bytes_below(&P2_C6_CLASSES, 4));
+static P2_C6_OPS: [Op; 4] = [
+    Op::Save(12), // 0: query start
+    Op::Leaf(6), // 1: query
+    Op::Save(13), // 2: query end
+    Op::Match, // 3
+];
+const _: () = assert!(program_ok(&P2_C6_OPS, 10, 5, 17) && fits(0, 2));
+// C fragment
+static P2_C7_CLASSES: [u8; 256] = [
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 1, 0, 0, 1, 2, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 1, 1, 0, 1, 0, 1,
+    1, 3, 3, 3, 3, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 1,
+    0, 3, 3, 3, 3, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 1, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+];
+static P2_C7_TRANS: [u16; 16] = [
+    0, 0, 0, 0, // 0
+    0, 1, 2, 1, // 1
+    0, 0, 0, 3, // 2
+    0, 0, 0, 1, // 3
+];
+static P2_C7_ACCEPT: [bool; 4] = [
+    false, true, false, false,
+];
+static P2_C7_STAY: [u64; 4] = [
+    0x0, 0xa, 0x0, 0x0,
+];
+static P2_C7_LABELS: [Label; 4] = [
+    Label::new(255, 65535, 0), Label::new(7, 29, 0), Label::new(7, 34, 1), Label::new(7, 34, 1),
+];
+const _: () = assert!(all_below(&P2_C7_TRANS, 4) && bytes_below(&P2_C7_CLASSES, 4));
+static P2_C7_OPS: [Op; 4] = [
+    Op::Save(14), // 0: fragment start
+    Op::Leaf(9), // 1: fragment
+    Op::Save(15), // 2: fragment end
+    Op::Match, // 3
+];
+const _: () = assert!(program_ok(&P2_C7_OPS, 10, 5, 17) && fits(0, 2));
+static P2_LITERAL: [[u64; 4]; 8] = [
+    [0x3ff680000000000, 0x7fffffe07fffffe, 0x0, 0x0],
+    [0x3ff000000000000, 0x7fffffe07fffffe, 0x0, 0x0],
+    [0x2bff7fd200000000, 0x47fffffe87fffffe, 0x0, 0x0],
+    [0x3ff000000000000, 0x7fffffe07fffffe, 0x0, 0x0],
+    [0x3ff000000000000, 0x0, 0x0, 0x0],
+    [0xafffffd200000000, 0x47fffffe87ffffff, 0x0, 0x0],
+    [0xafffffd200000000, 0x47fffffe87ffffff, 0x0, 0x0],
+    [0xafffffd200000000, 0x47fffffe87ffffff, 0x0, 0x0],
+];
+static P2_UNRESERVED: [u64; 4] = [0x3ff779200000000, 0x47fffffe87fffffe, 0x0, 0x0];
+static P2: ProfileTables = ProfileTables {
+    rules: &P2_RULES,
+    literal: &P2_LITERAL,
+    unreserved: &P2_UNRESERVED,
+    sets: &P2_SETS,
+    firsts: &P2_FIRSTS,
+    leaves: &P2_LEAVES,
+    entries: [
+        Some(Entry { dfa: Dfa { classes: &P2_E0_CLASSES, stride: 11, trans: &P2_E0_TRANS, accept: &P2_E0_ACCEPT, stay: &P2_E0_STAY, labels: &P2_E0_LABELS }, ops: &P2_E0_OPS }),
+        Some(Entry { dfa: Dfa { classes: &P2_E1_CLASSES, stride: 10, trans: &P2_E1_TRANS, accept: &P2_E1_ACCEPT, stay: &P2_E1_STAY, labels: &P2_E1_LABELS }, ops: &P2_E1_OPS }),
+        Some(Entry { dfa: Dfa { classes: &P2_E2_CLASSES, stride: 9, trans: &P2_E2_TRANS, accept: &P2_E2_ACCEPT, stay: &P2_E2_STAY, labels: &P2_E2_LABELS }, ops: &P2_E2_OPS }),
+        Some(Entry { dfa: Dfa { classes: &P2_E3_CLASSES, stride: 9, trans: &P2_E3_TRANS, accept: &P2_E3_ACCEPT, stay: &P2_E3_STAY, labels: &P2_E3_LABELS }, ops: &P2_E3_OPS }),
+    ],
+    components: [
+        Some(Entry { dfa: Dfa { classes: &P2_C0_CLASSES, stride: 2, trans: &P2_C0_TRANS, accept: &P2_C0_ACCEPT, stay: &P2_C0_STAY, labels: &P2_C0_LABELS }, ops: &P2_C0_OPS }),
+        Some(Entry { dfa: Dfa { classes: &P2_C1_CLASSES, stride: 10, trans: &P2_C1_TRANS, accept: &P2_C1_ACCEPT, stay: &P2_C1_STAY, labels: &P2_C1_LABELS }, ops: &P2_C1_OPS }),
+        Some(Entry { dfa: Dfa { classes: &P2_C2_CLASSES, stride: 5, trans: &P2_C2_TRANS, accept: &P2_C2_ACCEPT, stay: &P2_C2_STAY, labels: &P2_C2_LABELS }, ops: &P2_C2_OPS }),
+        Some(Entry { dfa: Dfa { classes: &P2_C3_CLASSES, stride: 5, trans: &P2_C3_TRANS, accept: &P2_C3_ACCEPT, stay: &P2_C3_STAY, labels: &P2_C3_LABELS }, ops: &P2_C3_OPS }),
+        Some(Entry { dfa: Dfa { classes: &P2_C4_CLASSES, stride: 2, trans: &P2_C4_TRANS, accept: &P2_C4_ACCEPT, stay: &P2_C4_STAY, labels: &P2_C4_LABELS }, ops: &P2_C4_OPS }),
+        Some(Entry { dfa: Dfa { classes: &P2_C5_CLASSES, stride: 4, trans: &P2_C5_TRANS, accept: &P2_C5_ACCEPT, stay: &P2_C5_STAY, labels: &P2_C5_LABELS }, ops: &P2_C5_OPS }),
+        Some(Entry { dfa: Dfa { classes: &P2_C6_CLASSES, stride: 4, trans: &P2_C6_TRANS, accept: &P2_C6_ACCEPT, stay: &P2_C6_STAY, labels: &P2_C6_LABELS }, ops: &P2_C6_OPS }),
+        Some(Entry { dfa: Dfa { classes: &P2_C7_CLASSES, stride: 4, trans: &P2_C7_TRANS, accept: &P2_C7_ACCEPT, stay: &P2_C7_STAY, labels: &P2_C7_LABELS }, ops: &P2_C7_OPS }),
     ],
 };
 

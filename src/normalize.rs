@@ -1,0 +1,239 @@
+//! Normalization and equivalence: RFC 3986 section 6.2.2 (syntax-based) and,
+//! on request, 6.2.3 (scheme-based) and RFC 5952 IPv6 text.
+
+use crate::pct::{pct_at, push_pct};
+use crate::resolve::{reparse, DotAboveRoot};
+use crate::tables::in_set;
+use crate::{UriRef, UriRefBuf};
+
+/// Which normalization steps to apply. The default is RFC 3986 6.2.2 only.
+///
+/// ```
+/// use urilex::{NormalizeOptions, UriRef};
+/// let u = UriRef::parse("HTTP://Example.COM:80/a/./b/../%7euser").unwrap();
+/// assert_eq!(u.normalized().as_str(), "http://example.com:80/a/~user");
+/// let o = NormalizeOptions::new().scheme_based(true);
+/// assert_eq!(u.normalized_with(o).as_str(), "http://example.com/a/~user");
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct NormalizeOptions {
+    case: bool,
+    percent: bool,
+    dots: bool,
+    empty_port: bool,
+    scheme_based: bool,
+    ipv6_rfc5952: bool,
+}
+
+impl Default for NormalizeOptions {
+    fn default() -> Self {
+        NormalizeOptions::new()
+    }
+}
+
+impl NormalizeOptions {
+    /// RFC 3986 6.2.2 (case, percent-encoding, dot segments) and 3.2.3 (an
+    /// empty port's ":" is omitted).
+    pub const fn new() -> Self {
+        NormalizeOptions {
+            case: true,
+            percent: true,
+            dots: true,
+            empty_port: true,
+            scheme_based: false,
+            ipv6_rfc5952: false,
+        }
+    }
+    /// 3.2.3: omit an empty port and its ":".
+    pub const fn empty_port(self, on: bool) -> Self {
+        NormalizeOptions {
+            empty_port: on,
+            ..self
+        }
+    }
+    /// 6.2.2.1: lower-case scheme and host, upper-case percent hex.
+    pub const fn case(self, on: bool) -> Self {
+        NormalizeOptions { case: on, ..self }
+    }
+    /// 6.2.2.2: decode percent-encoded unreserved characters.
+    pub const fn percent(self, on: bool) -> Self {
+        NormalizeOptions {
+            percent: on,
+            ..self
+        }
+    }
+    /// 6.2.2.3: remove dot segments from the paths of URIs.
+    pub const fn dot_segments(self, on: bool) -> Self {
+        NormalizeOptions { dots: on, ..self }
+    }
+    /// 6.2.3: drop a default or empty port; an empty http(s) path becomes "/".
+    pub const fn scheme_based(self, on: bool) -> Self {
+        NormalizeOptions {
+            scheme_based: on,
+            ..self
+        }
+    }
+    /// Rewrite IPv6 addresses in RFC 5952 form (beyond RFC 3986).
+    pub const fn ipv6_rfc5952(self, on: bool) -> Self {
+        NormalizeOptions {
+            ipv6_rfc5952: on,
+            ..self
+        }
+    }
+}
+
+/// Default ports: RFC 1738 section 5 (ftp 21, http 80, gopher 70, nntp 119,
+/// telnet 23, wais 210, prospero 1525) and the registrations of https (RFC
+/// 9110: 443) and ws/wss (RFC 6455: 80/443).
+pub fn default_port(scheme: &str) -> Option<u16> {
+    const TABLE: [(&str, u16); 10] = [
+        ("ftp", 21),
+        ("http", 80),
+        ("gopher", 70),
+        ("nntp", 119),
+        ("telnet", 23),
+        ("wais", 210),
+        ("prospero", 1525),
+        ("https", 443),
+        ("ws", 80),
+        ("wss", 443),
+    ];
+    TABLE
+        .iter()
+        .find(|(s, _)| s.eq_ignore_ascii_case(scheme))
+        .map(|&(_, p)| p)
+}
+
+/// Copies `s`, upper-casing percent hex, decoding unreserved characters
+/// and, with `lower`, lower-casing letters (decoded ones too).
+fn pct_copy(s: &str, unreserved: &[u64; 4], o: &NormalizeOptions, lower: bool, out: &mut String) {
+    let b = s.as_bytes();
+    let mut i = 0;
+    while i < b.len() {
+        if let Some(v) = pct_at(b, i) {
+            if o.percent && in_set(unreserved, v) {
+                out.push(if lower { v.to_ascii_lowercase() } else { v } as char);
+            } else if o.case {
+                push_pct(out, v);
+            } else {
+                out.push_str(&s[i..i + 3]);
+            }
+            i += 3;
+        } else {
+            let c = b[i];
+            out.push(if lower { c.to_ascii_lowercase() } else { c } as char);
+            i += 1;
+        }
+    }
+}
+
+/// Writes the normal form of `u` into `out` (cleared first).
+pub fn normalize_into(u: &UriRef<'_>, o: NormalizeOptions, out: &mut String) {
+    out.clear();
+    let unreserved = u.profile().tables().unreserved;
+    let scheme = u.scheme();
+    if let Some(s) = scheme {
+        if o.case {
+            s.bytes()
+                .for_each(|c| out.push(c.to_ascii_lowercase() as char));
+        } else {
+            out.push_str(s);
+        }
+        out.push(':');
+    }
+    let has_authority = u.authority().is_some();
+    if has_authority {
+        out.push_str("//");
+        if let Some(ui) = u.userinfo() {
+            pct_copy(ui, unreserved, &o, false, out);
+            out.push('@');
+        }
+        let host = u.host_str().unwrap_or("");
+        match (u.host(), o.ipv6_rfc5952) {
+            (Some(crate::Host::Ipv6(a)), true) => {
+                out.push('[');
+                out.push_str(&a.to_string());
+                out.push(']');
+            }
+            _ => pct_copy(host, unreserved, &o, o.case, out),
+        }
+        if let Some(p) = u.port() {
+            // 3.2.3: normalizers omit an empty port with its ":"; 6.2.3: and
+            // the scheme's default port.
+            let default = scheme.and_then(default_port);
+            let drop = (o.empty_port && p.is_empty())
+                || (o.scheme_based && default.is_some() && default == u.port_u16());
+            if !drop {
+                out.push(':');
+                out.push_str(p);
+            }
+        }
+    }
+    let path_at = out.len();
+    pct_copy(u.path(), unreserved, &o, false, out);
+    // 6.2.2.3, for URIs: "apply remove_dot_segments to the path". A
+    // relative reference keeps its dot segments until it is resolved (5.2).
+    // After 6.2.2.2, so that "%2E" counts as a dot.
+    if o.dots && scheme.is_some() {
+        let p = &out[path_at..];
+        if p.starts_with('.') || p.contains("/.") {
+            let path = out.split_off(path_at);
+            crate::resolve::remove_dots_public(&path, out, DotAboveRoot::Remove);
+        }
+    }
+    if o.scheme_based
+        && has_authority
+        && out.len() == path_at
+        && scheme.is_some_and(|s| s.eq_ignore_ascii_case("http") || s.eq_ignore_ascii_case("https"))
+    {
+        out.push('/');
+    }
+    // RFC 3986 3.3: without an authority the path cannot begin with "//".
+    if !has_authority && out[path_at..].starts_with("//") {
+        out.insert_str(path_at, "/.");
+    }
+    if let Some(q) = u.query() {
+        out.push('?');
+        pct_copy(q, unreserved, &o, false, out);
+    }
+    if let Some(f) = u.fragment() {
+        out.push('#');
+        pct_copy(f, unreserved, &o, false, out);
+    }
+}
+
+impl<'a> UriRef<'a> {
+    /// The RFC 3986 6.2.2 normal form.
+    ///
+    /// ```
+    /// let u = urilex::UriRef::parse("eXAMPLE://a/./b/../b/%63/%7bfoo%7d").unwrap();
+    /// assert_eq!(u.normalized().as_str(), "example://a/b/c/%7Bfoo%7D");
+    /// ```
+    pub fn normalized(&self) -> UriRefBuf {
+        self.normalized_with(NormalizeOptions::new())
+    }
+
+    /// The normal form under `opts`.
+    pub fn normalized_with(&self, opts: NormalizeOptions) -> UriRefBuf {
+        let mut out = String::with_capacity(self.as_str().len());
+        normalize_into(self, opts, &mut out);
+        reparse(out, self.profile())
+    }
+
+    /// Whether two references are equivalent: equal after 6.2.2 and 6.2.3
+    /// normalization (RFC 3986 6.1).
+    ///
+    /// ```
+    /// use urilex::UriRef;
+    /// let a = UriRef::parse("HTTP://www.Example.com:80/%7Euser").unwrap();
+    /// let b = UriRef::parse("http://www.example.com/~user").unwrap();
+    /// assert!(a.equivalent(&b));
+    /// ```
+    pub fn equivalent(&self, other: &UriRef<'_>) -> bool {
+        let o = NormalizeOptions::new().scheme_based(true);
+        let (mut x, mut y) = (String::new(), String::new());
+        normalize_into(self, o, &mut x);
+        normalize_into(other, o, &mut y);
+        x == y
+    }
+}
