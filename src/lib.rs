@@ -38,6 +38,6 @@ mod uri_ref;
 pub use error::{ErrorKind, ParseError};
 pub use host::Host;
 pub use normalize::{default_port, normalize_into, NormalizeOptions};
-pub use resolve::{resolve_into, DotAboveRoot, ResolveError, ResolveOptions};
+pub use resolve::{relativize_into, resolve_into, DotAboveRoot, ResolveError, ResolveOptions};
 pub use tables::Profile;
 pub use uri_ref::{Component, HostKind, Parser, Syntax, UriRef, UriRefBuf};

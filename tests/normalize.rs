@@ -4,61 +4,11 @@
 #[path = "support/gen.rs"]
 mod gen;
 
+#[path = "support/expect.rs"]
+mod expect;
+
 use serde_json::Value;
 use urilex::{pct, Component, NormalizeOptions, UriRef};
-
-/// The options and answer RFC 3986 gives for a record.
-fn rfc_expectation(r: &Value) -> (NormalizeOptions, String) {
-    let input = r["input"].as_str().unwrap();
-    let expected = r["expected"].as_str().unwrap().to_string();
-    let o = NormalizeOptions::new();
-    if let Some(flags) = r.get("beyond_6_2_2").and_then(Value::as_array) {
-        let flag = flags[0].as_str().unwrap();
-        if flag.starts_with("ipv6_canonical_text") {
-            // RFC 5952 text is beyond RFC 3986; it is an option.
-            return (o.ipv6_rfc5952(true), expected);
-        }
-        if flag.starts_with("empty_port_removed") {
-            // RFC 3986 3.2.3: normalizers omit an empty port and its ":".
-            return (o, expected);
-        }
-        if flag.starts_with("port_leading_zeros_stripped") {
-            // Nothing in RFC 3986 strips a port's leading zeros ("00" stays);
-            // 3.2.3 omits an empty port ("scheme://host:/" -> "scheme://host/").
-            return (o, input.replace("host:/", "host/"));
-        }
-        panic!("unhandled flag {flag}");
-    }
-    if r.get("contested").and_then(Value::as_bool) == Some(true) {
-        if let Some(lit) = r.get("rfc3986_literal").and_then(Value::as_str) {
-            // 6.2.2.1: the host is case-insensitive, lower-case it.
-            return (o, lit.to_string());
-        }
-        // uriparser removes dot segments from relative references; 6.2.2.3
-        // and 5.2.4 remove them from URIs (relative references keep them
-        // until resolution, as fluent-uri and iri-string do).
-        return (o, input.to_string());
-    }
-    let has_scheme = UriRef::parse(input)
-        .map(|u| u.scheme().is_some())
-        .unwrap_or(false);
-    let source = r["source"].as_str().unwrap_or("");
-    if input == "foo:bar/../baz" {
-        // fluent-uri leaves rootless paths alone; RFC 3986 6.2.2.3 says to
-        // apply remove_dot_segments (5.2.4) to the path, which gives "/baz"
-        // (iri-string and uriparser do the same on "scheme:foo/../path").
-        return (o, "foo:/baz".to_string());
-    }
-    if !has_scheme && source.starts_with("uriparser") && expected != input && input.contains("/.") {
-        // Unflagged uriparser records that remove dot segments from relative
-        // references ("/a/b/../../c" -> "/c"). RFC 3986 6.2.2.3: "." and ".."
-        // "are intended only for use within relative references ... and are
-        // removed as part of the reference resolution process"; it is URI
-        // normalizers that remove them. fluent-uri agrees ("/foo/../bar").
-        return (o, input.to_string());
-    }
-    (o, expected)
-}
 
 #[test]
 fn published_normalize_vectors() {
@@ -68,7 +18,7 @@ fn published_normalize_vectors() {
         let r: Value = serde_json::from_str(line).unwrap();
         n += 1;
         let input = r["input"].as_str().unwrap();
-        let (o, want) = rfc_expectation(&r);
+        let (o, want) = expect::normalize_expectation(&r);
         let u = UriRef::parse(input).unwrap_or_else(|e| panic!("{input:?}: {e}"));
         let got = u.normalized_with(o);
         if got.as_str() != want {

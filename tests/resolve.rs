@@ -3,10 +3,13 @@
 //! 001 (draft-fielding-url-syntax-05) under their profiles, and the published
 //! vectors of tests/data/resolve.jsonl.
 
+#[path = "support/expect.rs"]
+mod expect;
+
 use serde_json::Value;
 use urilex::{DotAboveRoot, Parser, Profile, ResolveError, ResolveOptions, UriRef};
 
-const BASE: &str = "http://a/b/c/d;p?q";
+use expect::BASE;
 
 fn resolve(profile: Profile, base: &str, r: &str, opts: ResolveOptions) -> Result<String, String> {
     let p = Parser::new().profile(profile);
@@ -36,52 +39,8 @@ fn check_table(profile: Profile, table: &[(&str, &str)], opts: ResolveOptions) {
 /// RFC 3986 5.4.1 and 5.4.2.
 #[test]
 fn rfc3986_section_5_4() {
-    let normal = [
-        ("g:h", "g:h"),
-        ("g", "http://a/b/c/g"),
-        ("./g", "http://a/b/c/g"),
-        ("g/", "http://a/b/c/g/"),
-        ("/g", "http://a/g"),
-        ("//g", "http://g"),
-        ("?y", "http://a/b/c/d;p?y"),
-        ("g?y", "http://a/b/c/g?y"),
-        ("#s", "http://a/b/c/d;p?q#s"),
-        ("g#s", "http://a/b/c/g#s"),
-        ("g?y#s", "http://a/b/c/g?y#s"),
-        (";x", "http://a/b/c/;x"),
-        ("g;x", "http://a/b/c/g;x"),
-        ("g;x?y#s", "http://a/b/c/g;x?y#s"),
-        ("", "http://a/b/c/d;p?q"),
-        (".", "http://a/b/c/"),
-        ("./", "http://a/b/c/"),
-        ("..", "http://a/b/"),
-        ("../", "http://a/b/"),
-        ("../g", "http://a/b/g"),
-        ("../..", "http://a/"),
-        ("../../", "http://a/"),
-        ("../../g", "http://a/g"),
-    ];
-    let abnormal = [
-        ("../../../g", "http://a/g"),
-        ("../../../../g", "http://a/g"),
-        ("/./g", "http://a/g"),
-        ("/../g", "http://a/g"),
-        ("g.", "http://a/b/c/g."),
-        (".g", "http://a/b/c/.g"),
-        ("g..", "http://a/b/c/g.."),
-        ("..g", "http://a/b/c/..g"),
-        ("./../g", "http://a/b/g"),
-        ("./g/.", "http://a/b/c/g/"),
-        ("g/./h", "http://a/b/c/g/h"),
-        ("g/../h", "http://a/b/c/h"),
-        ("g;x=1/./y", "http://a/b/c/g;x=1/y"),
-        ("g;x=1/../y", "http://a/b/c/y"),
-        ("g?y/./x", "http://a/b/c/g?y/./x"),
-        ("g?y/../x", "http://a/b/c/g?y/../x"),
-        ("g#s/./x", "http://a/b/c/g#s/./x"),
-        ("g#s/../x", "http://a/b/c/g#s/../x"),
-        ("http:g", "http:g"),
-    ];
+    let normal = expect::RFC3986_NORMAL;
+    let abnormal = expect::RFC3986_ABNORMAL;
     assert_eq!(normal.len() + abnormal.len(), 42);
     check_table(Profile::Rfc3986, &normal, ResolveOptions::new());
     check_table(Profile::Rfc3986, &abnormal, ResolveOptions::new());
@@ -96,50 +55,7 @@ fn rfc3986_section_5_4() {
 /// Seed 000 (draft-fielding-uri-rfc2396bis-00) Appendix C, every row.
 #[test]
 fn seed_000_appendix_c() {
-    let table = [
-        ("g:h", "g:h"),
-        ("g", "http://a/b/c/g"),
-        ("./g", "http://a/b/c/g"),
-        ("g/", "http://a/b/c/g/"),
-        ("/g", "http://a/g"),
-        ("//g", "http://g"),
-        ("?y", "http://a/b/c/d;p?y"),
-        ("g?y", "http://a/b/c/g?y"),
-        ("#s", "(current document)#s"),
-        ("g#s", "http://a/b/c/g#s"),
-        ("g?y#s", "http://a/b/c/g?y#s"),
-        (";x", "http://a/b/c/;x"),
-        ("g;x", "http://a/b/c/g;x"),
-        ("g;x?y#s", "http://a/b/c/g;x?y#s"),
-        (".", "http://a/b/c/"),
-        ("./", "http://a/b/c/"),
-        ("..", "http://a/b/"),
-        ("../", "http://a/b/"),
-        ("../g", "http://a/b/g"),
-        ("../..", "http://a/"),
-        ("../../", "http://a/"),
-        ("../../g", "http://a/g"),
-        ("", "(current document)"),
-        ("../../../g", "http://a/../g"),
-        ("../../../../g", "http://a/../../g"),
-        ("/./g", "http://a/./g"),
-        ("/../g", "http://a/../g"),
-        ("g.", "http://a/b/c/g."),
-        (".g", "http://a/b/c/.g"),
-        ("g..", "http://a/b/c/g.."),
-        ("..g", "http://a/b/c/..g"),
-        ("./../g", "http://a/b/g"),
-        ("./g/.", "http://a/b/c/g/"),
-        ("g/./h", "http://a/b/c/g/h"),
-        ("g/../h", "http://a/b/c/h"),
-        ("g;x=1/./y", "http://a/b/c/g;x=1/y"),
-        ("g;x=1/../y", "http://a/b/c/y"),
-        ("g?y/./x", "http://a/b/c/g?y/./x"),
-        ("g?y/../x", "http://a/b/c/g?y/../x"),
-        ("g#s/./x", "http://a/b/c/g#s/./x"),
-        ("g#s/../x", "http://a/b/c/g#s/../x"),
-        ("http:g", "http:g"),
-    ];
+    let table = expect::SEED_000;
     check_table(Profile::Rfc2396bis00, &table, ResolveOptions::new());
     // "http:g = http://a/b/c/g ; for backwards compatibility"
     check_table(
@@ -154,51 +70,7 @@ fn seed_000_appendix_c() {
 /// parsers inappropriately" do to request paths; it is not a resolution.)
 #[test]
 fn seed_001_appendix_c() {
-    let table = [
-        ("g:h", "g:h"),
-        ("g", "http://a/b/c/g"),
-        ("./g", "http://a/b/c/g"),
-        ("g/", "http://a/b/c/g/"),
-        ("/g", "http://a/g"),
-        ("//g", "http://g"),
-        ("?y", "http://a/b/c/?y"),
-        ("g?y", "http://a/b/c/g?y"),
-        ("#s", "(current document)#s"),
-        ("g#s", "http://a/b/c/g#s"),
-        ("g?y#s", "http://a/b/c/g?y#s"),
-        (";x", "http://a/b/c/;x"),
-        ("g;x", "http://a/b/c/g;x"),
-        ("g;x?y#s", "http://a/b/c/g;x?y#s"),
-        (".", "http://a/b/c/"),
-        ("./", "http://a/b/c/"),
-        ("..", "http://a/b/"),
-        ("../", "http://a/b/"),
-        ("../g", "http://a/b/g"),
-        ("../..", "http://a/"),
-        ("../../", "http://a/"),
-        ("../../g", "http://a/g"),
-        ("", "(current document)"),
-        ("../../../g", "http://a/../g"),
-        ("../../../../g", "http://a/../../g"),
-        ("/./g", "http://a/./g"),
-        ("/../g", "http://a/../g"),
-        ("g.", "http://a/b/c/g."),
-        (".g", "http://a/b/c/.g"),
-        ("g..", "http://a/b/c/g.."),
-        ("..g", "http://a/b/c/..g"),
-        ("./../g", "http://a/b/g"),
-        ("./g/.", "http://a/b/c/g/"),
-        ("g/./h", "http://a/b/c/g/h"),
-        ("g/../h", "http://a/b/c/h"),
-        ("g;x=1/./y", "http://a/b/c/g;x=1/y"),
-        ("g;x=1/../y", "http://a/b/c/y"),
-        ("g?y/./x", "http://a/b/c/g?y/x"),
-        ("g?y/../x", "http://a/b/c/x"),
-        ("g#s/./x", "http://a/b/c/g#s/./x"),
-        ("g#s/../x", "http://a/b/c/g#s/../x"),
-        ("http:g", "http:g"),
-        ("http:", "http:"),
-    ];
+    let table = expect::SEED_001;
     check_table(Profile::UrlDraft05, &table, ResolveOptions::new());
 }
 
@@ -278,44 +150,6 @@ fn resolve_into_reuses_the_buffer() {
     assert_eq!(out.as_ptr(), ptr, "no reallocation");
 }
 
-/// What RFC 3986 gives for the records flagged by the data set.
-fn rfc_expectation(r: &Value) -> Option<Result<String, ()>> {
-    if r.get("invalid_input").is_some() {
-        // Not URI-references (spaces, quotes, backslashes, non-ASCII, controls:
-        // RFC 3986 section 2 and Appendix A); resolution is refused.
-        return Some(Err(()));
-    }
-    if r.get("strict_only").is_some() {
-        // fluent-uri refuses these; RFC 3986 5.2.2-5.2.3 define them.
-        let want = match (r["base"].as_str()?, r["ref"].as_str()?) {
-            ("http://example.com/#title1", "foo") => "http://example.com/foo", // 5.1: base fragment unused
-            ("foo:bar", "baz") => "foo:baz", // 5.2.3 merge, no "/"
-            ("foo:bar", "?baz") => "foo:bar?baz", // 5.2.2 empty path
-            ("foo:bar/..", "?a") => "foo:bar/..?a", // 5.2.2: base path kept as is
-            _ => return None,
-        };
-        return Some(Ok(want.to_string()));
-    }
-    if (r["base"].as_str(), r["ref"].as_str()) == (Some("f:/a"), Some(".//g")) {
-        // Unflagged, but decided by RFC 3986 section 3.3 like "foo:/" +
-        // ".//@@" below: the source's "f://g" reads "g" as an authority; the
-        // path "//g" without an authority is written "/.//g".
-        return Some(Ok("f:/.//g".to_string()));
-    }
-    if let Some(lit) = r.get("rfc3986_literal").and_then(Value::as_str) {
-        // One literal answer is refined by section 3.3: a path without an
-        // authority cannot begin with "//"; "foo://@@" would read "@@" as an
-        // authority, so the path is kept as "/.//@@" (what the source gives).
-        if lit == "foo://@@" {
-            return Some(Ok("foo:/.//@@".to_string()));
-        }
-        // 5.2.2 keeps the base path as it is for empty references, and 5.2.4
-        // removes only literal "." and ".." segments (not "%2E").
-        return Some(Ok(lit.to_string()));
-    }
-    None
-}
-
 #[test]
 fn published_resolve_vectors() {
     let mut bad = Vec::new();
@@ -324,7 +158,7 @@ fn published_resolve_vectors() {
         let r: Value = serde_json::from_str(line).unwrap();
         n += 1;
         let (base, reference) = (r["base"].as_str().unwrap(), r["ref"].as_str().unwrap());
-        let want = match rfc_expectation(&r) {
+        let want = match expect::resolve_expectation(&r) {
             Some(w) => w,
             None => Ok(r["expected"].as_str().expect("expected").to_string()),
         };
@@ -347,5 +181,64 @@ fn published_resolve_vectors() {
         "{} failures:\n{}",
         bad.len(),
         bad.join("\n")
+    );
+}
+
+#[path = "support/gen.rs"]
+mod gen;
+
+/// For generated pairs and corpus pairs: target = resolve(base, r), then
+/// resolve(base, relativize(base, target)) == target, and the relative form
+/// is never longer than the target.
+#[test]
+fn relativize_round_trips() {
+    let mut rng = gen::Rng(0xBA5E);
+    let corpus: Vec<&str> = include_str!("../benches/data/kasztp.txt")
+        .lines()
+        .chain(include_str!("../benches/data/node_files.txt").lines())
+        .collect();
+    let mut checked = 0;
+    let mut shorter = 0;
+    for i in 0..40_000 {
+        let (base_text, ref_text) = if i % 2 == 0 {
+            (
+                corpus[rng.below(corpus.len())].to_string(),
+                corpus[rng.below(corpus.len())].to_string(),
+            )
+        } else {
+            let b = String::from_utf8_lossy(&gen::piece(&mut rng)).into_owned();
+            let r = String::from_utf8_lossy(&gen::input(&mut rng)).into_owned();
+            (b, r)
+        };
+        let (Ok(base), Ok(r)) = (UriRef::parse(&base_text), UriRef::parse(&ref_text)) else {
+            continue;
+        };
+        if base.scheme().is_none() {
+            continue;
+        }
+        // Also targets sharing the base's authority: the base's own path with the ref's.
+        for reference in [r, UriRef::parse(r.path()).unwrap_or(r)] {
+            let Ok(target) = base.resolve(&reference) else {
+                continue;
+            };
+            let rel = base.relativize(&target.as_ref());
+            let back = base.resolve(&rel.as_ref()).expect("resolves");
+            assert_eq!(
+                back.as_str(),
+                target.as_str(),
+                "base {base_text:?} target {:?} via {:?}",
+                target.as_str(),
+                rel.as_str()
+            );
+            assert!(rel.as_str().len() <= target.as_str().len());
+            if rel.as_str().len() < target.as_str().len() {
+                shorter += 1;
+            }
+            checked += 1;
+        }
+    }
+    assert!(
+        checked > 30_000 && shorter > 10_000,
+        "checked {checked}, shorter {shorter}"
     );
 }

@@ -8,7 +8,9 @@ use clap::{Parser as ClapParser, Subcommand, ValueEnum};
 use std::io::{self, BufWriter, Read, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
-use urilex::{ParseError, Parser, Profile, Syntax, UriRef};
+use urilex::{
+    DotAboveRoot, NormalizeOptions, ParseError, Parser, Profile, ResolveOptions, Syntax, UriRef,
+};
 
 #[derive(ClapParser)]
 #[command(
@@ -40,6 +42,47 @@ enum Command {
         /// Input files; standard input when none is given or for `-`.
         files: Vec<PathBuf>,
     },
+    /// Resolve references (one per line) against a base, or `base<TAB>reference` pairs.
+    Resolve {
+        /// The base URI every line is resolved against.
+        #[arg(long, required_unless_present = "pairs", conflicts_with = "pairs")]
+        base: Option<String>,
+        /// Each line is `base<TAB>reference`.
+        #[arg(long)]
+        pairs: bool,
+        /// Grammar profile (its resolution algorithm comes with it).
+        #[arg(long, default_value = "rfc3986", value_parser = parse_profile)]
+        profile: Profile,
+        /// Ignore a reference's scheme when it equals the base's (RFC 3986 5.2.2).
+        #[arg(long)]
+        non_strict: bool,
+        /// What `..` above the root does (default: the profile's).
+        #[arg(long, value_enum)]
+        dot_above_root: Option<DotArg>,
+        /// Input files; standard input when none is given or for `-`.
+        files: Vec<PathBuf>,
+    },
+    /// Normalize one reference per line (RFC 3986 6.2.2; 6.2.3 with --scheme-based).
+    Normalize {
+        /// Grammar profile.
+        #[arg(long, default_value = "rfc3986", value_parser = parse_profile)]
+        profile: Profile,
+        /// Add scheme-based normalization (default ports, empty http path).
+        #[arg(long)]
+        scheme_based: bool,
+        /// Write IPv6 addresses in RFC 5952 form.
+        #[arg(long)]
+        ipv6_rfc5952: bool,
+        /// Input files; standard input when none is given or for `-`.
+        files: Vec<PathBuf>,
+    },
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum DotArg {
+    Remove,
+    Keep,
+    Error,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -85,6 +128,51 @@ fn main() -> ExitCode {
                 header,
                 &files,
             )
+        }
+        Command::Resolve {
+            base,
+            pairs,
+            profile,
+            non_strict,
+            dot_above_root,
+            files,
+        } => {
+            let mut opts = ResolveOptions::new().strict(!non_strict);
+            if let Some(d) = dot_above_root {
+                opts = opts.dot_above_root(match d {
+                    DotArg::Remove => DotAboveRoot::Remove,
+                    DotArg::Keep => DotAboveRoot::Keep,
+                    DotArg::Error => DotAboveRoot::Error,
+                });
+            }
+            run_resolve(
+                Parser::new().profile(profile),
+                base.as_deref(),
+                pairs,
+                opts,
+                &files,
+            )
+        }
+        Command::Normalize {
+            profile,
+            scheme_based,
+            ipv6_rfc5952,
+            files,
+        } => {
+            let opts = NormalizeOptions::new()
+                .scheme_based(scheme_based)
+                .ipv6_rfc5952(ipv6_rfc5952);
+            let mut s = String::new();
+            run_lines(&files, |line, out| {
+                match Parser::new().profile(profile).parse_bytes(line) {
+                    Ok(u) => {
+                        urilex::normalize_into(&u, opts, &mut s);
+                        out.write_all(s.as_bytes())?;
+                        out.write_all(b"\n")
+                    }
+                    Err(e) => writeln!(out, "ERROR {e}"),
+                }
+            })
         }
     };
     match result {
@@ -174,6 +262,79 @@ fn run_parse(
     }
     out.flush()?;
     Ok(())
+}
+
+/// Runs `row` on every line of every input, in order.
+fn run_lines(
+    files: &[PathBuf],
+    mut row: impl FnMut(&[u8], &mut BufWriter<io::StdoutLock<'static>>) -> io::Result<()>,
+) -> Result<(), Failure> {
+    let mut out = BufWriter::with_capacity(1 << 16, io::stdout().lock());
+    let paths = inputs(files);
+    for p in &paths {
+        if p.as_os_str() != "-" {
+            std::fs::metadata(p).map_err(|e| Failure::Message(format!("{}: {e}", p.display())))?;
+        }
+    }
+    for p in &paths {
+        let input = open(p)?;
+        for line in lines(&input) {
+            row(line, &mut out)?;
+        }
+    }
+    out.flush()?;
+    Ok(())
+}
+
+fn run_resolve(
+    parser: Parser,
+    base: Option<&str>,
+    pairs: bool,
+    opts: ResolveOptions,
+    files: &[PathBuf],
+) -> Result<(), Failure> {
+    let fixed = match base {
+        Some(b) => {
+            let u = parser
+                .parse(b)
+                .map_err(|e| Failure::Message(format!("--base {b:?}: {e}")))?;
+            if u.scheme().is_none() {
+                return Err(Failure::Message(format!(
+                    "--base {b:?}: a base URI must be absolute (RFC 3986 5.1)"
+                )));
+            }
+            Some(u)
+        }
+        None => None,
+    };
+    let mut buf = String::new();
+    run_lines(files, |line, out| {
+        let (base_bytes, ref_bytes) = match (&fixed, pairs) {
+            (Some(_), _) => (&b""[..], line),
+            (None, _) => match line.iter().position(|&b| b == b'\t') {
+                Some(i) => (&line[..i], &line[i + 1..]),
+                None => return writeln!(out, "ERROR expected base<TAB>reference"),
+            },
+        };
+        let base = match &fixed {
+            Some(u) => *u,
+            None => match parser.parse_bytes(base_bytes) {
+                Ok(u) => u,
+                Err(e) => return writeln!(out, "ERROR base: {e}"),
+            },
+        };
+        let reference = match parser.parse_bytes(ref_bytes) {
+            Ok(u) => u,
+            Err(e) => return writeln!(out, "ERROR {e}"),
+        };
+        match urilex::resolve_into(&base, &reference, opts, &mut buf) {
+            Ok(()) => {
+                out.write_all(buf.as_bytes())?;
+                out.write_all(b"\n")
+            }
+            Err(e) => writeln!(out, "ERROR {e}"),
+        }
+    })
 }
 
 fn json_str(out: &mut impl Write, s: Option<&str>) -> io::Result<()> {

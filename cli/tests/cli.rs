@@ -170,3 +170,134 @@ fn profiles_by_name() {
     let (_, out, _) = urilex(&["parse", "--profile", "rfc3986"], b"http://[v1.x]/\n");
     assert!(out.starts_with(b"{\"valid\":true"));
 }
+
+#[path = "../../tests/support/expect.rs"]
+mod expect;
+
+fn run_lines(args: &[&str], lines: &[String]) -> Vec<String> {
+    let mut input = lines.join("\n").into_bytes();
+    input.push(b'\n');
+    let (code, out, err) = urilex(args, &input);
+    assert_eq!(code, 0, "{err}");
+    let text = String::from_utf8(out).expect("utf-8 output");
+    let rows: Vec<String> = text.lines().map(str::to_string).collect();
+    assert_eq!(rows.len(), lines.len());
+    rows
+}
+
+fn check_resolve_table(args: &[&str], table: &[(&str, &str)]) {
+    let refs: Vec<String> = table.iter().map(|(r, _)| r.to_string()).collect();
+    let rows = run_lines(args, &refs);
+    for ((r, want), got) in table.iter().zip(rows) {
+        let want = want.replace("(current document)", expect::BASE);
+        assert_eq!(got, want, "{args:?} {r:?}");
+    }
+}
+
+#[test]
+fn resolve_tables_through_the_cli() {
+    let base = ["resolve", "--base", expect::BASE];
+    check_resolve_table(&base, &expect::RFC3986_NORMAL);
+    check_resolve_table(&base, &expect::RFC3986_ABNORMAL);
+    check_resolve_table(
+        &["resolve", "--base", expect::BASE, "--non-strict"],
+        &[("http:g", "http://a/b/c/g")],
+    );
+    check_resolve_table(
+        &[
+            "resolve",
+            "--base",
+            expect::BASE,
+            "--profile",
+            "rfc2396bis-00",
+        ],
+        &expect::SEED_000,
+    );
+    check_resolve_table(
+        &[
+            "resolve",
+            "--base",
+            expect::BASE,
+            "--profile",
+            "url-draft-05",
+        ],
+        &expect::SEED_001,
+    );
+    check_resolve_table(
+        &[
+            "resolve",
+            "--base",
+            expect::BASE,
+            "--dot-above-root",
+            "keep",
+        ],
+        &[("../../../g", "http://a/../g")],
+    );
+    let rows = run_lines(
+        &[
+            "resolve",
+            "--base",
+            expect::BASE,
+            "--dot-above-root",
+            "error",
+        ],
+        &["../../../g".into()],
+    );
+    assert!(rows[0].starts_with("ERROR"), "{rows:?}");
+}
+
+#[test]
+fn resolve_and_normalize_vectors_through_the_cli() {
+    let mut pairs = Vec::new();
+    let mut wants = Vec::new();
+    for line in include_str!("../../tests/data/resolve.jsonl").lines() {
+        let r: Value = serde_json::from_str(line).unwrap();
+        let (b, x) = (r["base"].as_str().unwrap(), r["ref"].as_str().unwrap());
+        if (b.to_string() + x).contains(['\n', '\r', '\t']) {
+            // Not expressible as one TSV line; such records are invalid
+            // references anyway, and tests/resolve.rs covers them.
+            continue;
+        }
+        pairs.push(format!("{b}\t{x}"));
+        wants.push(match expect::resolve_expectation(&r) {
+            Some(Ok(w)) => Some(w),
+            Some(Err(())) => None,
+            None => Some(r["expected"].as_str().unwrap().to_string()),
+        });
+    }
+    let rows = run_lines(&["resolve", "--pairs"], &pairs);
+    for ((p, want), got) in pairs.iter().zip(&wants).zip(&rows) {
+        match want {
+            Some(w) => assert_eq!(got, w, "{p:?}"),
+            None => assert!(got.starts_with("ERROR"), "{p:?}: {got}"),
+        }
+    }
+    assert!(pairs.len() > 1000);
+    // Normalize: each record with the options its RFC answer needs.
+    let mut groups: std::collections::BTreeMap<Vec<&str>, Vec<(String, String)>> =
+        Default::default();
+    for line in include_str!("../../tests/data/normalize.jsonl").lines() {
+        let r: Value = serde_json::from_str(line).unwrap();
+        let (o, want) = expect::normalize_expectation(&r);
+        let mut args = vec!["normalize"];
+        if o == urilex::NormalizeOptions::new().ipv6_rfc5952(true) {
+            args.push("--ipv6-rfc5952");
+        } else {
+            assert_eq!(o, urilex::NormalizeOptions::new());
+        }
+        groups
+            .entry(args)
+            .or_default()
+            .push((r["input"].as_str().unwrap().to_string(), want));
+    }
+    let mut n = 0;
+    for (args, items) in groups {
+        let inputs: Vec<String> = items.iter().map(|(i, _)| i.clone()).collect();
+        let rows = run_lines(&args, &inputs);
+        for ((input, want), got) in items.iter().zip(rows) {
+            assert_eq!(&got, want, "{args:?} {input:?}");
+            n += 1;
+        }
+    }
+    assert_eq!(n, 248);
+}
