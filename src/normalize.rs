@@ -108,7 +108,14 @@ pub fn default_port(scheme: &str) -> Option<u16> {
 /// and, with `lower`, lower-casing letters (decoded ones too).
 fn pct_copy(s: &str, unreserved: &[u64; 4], o: &NormalizeOptions, lower: bool, out: &mut String) {
     let b = s.as_bytes();
-    let mut i = 0;
+    // Fast path: nothing to change, copy the whole run.
+    let needs = |c: u8| c == b'%' || (lower && c.is_ascii_uppercase());
+    let Some(first) = b.iter().position(|&c| needs(c)) else {
+        out.push_str(s);
+        return;
+    };
+    out.push_str(&s[..first]);
+    let mut i = first;
     while i < b.len() {
         if let Some(v) = pct_at(b, i) {
             if o.percent && in_set(unreserved, v) {
@@ -120,9 +127,19 @@ fn pct_copy(s: &str, unreserved: &[u64; 4], o: &NormalizeOptions, lower: bool, o
             }
             i += 3;
         } else {
+            // Copy up to the next byte that needs work.
+            let end = b[i + 1..]
+                .iter()
+                .position(|&c| needs(c))
+                .map_or(b.len(), |p| i + 1 + p);
             let c = b[i];
-            out.push(if lower { c.to_ascii_lowercase() } else { c } as char);
-            i += 1;
+            if lower && c.is_ascii_uppercase() {
+                out.push(c.to_ascii_lowercase() as char);
+                out.push_str(&s[i + 1..end]);
+            } else {
+                out.push_str(&s[i..end]);
+            }
+            i = end;
         }
     }
 }
