@@ -355,7 +355,7 @@ fn remove_dot_segments_parts(
     // Fast path: no "." or ".." segment anywhere, so 5.2.4 moves every
     // segment as it is (rule E only).
     let has_dot = |s: &str| s.starts_with('.') || s.contains("/.");
-    if !has_dot(a) && !has_dot(b) && !(a.ends_with('/') && b.starts_with('.')) {
+    if !(has_dot(a) || has_dot(b) || (a.ends_with('/') && b.starts_with('.'))) {
         out.push_str(a);
         out.push_str(b);
         return Ok(());
