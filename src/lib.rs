@@ -28,6 +28,7 @@ pub struct ReadmeDoctests;
 
 mod error;
 mod host;
+mod lint;
 mod normalize;
 mod parse;
 pub mod pct;
@@ -37,6 +38,7 @@ mod uri_ref;
 
 pub use error::{ErrorKind, ParseError};
 pub use host::Host;
+pub use lint::{Lint, LintKind};
 pub use normalize::{default_port, normalize_into, NormalizeOptions};
 pub use resolve::{relativize_into, resolve_into, DotAboveRoot, ResolveError, ResolveOptions};
 pub use tables::Profile;

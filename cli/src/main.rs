@@ -62,6 +62,15 @@ enum Command {
         /// Input files; standard input when none is given or for `-`.
         files: Vec<PathBuf>,
     },
+    /// Security lints, one JSON line per input line: the input and each lint
+    /// with its kind and byte span.
+    Lint {
+        /// Grammar profile.
+        #[arg(long, default_value = "rfc3986", value_parser = parse_profile)]
+        profile: Profile,
+        /// Input files; standard input when none is given or for `-`.
+        files: Vec<PathBuf>,
+    },
     /// Normalize one reference per line (RFC 3986 6.2.2; 6.2.3 with --scheme-based).
     Normalize {
         /// Grammar profile.
@@ -153,6 +162,31 @@ fn main() -> ExitCode {
                 &files,
             )
         }
+        Command::Lint { profile, files } => run_lines(&files, |line, out| {
+            out.write_all(b"{\"input\":")?;
+            json_str(out, Some(&String::from_utf8_lossy(line)))?;
+            match Parser::new().profile(profile).parse_bytes(line) {
+                Ok(u) => {
+                    out.write_all(b",\"valid\":true,\"lints\":[")?;
+                    for (i, l) in u.lints().iter().enumerate() {
+                        if i > 0 {
+                            out.write_all(b",")?;
+                        }
+                        out.write_all(b"{\"kind\":")?;
+                        json_str(out, Some(l.kind.as_str()))?;
+                        write!(out, ",\"start\":{},\"end\":{},\"text\":", l.span.start, l.span.end)?;
+                        json_str(out, u.as_str().get(l.span.clone()))?;
+                        out.write_all(b"}")?;
+                    }
+                    out.write_all(b"]}\n")
+                }
+                Err(e) => {
+                    out.write_all(b",\"valid\":false,\"lints\":[],\"error\":")?;
+                    json_str(out, Some(&e.to_string()))?;
+                    out.write_all(b"}\n")
+                }
+            }
+        }),
         Command::Normalize {
             profile,
             scheme_based,

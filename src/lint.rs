@@ -1,0 +1,246 @@
+//! Security lints (draft-fielding-uri-rfc2396bis-00 section 7, RFC 3986
+//! section 7): hazards in a valid reference, reported with their byte span.
+//! Lints only report; nothing is decoded or changed.
+
+use crate::pct::pct_at;
+use crate::{default_port, Component, HostKind, UriRef};
+use core::fmt;
+use core::ops::Range;
+
+/// What a lint is about.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum LintKind {
+    /// A password in the userinfo ("strongly discouraged", RFC 3986 3.2.1,
+    /// seed 000 section 7). The span is the password.
+    PasswordInUserinfo,
+    /// Userinfo in an http(s) URI: `http://bank.example@evil.example/`
+    /// reads as going to bank.example (RFC 3986 7.6, semantic attacks).
+    UserinfoInWebUri,
+    /// A port that is not the scheme's default (seed 000 section 7: "a port
+    /// number other than that reserved for the network protocol").
+    NonDefaultPort,
+    /// A port below 1024 that is not the scheme's default ("especially when
+    /// it is a number within the reserved space").
+    ReservedPort,
+    /// A port above 65535.
+    PortOutOfRange,
+    /// A percent-encoded CR, LF or NUL: unescaped before transmission it
+    /// could add lines to a protocol (seed 000 section 7, RFC 3986 7.3).
+    EncodedControl,
+    /// A ".." that climbs above the root of an absolute path: RFC 3986
+    /// 5.2.4 silently drops it, a server that does not may serve what lies
+    /// above its root.
+    DotAboveRoot,
+    /// A percent-encoded "." or ".." segment (`%2e%2e`), which some servers
+    /// decode before removing dot segments.
+    EncodedDotSegment,
+    /// A reg-name that looks like a number but is not a strict IPv4 address
+    /// (`0x7f.1`, `127.1`, `010.0.0.1`, `2130706433`): many resolvers read it
+    /// as an address (RFC 3986 7.4).
+    AmbiguousIpv4,
+    /// An "@", "/", "?", "#" or "\" that appears only after percent-decoding
+    /// the authority: a decoder would split it differently.
+    EncodedDelimiterInAuthority,
+    /// A scheme with both upper- and lower-case letters.
+    MixedCaseScheme,
+    /// A scheme that runs code where the URI is followed (javascript,
+    /// vbscript, data).
+    ScriptScheme,
+    /// A scheme outside the common registered ones.
+    UnusualScheme,
+}
+
+impl LintKind {
+    /// The kind's name in output.
+    ///
+    /// ```
+    /// assert_eq!(urilex::LintKind::PasswordInUserinfo.as_str(), "password-in-userinfo");
+    /// ```
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            LintKind::PasswordInUserinfo => "password-in-userinfo",
+            LintKind::UserinfoInWebUri => "userinfo-in-web-uri",
+            LintKind::NonDefaultPort => "non-default-port",
+            LintKind::ReservedPort => "reserved-port",
+            LintKind::PortOutOfRange => "port-out-of-range",
+            LintKind::EncodedControl => "encoded-control",
+            LintKind::DotAboveRoot => "dot-above-root",
+            LintKind::EncodedDotSegment => "encoded-dot-segment",
+            LintKind::AmbiguousIpv4 => "ambiguous-ipv4",
+            LintKind::EncodedDelimiterInAuthority => "encoded-delimiter-in-authority",
+            LintKind::MixedCaseScheme => "mixed-case-scheme",
+            LintKind::ScriptScheme => "script-scheme",
+            LintKind::UnusualScheme => "unusual-scheme",
+        }
+    }
+}
+
+/// One finding: its kind and where it is in the input.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Lint {
+    /// What it is.
+    pub kind: LintKind,
+    /// Its bytes in the input.
+    pub span: Range<usize>,
+}
+
+impl fmt::Display for Lint {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} at bytes {}..{}", self.kind.as_str(), self.span.start, self.span.end)
+    }
+}
+
+/// Schemes common enough not to be "unusual": the IANA permanent
+/// registrations that appear in logs, and RFC 1738's.
+const COMMON_SCHEMES: &[&str] = &[
+    "http", "https", "ftp", "ftps", "sftp", "file", "mailto", "news", "nntp", "telnet", "gopher", "wais", "prospero",
+    "ws", "wss", "urn", "tel", "sms", "ldap", "ldaps", "ssh", "git", "svn", "irc", "ircs", "xmpp", "sip", "sips",
+    "rtsp", "coap", "coaps", "mqtt", "dns", "geo", "magnet", "blob", "about", "cid", "mid", "data", "javascript",
+    "vbscript", "imap", "pop", "smb", "nfs", "snmp", "redis", "rediss", "postgres", "postgresql", "mysql", "mongodb",
+    "s3", "node", "chrome", "resource", "tag", "info", "doi", "ni", "acct", "crid", "jar",
+];
+
+/// inet_aton-style numbers: 1 to 4 parts, each decimal, octal (leading 0)
+/// or hex (0x), as many resolvers accept.
+fn looks_numeric(host: &str) -> bool {
+    let h = host.strip_suffix('.').unwrap_or(host);
+    if h.is_empty() {
+        return false;
+    }
+    let parts: Vec<&str> = h.split('.').collect();
+    parts.len() <= 4
+        && parts.iter().all(|p| {
+            if let Some(x) = p.strip_prefix("0x").or_else(|| p.strip_prefix("0X")) {
+                x.bytes().all(|b| b.is_ascii_hexdigit())
+            } else {
+                !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit())
+            }
+        })
+}
+
+impl<'a> UriRef<'a> {
+    /// The security lints of this reference, in order of position.
+    ///
+    /// ```
+    /// use urilex::{LintKind, UriRef};
+    /// let u = UriRef::parse("http://user:secret@0x7f.1:25/%0D%0AQUIT").unwrap();
+    /// let kinds: Vec<LintKind> = u.lints().iter().map(|l| l.kind).collect();
+    /// assert_eq!(
+    ///     kinds,
+    ///     [LintKind::UserinfoInWebUri, LintKind::PasswordInUserinfo, LintKind::AmbiguousIpv4,
+    ///      LintKind::NonDefaultPort, LintKind::ReservedPort, LintKind::EncodedControl, LintKind::EncodedControl]
+    /// );
+    /// assert_eq!(&u.as_str()[u.lints()[1].span.clone()], "secret");
+    /// ```
+    pub fn lints(&self) -> Vec<Lint> {
+        let mut out = Vec::new();
+        let text = self.as_str();
+        let span = |c: Component| self.span(c);
+        // Scheme.
+        if let (Some(s), Some(r)) = (self.scheme(), span(Component::Scheme)) {
+            if s.bytes().any(|b| b.is_ascii_uppercase()) && s.bytes().any(|b| b.is_ascii_lowercase()) {
+                out.push(Lint { kind: LintKind::MixedCaseScheme, span: r.clone() });
+            }
+            let lower = s.to_ascii_lowercase();
+            if ["javascript", "vbscript", "data"].contains(&lower.as_str()) {
+                out.push(Lint { kind: LintKind::ScriptScheme, span: r.clone() });
+            } else if !COMMON_SCHEMES.contains(&lower.as_str()) {
+                out.push(Lint { kind: LintKind::UnusualScheme, span: r });
+            }
+        }
+        // Userinfo.
+        if let (Some(ui), Some(r)) = (self.userinfo(), span(Component::Userinfo)) {
+            if let Some(colon) = ui.find(':') {
+                out.push(Lint { kind: LintKind::PasswordInUserinfo, span: r.start + colon + 1..r.end });
+            }
+            if self.scheme().is_some_and(|s| s.eq_ignore_ascii_case("http") || s.eq_ignore_ascii_case("https")) {
+                out.push(Lint { kind: LintKind::UserinfoInWebUri, span: r });
+            }
+        }
+        // Encoded delimiters in the authority.
+        if let Some(r) = span(Component::Authority) {
+            let b = text.as_bytes();
+            let mut i = r.start;
+            while i < r.end {
+                if let Some(v) = pct_at(b, i) {
+                    if matches!(v, b'@' | b'/' | b'?' | b'#' | b'\\') {
+                        out.push(Lint { kind: LintKind::EncodedDelimiterInAuthority, span: i..i + 3 });
+                    }
+                    i += 3;
+                } else {
+                    i += 1;
+                }
+            }
+        }
+        // Host.
+        if let (Some(h), Some(r), Some(HostKind::RegName)) = (self.host_str(), span(Component::Host), self.host_kind()) {
+            if looks_numeric(h) {
+                out.push(Lint { kind: LintKind::AmbiguousIpv4, span: r });
+            }
+        }
+        // Port.
+        if let (Some(p), Some(r)) = (self.port(), span(Component::Port)) {
+            if !p.is_empty() {
+                match self.port_u16() {
+                    None => out.push(Lint { kind: LintKind::PortOutOfRange, span: r }),
+                    Some(n) => {
+                        let default = self.scheme().and_then(default_port);
+                        if default.is_some_and(|d| d != n) {
+                            out.push(Lint { kind: LintKind::NonDefaultPort, span: r.clone() });
+                        }
+                        if n < 1024 && default != Some(n) {
+                            out.push(Lint { kind: LintKind::ReservedPort, span: r });
+                        }
+                    }
+                }
+            }
+        }
+        // Path: dot segments above the root, encoded dot segments.
+        let path = self.path();
+        let pr = self.span(Component::Path).unwrap_or(0..0);
+        if path.starts_with('/') || self.authority().is_some() {
+            let mut depth: i64 = 0;
+            let mut at = pr.start;
+            for seg in path.split('/').skip(usize::from(path.starts_with('/'))) {
+                let start = at + usize::from(path.starts_with('/') || at > pr.start);
+                match seg {
+                    ".." => {
+                        depth -= 1;
+                        if depth < 0 {
+                            out.push(Lint { kind: LintKind::DotAboveRoot, span: start..start + 2 });
+                            depth = 0;
+                        }
+                    }
+                    "." | "" => {}
+                    _ => depth += 1,
+                }
+                at = start + seg.len();
+            }
+        }
+        let mut at = pr.start;
+        for seg in path.split('/') {
+            let lower = seg.to_ascii_lowercase();
+            let decoded_dots = lower.replace("%2e", ".");
+            if lower.contains("%2e") && (decoded_dots == "." || decoded_dots == "..") {
+                out.push(Lint { kind: LintKind::EncodedDotSegment, span: at..at + seg.len() });
+            }
+            at += seg.len() + 1;
+        }
+        // Encoded CR, LF, NUL anywhere.
+        let b = text.as_bytes();
+        let mut i = 0;
+        while i < b.len() {
+            if let Some(v) = pct_at(b, i) {
+                if matches!(v, b'\r' | b'\n' | 0) {
+                    out.push(Lint { kind: LintKind::EncodedControl, span: i..i + 3 });
+                }
+                i += 3;
+            } else {
+                i += 1;
+            }
+        }
+        out.sort_by_key(|l| (l.span.start, l.kind));
+        out
+    }
+}
