@@ -87,18 +87,83 @@ pub struct Lint {
 
 impl fmt::Display for Lint {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{} at bytes {}..{}", self.kind.as_str(), self.span.start, self.span.end)
+        write!(
+            f,
+            "{} at bytes {}..{}",
+            self.kind.as_str(),
+            self.span.start,
+            self.span.end
+        )
     }
 }
 
 /// Schemes common enough not to be "unusual": the IANA permanent
 /// registrations that appear in logs, and RFC 1738's.
 const COMMON_SCHEMES: &[&str] = &[
-    "http", "https", "ftp", "ftps", "sftp", "file", "mailto", "news", "nntp", "telnet", "gopher", "wais", "prospero",
-    "ws", "wss", "urn", "tel", "sms", "ldap", "ldaps", "ssh", "git", "svn", "irc", "ircs", "xmpp", "sip", "sips",
-    "rtsp", "coap", "coaps", "mqtt", "dns", "geo", "magnet", "blob", "about", "cid", "mid", "data", "javascript",
-    "vbscript", "imap", "pop", "smb", "nfs", "snmp", "redis", "rediss", "postgres", "postgresql", "mysql", "mongodb",
-    "s3", "node", "chrome", "resource", "tag", "info", "doi", "ni", "acct", "crid", "jar",
+    "http",
+    "https",
+    "ftp",
+    "ftps",
+    "sftp",
+    "file",
+    "mailto",
+    "news",
+    "nntp",
+    "telnet",
+    "gopher",
+    "wais",
+    "prospero",
+    "ws",
+    "wss",
+    "urn",
+    "tel",
+    "sms",
+    "ldap",
+    "ldaps",
+    "ssh",
+    "git",
+    "svn",
+    "irc",
+    "ircs",
+    "xmpp",
+    "sip",
+    "sips",
+    "rtsp",
+    "coap",
+    "coaps",
+    "mqtt",
+    "dns",
+    "geo",
+    "magnet",
+    "blob",
+    "about",
+    "cid",
+    "mid",
+    "data",
+    "javascript",
+    "vbscript",
+    "imap",
+    "pop",
+    "smb",
+    "nfs",
+    "snmp",
+    "redis",
+    "rediss",
+    "postgres",
+    "postgresql",
+    "mysql",
+    "mongodb",
+    "s3",
+    "node",
+    "chrome",
+    "resource",
+    "tag",
+    "info",
+    "doi",
+    "ni",
+    "acct",
+    "crid",
+    "jar",
 ];
 
 /// inet_aton-style numbers: 1 to 4 parts, each decimal, octal (leading 0)
@@ -139,23 +204,43 @@ impl<'a> UriRef<'a> {
         let span = |c: Component| self.span(c);
         // Scheme.
         if let (Some(s), Some(r)) = (self.scheme(), span(Component::Scheme)) {
-            if s.bytes().any(|b| b.is_ascii_uppercase()) && s.bytes().any(|b| b.is_ascii_lowercase()) {
-                out.push(Lint { kind: LintKind::MixedCaseScheme, span: r.clone() });
+            if s.bytes().any(|b| b.is_ascii_uppercase())
+                && s.bytes().any(|b| b.is_ascii_lowercase())
+            {
+                out.push(Lint {
+                    kind: LintKind::MixedCaseScheme,
+                    span: r.clone(),
+                });
             }
             let lower = s.to_ascii_lowercase();
             if ["javascript", "vbscript", "data"].contains(&lower.as_str()) {
-                out.push(Lint { kind: LintKind::ScriptScheme, span: r.clone() });
+                out.push(Lint {
+                    kind: LintKind::ScriptScheme,
+                    span: r.clone(),
+                });
             } else if !COMMON_SCHEMES.contains(&lower.as_str()) {
-                out.push(Lint { kind: LintKind::UnusualScheme, span: r });
+                out.push(Lint {
+                    kind: LintKind::UnusualScheme,
+                    span: r,
+                });
             }
         }
         // Userinfo.
         if let (Some(ui), Some(r)) = (self.userinfo(), span(Component::Userinfo)) {
             if let Some(colon) = ui.find(':') {
-                out.push(Lint { kind: LintKind::PasswordInUserinfo, span: r.start + colon + 1..r.end });
+                out.push(Lint {
+                    kind: LintKind::PasswordInUserinfo,
+                    span: r.start + colon + 1..r.end,
+                });
             }
-            if self.scheme().is_some_and(|s| s.eq_ignore_ascii_case("http") || s.eq_ignore_ascii_case("https")) {
-                out.push(Lint { kind: LintKind::UserinfoInWebUri, span: r });
+            if self
+                .scheme()
+                .is_some_and(|s| s.eq_ignore_ascii_case("http") || s.eq_ignore_ascii_case("https"))
+            {
+                out.push(Lint {
+                    kind: LintKind::UserinfoInWebUri,
+                    span: r,
+                });
             }
         }
         // Encoded delimiters in the authority.
@@ -165,7 +250,10 @@ impl<'a> UriRef<'a> {
             while i < r.end {
                 if let Some(v) = pct_at(b, i) {
                     if matches!(v, b'@' | b'/' | b'?' | b'#' | b'\\') {
-                        out.push(Lint { kind: LintKind::EncodedDelimiterInAuthority, span: i..i + 3 });
+                        out.push(Lint {
+                            kind: LintKind::EncodedDelimiterInAuthority,
+                            span: i..i + 3,
+                        });
                     }
                     i += 3;
                 } else {
@@ -174,23 +262,37 @@ impl<'a> UriRef<'a> {
             }
         }
         // Host.
-        if let (Some(h), Some(r), Some(HostKind::RegName)) = (self.host_str(), span(Component::Host), self.host_kind()) {
+        if let (Some(h), Some(r), Some(HostKind::RegName)) =
+            (self.host_str(), span(Component::Host), self.host_kind())
+        {
             if looks_numeric(h) {
-                out.push(Lint { kind: LintKind::AmbiguousIpv4, span: r });
+                out.push(Lint {
+                    kind: LintKind::AmbiguousIpv4,
+                    span: r,
+                });
             }
         }
         // Port.
         if let (Some(p), Some(r)) = (self.port(), span(Component::Port)) {
             if !p.is_empty() {
                 match self.port_u16() {
-                    None => out.push(Lint { kind: LintKind::PortOutOfRange, span: r }),
+                    None => out.push(Lint {
+                        kind: LintKind::PortOutOfRange,
+                        span: r,
+                    }),
                     Some(n) => {
                         let default = self.scheme().and_then(default_port);
                         if default.is_some_and(|d| d != n) {
-                            out.push(Lint { kind: LintKind::NonDefaultPort, span: r.clone() });
+                            out.push(Lint {
+                                kind: LintKind::NonDefaultPort,
+                                span: r.clone(),
+                            });
                         }
                         if n < 1024 && default != Some(n) {
-                            out.push(Lint { kind: LintKind::ReservedPort, span: r });
+                            out.push(Lint {
+                                kind: LintKind::ReservedPort,
+                                span: r,
+                            });
                         }
                     }
                 }
@@ -208,7 +310,10 @@ impl<'a> UriRef<'a> {
                     ".." => {
                         depth -= 1;
                         if depth < 0 {
-                            out.push(Lint { kind: LintKind::DotAboveRoot, span: start..start + 2 });
+                            out.push(Lint {
+                                kind: LintKind::DotAboveRoot,
+                                span: start..start + 2,
+                            });
                             depth = 0;
                         }
                     }
@@ -223,7 +328,10 @@ impl<'a> UriRef<'a> {
             let lower = seg.to_ascii_lowercase();
             let decoded_dots = lower.replace("%2e", ".");
             if lower.contains("%2e") && (decoded_dots == "." || decoded_dots == "..") {
-                out.push(Lint { kind: LintKind::EncodedDotSegment, span: at..at + seg.len() });
+                out.push(Lint {
+                    kind: LintKind::EncodedDotSegment,
+                    span: at..at + seg.len(),
+                });
             }
             at += seg.len() + 1;
         }
@@ -233,7 +341,10 @@ impl<'a> UriRef<'a> {
         while i < b.len() {
             if let Some(v) = pct_at(b, i) {
                 if matches!(v, b'\r' | b'\n' | 0) {
-                    out.push(Lint { kind: LintKind::EncodedControl, span: i..i + 3 });
+                    out.push(Lint {
+                        kind: LintKind::EncodedControl,
+                        span: i..i + 3,
+                    });
                 }
                 i += 3;
             } else {

@@ -174,7 +174,11 @@ fn main() -> ExitCode {
                         }
                         out.write_all(b"{\"kind\":")?;
                         json_str(out, Some(l.kind.as_str()))?;
-                        write!(out, ",\"start\":{},\"end\":{},\"text\":", l.span.start, l.span.end)?;
+                        write!(
+                            out,
+                            ",\"start\":{},\"end\":{},\"text\":",
+                            l.span.start, l.span.end
+                        )?;
                         json_str(out, u.as_str().get(l.span.clone()))?;
                         out.write_all(b"}")?;
                     }

@@ -305,16 +305,30 @@ fn resolve_and_normalize_vectors_through_the_cli() {
 #[test]
 fn lint_runs_over_the_corpora() {
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../benches/data/kasztp.txt");
-    let out = Command::new(env!("CARGO_BIN_EXE_urilex")).args(["lint", path]).output().expect("run");
+    let out = Command::new(env!("CARGO_BIN_EXE_urilex"))
+        .args(["lint", path])
+        .output()
+        .expect("run");
     assert_eq!(out.status.code(), Some(0));
-    let rows: Vec<Value> = out.stdout.split(|&b| b == b'\n').filter(|l| !l.is_empty()).map(|l| serde_json::from_slice(l).unwrap()).collect();
+    let rows: Vec<Value> = out
+        .stdout
+        .split(|&b| b == b'\n')
+        .filter(|l| !l.is_empty())
+        .map(|l| serde_json::from_slice(l).unwrap())
+        .collect();
     assert_eq!(rows.len(), 48_010);
     assert_eq!(rows.iter().filter(|r| r["valid"] == false).count(), 341);
-    let lints: usize = rows.iter().map(|r| r["lints"].as_array().unwrap().len()).sum();
+    let lints: usize = rows
+        .iter()
+        .map(|r| r["lints"].as_array().unwrap().len())
+        .sum();
     assert!(lints > 0);
     for r in &rows {
         for l in r["lints"].as_array().unwrap() {
-            let (s, e) = (l["start"].as_u64().unwrap() as usize, l["end"].as_u64().unwrap() as usize);
+            let (s, e) = (
+                l["start"].as_u64().unwrap() as usize,
+                l["end"].as_u64().unwrap() as usize,
+            );
             assert_eq!(r["input"].as_str().unwrap().get(s..e), l["text"].as_str());
         }
     }
