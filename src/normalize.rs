@@ -205,6 +205,17 @@ pub fn normalize_into(u: &UriRef<'_>, o: NormalizeOptions, out: &mut String) {
     {
         out.push('/');
     }
+    // RFC 3986 4.2: in a relative-path reference a first segment with a
+    // colon would read as a scheme; decoding can create one (under the
+    // drafts' grammars "hp%61ss:x" is a path, "hpass:x" a URI). "./" keeps
+    // it a path.
+    if scheme.is_none() && !has_authority {
+        let p = &out[path_at..];
+        let first = p.split('/').next().unwrap_or("");
+        if !p.starts_with('/') && first.contains(':') {
+            out.insert_str(path_at, "./");
+        }
+    }
     // RFC 3986 3.3: without an authority the path cannot begin with "//".
     if !has_authority && out[path_at..].starts_with("//") {
         out.insert_str(path_at, "/.");

@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# Runs every fuzz target for SECONDS each (default 30), seeding each corpus
+# from the test vectors. Needs cargo-fuzz (`cargo install cargo-fuzz`); on a
+# stable toolchain RUSTC_BOOTSTRAP=1 lets it use the nightly-only flags.
+#
+#   fuzz/run.sh 30            # 30 s per target
+#   RUNS=10000000 fuzz/run.sh # a fixed number of executions per target instead
+set -euo pipefail
+cd "$(dirname "$0")"
+SECONDS_PER_TARGET="${1:-30}"
+export RUSTC_BOOTSTRAP=1
+targets=(parse dfa_vs_reference resolve against_fluent_uri)
+# Seed corpora: every input, base and reference of the published vectors.
+for t in "${targets[@]}"; do
+    mkdir -p "corpus/$t"
+done
+python3 - <<'PY'
+import json, hashlib, os
+seeds = set()
+for name in ("parse", "resolve", "normalize"):
+    for line in open(f"../tests/data/{name}.jsonl", encoding="utf-8"):
+        r = json.loads(line)
+        for k in ("input", "base", "ref"):
+            if isinstance(r.get(k), str):
+                seeds.add(r[k])
+for t in ("parse", "dfa_vs_reference", "against_fluent_uri", "resolve"):
+    for s in seeds:
+        data = s.encode("utf-8")
+        h = hashlib.sha1(data).hexdigest()
+        with open(f"corpus/{t}/seed-{h}", "wb") as f:
+            f.write(data)
+PY
+cargo fuzz build --release "${targets[@]/#/}" >/dev/null 2>&1 || cargo fuzz build --release
+for t in "${targets[@]}"; do
+    if [ -n "${RUNS:-}" ]; then
+        limit="-runs=$RUNS"
+    else
+        limit="-max_total_time=$SECONDS_PER_TARGET"
+    fi
+    echo "== fuzz $t ($limit)"
+    cargo fuzz run --release "$t" "corpus/$t" -- "$limit" -print_final_stats=1 2>&1 \
+        | grep -E "stat::number_of_executed_units|stat::peak_rss|Done|ERROR|panicked|SUMMARY" || true
+    if ls "artifacts/$t"/crash-* >/dev/null 2>&1; then
+        echo "crash found in $t: see fuzz/artifacts/$t" >&2
+        exit 1
+    fi
+done

@@ -1,0 +1,4 @@
+//! Regression tests, one file per bug found (mostly by the fuzzers in
+//! fuzz/), each naming the bug and the input that showed it.
+
+mod normalize_decoded_scheme;
