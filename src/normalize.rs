@@ -145,7 +145,31 @@ fn pct_copy(s: &str, unreserved: &[u64; 4], o: &NormalizeOptions, lower: bool, o
 }
 
 /// Writes the normal form of `u` into `out` (cleared first).
+///
+/// Under the draft profiles a pass can change how the grammar reads the
+/// result: seed 000's `authority = server / reg-name` reads `%55ser:` as a
+/// reg-name but the decoded `User:` as a server with an empty port, which
+/// the next pass drops. There the passes repeat until nothing changes (each
+/// only decodes, lower-cases or drops, so this ends, and at most 8 are run).
+/// RFC 3986's grammar has no such alternatives: one pass is its normal form.
 pub fn normalize_into(u: &UriRef<'_>, o: NormalizeOptions, out: &mut String) {
+    normalize_once(u, o, out);
+    if u.profile() == crate::Profile::Rfc3986 {
+        return;
+    }
+    let parser = crate::Parser::new().profile(u.profile());
+    let mut next = String::new();
+    for _ in 0..8 {
+        let Ok(v) = parser.parse(out) else { return };
+        normalize_once(&v, o, &mut next);
+        if next == *out {
+            return;
+        }
+        std::mem::swap(out, &mut next);
+    }
+}
+
+fn normalize_once(u: &UriRef<'_>, o: NormalizeOptions, out: &mut String) {
     out.clear();
     let unreserved = u.profile().tables().unreserved;
     let scheme = u.scheme();

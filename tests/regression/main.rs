@@ -2,3 +2,4 @@
 //! fuzz/), each naming the bug and the input that showed it.
 
 mod normalize_decoded_scheme;
+mod normalize_seed_authority_alternative;
