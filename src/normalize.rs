@@ -146,22 +146,47 @@ fn pct_copy(s: &str, unreserved: &[u64; 4], o: &NormalizeOptions, lower: bool, o
 
 /// Writes the normal form of `u` into `out` (cleared first).
 ///
-/// Under the draft profiles a pass can change how the grammar reads the
-/// result: seed 000's `authority = server / reg-name` reads `%55ser:` as a
-/// reg-name but the decoded `User:` as a server with an empty port, which
-/// the next pass drops. There the passes repeat until nothing changes (each
-/// only decodes, lower-cases or drops, so this ends, and at most 8 are run).
-/// RFC 3986's grammar has no such alternatives: one pass is its normal form.
+/// Under the draft profiles a step can change how the grammar reads the
+/// result. Seed 000's `authority = server / reg-name` reads `%55ser:` as a
+/// reg-name but the decoded `User:` as a server with an empty port, which a
+/// further pass drops; and removing dot segments from its `opaque-part`
+/// (`file:.e/../x[y]`) gives a hierarchical path where `[` is not allowed.
+/// There a step that would make the result invalid is not taken (dot
+/// removal first, then decoding), and passes repeat until nothing changes
+/// (each only decodes, lower-cases or drops; at most 8). RFC 3986's grammar
+/// has neither problem: one pass is its normal form (property-tested).
 pub fn normalize_into(u: &UriRef<'_>, o: NormalizeOptions, out: &mut String) {
     normalize_once(u, o, out);
     if u.profile() == crate::Profile::Rfc3986 {
         return;
     }
     let parser = crate::Parser::new().profile(u.profile());
+    let valid = |s: &str| parser.parse(s).is_ok();
+    let steps = [
+        o,
+        o.dot_segments(false),
+        o.dot_segments(false).percent(false),
+    ];
+    if !valid(out) {
+        let Some(ok) = steps[1..].iter().find(|&&step| {
+            normalize_once(u, step, out);
+            valid(out)
+        }) else {
+            out.clear();
+            out.push_str(u.as_str());
+            return;
+        };
+        let _ = ok;
+    }
     let mut next = String::new();
     for _ in 0..8 {
         let Ok(v) = parser.parse(out) else { return };
-        normalize_once(&v, o, &mut next);
+        let Some(_) = steps.iter().find(|&&step| {
+            normalize_once(&v, step, &mut next);
+            valid(&next)
+        }) else {
+            return;
+        };
         if next == *out {
             return;
         }

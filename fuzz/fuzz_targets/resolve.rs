@@ -39,6 +39,7 @@ fuzz_target!(|x: Input| {
     for u in [base, r] {
         let o = NormalizeOptions::new().scheme_based(x.scheme_based);
         let once = u.normalized_with(o);
+        p.parse(once.as_str()).expect("normal form is a valid reference of the profile");
         let twice = once.as_ref().normalized_with(o);
         assert_eq!(once.as_str(), twice.as_str(), "normalization is idempotent");
         let _ = UriRef::parse(once.as_str()).map(|v| v.lints());

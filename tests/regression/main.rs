@@ -3,3 +3,4 @@
 
 mod normalize_decoded_scheme;
 mod normalize_seed_authority_alternative;
+mod normalize_seed_opaque_dots;
