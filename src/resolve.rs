@@ -85,6 +85,11 @@ pub enum ResolveError {
     AboveRoot,
     /// The result would be longer than urilex's `u32` offsets hold.
     TooLong,
+    /// Under a draft profile, the target is not a valid reference of its
+    /// grammar: seed 000's section 5.2 merges any base path, but a relative
+    /// path against an opaque base (`mailto:a[b]` + `x`) gives a hierarchical
+    /// path that may hold characters only opaque parts allow.
+    InvalidTarget,
 }
 
 impl fmt::Display for ResolveError {
@@ -93,6 +98,9 @@ impl fmt::Display for ResolveError {
             ResolveError::BaseNotAbsolute => "base URI is not absolute (it has no scheme)",
             ResolveError::AboveRoot => "\"..\" climbs above the root of the path",
             ResolveError::TooLong => "resolved URI is longer than 4 GiB",
+            ResolveError::InvalidTarget => {
+                "the resolved target is not valid in the profile's grammar (opaque base?)"
+            }
         })
     }
 }
@@ -168,6 +176,16 @@ pub fn resolve_into(
     if out.len() >= u32::MAX as usize {
         out.clear();
         return Err(ResolveError::TooLong);
+    }
+    // RFC 3986's algorithm yields valid references (property- and
+    // fuzz-tested); the drafts' can merge into an opaque base's path.
+    if algorithm != Algorithm::Rfc3986
+        && !Parser::new()
+            .profile(base.profile())
+            .is_valid(out.as_bytes())
+    {
+        out.clear();
+        return Err(ResolveError::InvalidTarget);
     }
     Ok(())
 }

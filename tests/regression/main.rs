@@ -4,3 +4,4 @@
 mod normalize_decoded_scheme;
 mod normalize_seed_authority_alternative;
 mod normalize_seed_opaque_dots;
+mod resolve_seed_opaque_base;
