@@ -33,6 +33,8 @@ mod normalize;
 mod parse;
 pub mod pct;
 mod resolve;
+#[doc(hidden)]
+pub mod steps;
 mod tables;
 mod uri_ref;
 

@@ -195,6 +195,7 @@ pub fn normalize_into(u: &UriRef<'_>, o: NormalizeOptions, out: &mut String) {
 }
 
 fn normalize_once(u: &UriRef<'_>, o: NormalizeOptions, out: &mut String) {
+    crate::steps::add(u.as_str().len() + 1);
     out.clear();
     let unreserved = u.profile().tables().unreserved;
     let scheme = u.scheme();

@@ -59,7 +59,9 @@ pub(crate) fn run_program(t: &ProfileTables, ops: &[Op], input: &[u8]) -> Option
     let mut ntrail = 0usize;
     let mut pc = 0usize;
     let mut pos = 0usize;
-    loop {
+    let mut executed = 0usize;
+    let result = loop {
+        executed += 1;
         let ok = match ops[pc] {
             Op::Leaf(l) => match t.leaves[l as usize].longest(input, pos) {
                 Some(end) => {
@@ -123,14 +125,14 @@ pub(crate) fn run_program(t: &ProfileTables, ops: &[Op], input: &[u8]) -> Option
             }
             Op::Match => {
                 if pos == input.len() {
-                    return Some(spans);
+                    break Some(spans);
                 }
                 false
             }
         };
         if !ok {
             if nframes == 0 {
-                return None;
+                break None;
             }
             nframes -= 1;
             let (to, at, tl) = frames[nframes];
@@ -146,7 +148,9 @@ pub(crate) fn run_program(t: &ProfileTables, ops: &[Op], input: &[u8]) -> Option
             pc = to as usize;
             pos = at as usize;
         }
-    }
+    };
+    crate::steps::add(executed);
+    result
 }
 
 /// The exact error for an input that `entry` rejects: the labelled DFA runs

@@ -320,6 +320,12 @@ impl<'a> Two<'a> {
     }
     /// Moves the first segment, with its leading "/" if any, to `out`.
     fn move_segment(&mut self, out: &mut String) {
+        let before = out.len();
+        self.move_segment_inner(out);
+        crate::steps::add(out.len() - before);
+    }
+
+    fn move_segment_inner(&mut self, out: &mut String) {
         let from = usize::from(self.at(0) == Some(b'/'));
         let mut end = from;
         while let Some(c) = self.at(end) {
@@ -347,6 +353,7 @@ fn pop(
 ) -> Result<(), ResolveError> {
     if out.len() > *floor {
         let cut = out[*floor..].rfind('/').map_or(*floor, |i| *floor + i);
+        crate::steps::add(out.len() - cut + 1);
         out.truncate(cut);
         Ok(())
     } else {
@@ -381,6 +388,7 @@ fn remove_dot_segments_parts(
     let mut floor = out.len();
     let mut inp = Two { a, b };
     while inp.len() > 0 {
+        crate::steps::add(1);
         if inp.starts_with("../") {
             // A: "../" at the start of a relative path.
             inp.skip(3);
@@ -422,6 +430,7 @@ fn remove_dot_segments_parts(
 /// followed by ".." goes with it, a trailing "." or "<segment>/.." leaves the
 /// trailing "/", and what is left of leading ".." follows `dots`.
 fn draft_dots(buf: &str, out: &mut String, dots: DotAboveRoot) -> Result<(), ResolveError> {
+    crate::steps::add(buf.len() + 1);
     let rooted = buf.starts_with('/');
     let body = if rooted { &buf[1..] } else { buf };
     let segs: Vec<&str> = body.split('/').collect();

@@ -81,14 +81,16 @@ impl Dfa {
                 last = Some(i);
             }
             if i >= input.len() {
-                return last;
+                break;
             }
             s = self.step(s, input[i]);
             if s == DEAD {
-                return last;
+                break;
             }
             i += 1;
         }
+        crate::steps::add(i - from + 1);
+        last
     }
 
     /// Runs over the whole input. `Ok` when it matches; otherwise the index
@@ -97,10 +99,10 @@ impl Dfa {
     pub(crate) fn scan(&self, input: &[u8]) -> Result<(), (usize, u16)> {
         let mut s = START;
         let mut i = 0;
-        loop {
+        let result = loop {
             i = self.skip(s, input, i);
             if i >= input.len() {
-                return if self.accept[s as usize] {
+                break if self.accept[s as usize] {
                     Ok(())
                 } else {
                     Err((input.len(), s))
@@ -108,11 +110,13 @@ impl Dfa {
             }
             let t = self.step(s, input[i]);
             if t == DEAD {
-                return Err((i, s));
+                break Err((i, s));
             }
             s = t;
             i += 1;
-        }
+        };
+        crate::steps::add(i + 1);
+        result
     }
 }
 

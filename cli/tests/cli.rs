@@ -333,3 +333,95 @@ fn lint_runs_over_the_corpora() {
         }
     }
 }
+
+/// Lines end at LF; a CR right before the LF is dropped; any other CR stays
+/// in its line (an invalid character there); NUL and invalid UTF-8 lines are
+/// rows with their offsets; the last line needs no newline.
+#[test]
+fn nothing_lost_exact_rows() {
+    let (code, out, err) = urilex(&["parse"], b"a\r\nb\rc\n\0\n\xff\n\n\r\nlast");
+    assert_eq!(code, 0, "{err}");
+    let rows: Vec<Value> = out
+        .split(|&b| b == b'\n')
+        .filter(|l| !l.is_empty())
+        .map(|l| serde_json::from_slice(l).unwrap())
+        .collect();
+    let summary: Vec<(bool, Option<u64>)> = rows
+        .iter()
+        .map(|r| (r["valid"].as_bool().unwrap(), r["error"]["index"].as_u64()))
+        .collect();
+    assert_eq!(
+        summary,
+        [
+            (true, None),
+            (false, Some(1)),
+            (false, Some(0)),
+            (false, Some(0)),
+            (true, None),
+            (true, None),
+            (true, None)
+        ]
+    );
+    assert_eq!(rows[6]["path"], "last");
+    assert_eq!(rows[4]["path"], "");
+}
+
+#[test]
+fn a_million_empty_lines() {
+    let input = vec![b'\n'; 1_000_000];
+    let (code, out, _) = urilex(&["parse", "--format", "tsv"], &input);
+    assert_eq!(code, 0);
+    assert_eq!(out.iter().filter(|&&b| b == b'\n').count(), 1_000_000);
+    assert!(out
+        .split(|&b| b == b'\n')
+        .filter(|l| !l.is_empty())
+        .all(|l| l.starts_with(b"true\t")));
+}
+
+/// A reader that goes away ends the run quietly (exit 0, nothing on stderr).
+#[test]
+fn closed_pipe_ends_quietly() {
+    use std::io::Read;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_urilex"))
+        .args(["parse"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let writer = std::thread::spawn(move || {
+        let line = b"http://example.com/some/path?q=1\n".repeat(200_000);
+        let _ = stdin.write_all(&line);
+    });
+    let mut stdout = child.stdout.take().unwrap();
+    let mut first = [0u8; 100];
+    stdout.read_exact(&mut first).unwrap();
+    drop(stdout);
+    let out = child.wait_with_output().unwrap();
+    writer.join().unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    assert!(
+        out.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+#[test]
+fn unreadable_input_exits_2_naming_it() {
+    let dir = std::env::temp_dir();
+    let (code, _, err) = urilex(&["parse", dir.to_str().unwrap()], b"");
+    assert_eq!(code, 2);
+    assert!(err.contains(dir.to_str().unwrap()), "{err}");
+    for cmd in ["resolve", "normalize", "lint"] {
+        let mut args = vec![cmd];
+        if cmd == "resolve" {
+            args.extend(["--base", "http://a/"]);
+        }
+        args.push("/no/such/file");
+        let (code, _, err) = urilex(&args, b"");
+        assert_eq!(code, 2, "{cmd}");
+        assert!(err.contains("/no/such/file"), "{cmd}: {err}");
+    }
+}
