@@ -3,8 +3,9 @@
 # from the test vectors. Needs cargo-fuzz (`cargo install cargo-fuzz`); on a
 # stable toolchain RUSTC_BOOTSTRAP=1 lets it use the nightly-only flags.
 #
-#   fuzz/run.sh 30            # 30 s per target
-#   RUNS=10000000 fuzz/run.sh # a fixed number of executions per target instead
+#   fuzz/run.sh 30                    # 30 s per target
+#   RUNS=10000000 fuzz/run.sh         # a fixed number of executions per target
+#   RUNS=20000 SEED=1 fuzz/run.sh     # deterministic (what CI runs)
 set -euo pipefail
 cd "$(dirname "$0")"
 SECONDS_PER_TARGET="${1:-30}"
@@ -30,15 +31,19 @@ for t in ("parse", "dfa_vs_reference", "against_fluent_uri", "resolve"):
         with open(f"corpus/{t}/seed-{h}", "wb") as f:
             f.write(data)
 PY
-cargo fuzz build --release "${targets[@]/#/}" >/dev/null 2>&1 || cargo fuzz build --release
+cargo fuzz build --release
 for t in "${targets[@]}"; do
     if [ -n "${RUNS:-}" ]; then
         limit="-runs=$RUNS"
     else
         limit="-max_total_time=$SECONDS_PER_TARGET"
     fi
+    if [ -n "${SEED:-}" ]; then
+        limit="$limit -seed=$SEED"
+    fi
     echo "== fuzz $t ($limit)"
-    cargo fuzz run --release "$t" "corpus/$t" -- "$limit" -print_final_stats=1 2>&1 \
+    # shellcheck disable=SC2086
+    cargo fuzz run --release "$t" "corpus/$t" -- $limit -print_final_stats=1 2>&1 \
         | grep -E "stat::number_of_executed_units|stat::peak_rss|Done|ERROR|panicked|SUMMARY" || true
     if ls "artifacts/$t"/crash-* >/dev/null 2>&1; then
         echo "crash found in $t: see fuzz/artifacts/$t" >&2
