@@ -31,6 +31,31 @@ pub enum ErrorKind {
 }
 
 impl ErrorKind {
+    pub(crate) fn from_index(i: u8) -> Option<ErrorKind> {
+        [
+            ErrorKind::InvalidCharacter,
+            ErrorKind::InvalidPercentEncoding,
+            ErrorKind::InvalidIpLiteral,
+            ErrorKind::UnexpectedEnd,
+            ErrorKind::MissingScheme,
+            ErrorKind::TooLong,
+            ErrorKind::Unsupported,
+        ]
+        .get(i as usize)
+        .copied()
+    }
+
+    /// Every kind, in declaration order (the order of `Batch::counts`).
+    pub const ALL: [ErrorKind; 7] = [
+        ErrorKind::InvalidCharacter,
+        ErrorKind::InvalidPercentEncoding,
+        ErrorKind::InvalidIpLiteral,
+        ErrorKind::UnexpectedEnd,
+        ErrorKind::MissingScheme,
+        ErrorKind::TooLong,
+        ErrorKind::Unsupported,
+    ];
+
     /// A short name, as used in JSON output.
     ///
     /// ```

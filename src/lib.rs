@@ -26,6 +26,7 @@
 #[cfg(doctest)]
 pub struct ReadmeDoctests;
 
+mod batch;
 mod error;
 mod host;
 mod lint;
@@ -38,6 +39,7 @@ pub mod steps;
 mod tables;
 mod uri_ref;
 
+pub use batch::{Batch, BatchError};
 pub use error::{ErrorKind, ParseError};
 pub use host::Host;
 pub use lint::{Lint, LintKind};

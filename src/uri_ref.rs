@@ -217,7 +217,7 @@ impl Parser {
         }
     }
 
-    fn spans(&self, input: &[u8]) -> Result<Spans, ParseError> {
+    pub(crate) fn spans(&self, input: &[u8]) -> Result<Spans, ParseError> {
         if input.len() >= u32::MAX as usize {
             return Err(parse::too_long());
         }

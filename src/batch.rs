@@ -1,0 +1,368 @@
+//! Batch parsing: many references at once into a columnar result that the
+//! caller owns and reuses, one 40-byte record per reference and no
+//! allocation per reference.
+//!
+//! A record holds the line's offset in the buffer, its status (valid or the
+//! error kind), which components are present, the host kind, and the span
+//! of every component as `u16` offsets from the line's start. A line longer
+//! than `u16::MAX` keeps its spans in a side table instead, so nothing is
+//! lost. Results are identical to [`Parser::parse_bytes`] on every line
+//! (tested differentially).
+
+use crate::parse::{Spans, NONE};
+use crate::{Component, ErrorKind, HostKind, ParseError, Parser};
+use core::ops::Range;
+
+const VALID: u8 = 0;
+/// Set in `status` when the spans live in `Batch::long`.
+const LONG: u8 = 0x80;
+
+/// One reference's result: 40 bytes.
+#[derive(Clone, Copy, Debug, Default)]
+#[repr(C)]
+struct Record {
+    /// Offset of the line in the buffer (0 for slices).
+    start: u32,
+    /// `VALID`, or the error kind + 1; `LONG` when spans are in the side table.
+    status: u8,
+    /// Bit c: component c is present.
+    present: u8,
+    /// Host kind, or `u8::MAX`.
+    host_kind: u8,
+    /// Error component, or `u8::MAX`.
+    err_component: u8,
+    /// Valid: start and end of each component, relative to `start`.
+    /// Invalid: error index (two halves), offending byte + 1 (0 at end), and
+    /// the rule's index in the profile's rule table.
+    spans: [u16; 16],
+}
+
+const _: () = assert!(core::mem::size_of::<Record>() == 40);
+
+/// An error in a batch: what [`ParseError`] says, as plain values.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct BatchError {
+    /// The kind of fault.
+    pub kind: ErrorKind,
+    /// The component the grammar places it in.
+    pub component: Option<Component>,
+    /// Byte offset in the line.
+    pub index: usize,
+}
+
+/// The columnar results of parsing many references. Reuse one `Batch`
+/// across calls: its storage is kept.
+///
+/// ```
+/// use urilex::{Batch, Component, Parser};
+/// let buf = b"http://a/b?q\r\nnot a uri\n//[::1]:80/\n";
+/// let mut batch = Batch::new();
+/// batch.parse_lines(&Parser::new(), buf);
+/// assert_eq!(batch.len(), 3);
+/// assert!(batch.is_valid(0) && !batch.is_valid(1) && batch.is_valid(2));
+/// assert_eq!(batch.component(0, Component::Query, buf), Some(&b"q"[..]));
+/// assert_eq!(batch.error(1).unwrap().index, 3);
+/// assert_eq!(batch.line(2, buf), b"//[::1]:80/");
+/// ```
+#[derive(Clone, Debug, Default)]
+pub struct Batch {
+    records: Vec<Record>,
+    /// Spans of lines longer than `u16::MAX` bytes.
+    long: Vec<Spans>,
+    /// The profile's rule names (errors store an index into it).
+    rules: &'static [&'static str],
+    /// Length of the buffer given to `parse_lines`.
+    buf_len: usize,
+    /// Whether the references came from `parse_items` (then `line` is moot).
+    from_items: bool,
+}
+
+impl Batch {
+    /// An empty batch.
+    pub fn new() -> Batch {
+        Batch::default()
+    }
+
+    /// Room for `n` references before growing.
+    pub fn with_capacity(n: usize) -> Batch {
+        Batch {
+            records: Vec::with_capacity(n),
+            ..Batch::default()
+        }
+    }
+
+    /// Number of references.
+    pub fn len(&self) -> usize {
+        self.records.len()
+    }
+
+    /// Whether there are none.
+    pub fn is_empty(&self) -> bool {
+        self.records.is_empty()
+    }
+
+    /// Bytes of storage per reference (the records only).
+    pub const RECORD_BYTES: usize = core::mem::size_of::<Record>();
+
+    /// Parses every line of `buf` (lines end at LF; a CR just before the LF
+    /// is not part of the line; the last line needs no LF). Replaces what
+    /// the batch held.
+    pub fn parse_lines(&mut self, parser: &Parser, buf: &[u8]) {
+        self.clear(parser, buf.len(), false);
+        if buf.is_empty() {
+            return;
+        }
+        let mut start = 0usize;
+        loop {
+            let end = match memchr::memchr(b'\n', &buf[start..]) {
+                Some(i) => start + i,
+                None => buf.len(),
+            };
+            let line = &buf[start..end];
+            let line = line.strip_suffix(b"\r").unwrap_or(line);
+            self.push(parser, start, line);
+            if end >= buf.len() || end + 1 == buf.len() {
+                break;
+            }
+            start = end + 1;
+        }
+    }
+
+    /// Parses each item (a slice of strings or byte strings).
+    pub fn parse_items<S: AsRef<[u8]>>(&mut self, parser: &Parser, items: &[S]) {
+        self.clear(parser, 0, true);
+        for item in items {
+            self.push(parser, 0, item.as_ref());
+        }
+    }
+
+    /// [`parse_lines`](Self::parse_lines) across `threads` threads (0 for
+    /// all cores), keeping the order of the lines. Needs the `rayon` feature.
+    #[cfg(feature = "rayon")]
+    pub fn parse_lines_parallel(&mut self, parser: &Parser, buf: &[u8], threads: usize) {
+        use rayon::prelude::*;
+        let threads = if threads == 0 {
+            rayon::current_num_threads()
+        } else {
+            threads
+        };
+        if threads <= 1 || buf.len() < 1 << 16 {
+            return self.parse_lines(parser, buf);
+        }
+        // Chunks end just after a LF, so no line is split.
+        let pieces = threads * 8;
+        let mut cuts = vec![0usize];
+        for k in 1..pieces {
+            let at = buf.len() * k / pieces;
+            let last = *cuts.last().unwrap_or(&0);
+            if at <= last {
+                continue;
+            }
+            match memchr::memchr(b'\n', &buf[at..]) {
+                Some(i) if at + i + 1 < buf.len() => cuts.push(at + i + 1),
+                _ => break,
+            }
+        }
+        cuts.dedup();
+        cuts.push(buf.len());
+        let run = || -> Vec<Batch> {
+            cuts.par_windows(2)
+                .map(|w| {
+                    let mut b = Batch::new();
+                    b.parse_lines(parser, &buf[w[0]..w[1]]);
+                    b.rebase(w[0]);
+                    b
+                })
+                .collect()
+        };
+        let parts = match rayon::ThreadPoolBuilder::new().num_threads(threads).build() {
+            Ok(pool) => pool.install(run),
+            Err(_) => run(),
+        };
+        self.clear(parser, buf.len(), false);
+        for mut p in parts {
+            let base = self.long.len() as u32;
+            for r in &mut p.records {
+                if r.status & LONG != 0 {
+                    let i = (r.spans[0] as u32 | (r.spans[1] as u32) << 16) + base;
+                    r.spans[0] = i as u16;
+                    r.spans[1] = (i >> 16) as u16;
+                }
+            }
+            self.records.extend_from_slice(&p.records);
+            self.long.extend_from_slice(&p.long);
+        }
+    }
+
+    fn rebase(&mut self, by: usize) {
+        for r in &mut self.records {
+            r.start += by as u32;
+        }
+    }
+
+    fn clear(&mut self, parser: &Parser, buf_len: usize, from_items: bool) {
+        self.records.clear();
+        self.long.clear();
+        self.rules = parser.get_profile().tables().rules;
+        self.buf_len = buf_len;
+        self.from_items = from_items;
+    }
+
+    fn push(&mut self, parser: &Parser, start: usize, line: &[u8]) {
+        let mut rec = Record {
+            start: start as u32,
+            host_kind: u8::MAX,
+            err_component: u8::MAX,
+            ..Record::default()
+        };
+        match parser.spans(line) {
+            Ok(mut spans) => {
+                // Every reference has a path (RFC 3986 3.3); where a draft
+                // grammar leaves it out, it is empty before the query or
+                // fragment, or at the end (as `UriRef::span` says).
+                let p = Component::Path as usize * 2;
+                if spans.slots[p] == NONE {
+                    let at = [Component::Query, Component::Fragment]
+                        .iter()
+                        .find_map(|&c| spans.get(c).map(|(s, _)| s.saturating_sub(1)))
+                        .unwrap_or(line.len()) as u32;
+                    spans.slots[p] = at;
+                    spans.slots[p + 1] = at;
+                }
+                rec.status = VALID;
+                rec.host_kind = spans.kind;
+                for c in 0..8 {
+                    if spans.slots[2 * c] != NONE && spans.slots[2 * c + 1] != NONE {
+                        rec.present |= 1 << c;
+                    }
+                }
+                if line.len() <= u16::MAX as usize {
+                    for (i, &s) in spans.slots.iter().enumerate() {
+                        rec.spans[i] = if s == NONE { 0 } else { s as u16 };
+                    }
+                } else {
+                    rec.status = LONG;
+                    let i = self.long.len() as u32;
+                    self.long.push(spans);
+                    rec.spans[0] = i as u16;
+                    rec.spans[1] = (i >> 16) as u16;
+                }
+            }
+            Err(e) => {
+                rec.status = e.kind as u8 + 1;
+                rec.err_component = e.component.map_or(u8::MAX, |c| c as u8);
+                rec.spans[0] = e.index as u16;
+                rec.spans[1] = (e.index >> 16) as u16;
+                rec.spans[2] = e.byte.map_or(0, |b| b as u16 + 1);
+                rec.spans[3] = self
+                    .rules
+                    .iter()
+                    .position(|r| *r == e.rule)
+                    .map_or(u16::MAX, |i| i as u16);
+            }
+        }
+        self.records.push(rec);
+    }
+
+    /// Whether reference `i` is valid.
+    pub fn is_valid(&self, i: usize) -> bool {
+        self.records[i].status & !LONG == VALID
+    }
+
+    /// The error of reference `i`, if invalid.
+    pub fn error(&self, i: usize) -> Option<BatchError> {
+        self.parse_error(i).map(|e| BatchError {
+            kind: e.kind,
+            component: e.component,
+            index: e.index(),
+        })
+    }
+
+    /// The full [`ParseError`] of reference `i` (with its rule and byte).
+    pub fn parse_error(&self, i: usize) -> Option<ParseError> {
+        let r = &self.records[i];
+        if r.status & !LONG == VALID {
+            return None;
+        }
+        let kind = crate::error::ErrorKind::from_index(r.status - 1)?;
+        Some(ParseError {
+            kind,
+            component: Component::from_index(r.err_component),
+            index: r.spans[0] as u32 | (r.spans[1] as u32) << 16,
+            byte: r.spans[2].checked_sub(1).map(|b| b as u8),
+            rule: self.rules.get(r.spans[3] as usize).copied().unwrap_or(""),
+        })
+    }
+
+    /// The span of component `c` of reference `i`, relative to its line.
+    /// Every valid reference has a path (possibly empty).
+    pub fn span(&self, i: usize, c: Component) -> Option<Range<usize>> {
+        let r = &self.records[i];
+        if r.status & !LONG != VALID {
+            return None;
+        }
+        let k = c as usize;
+        if r.present & (1 << k) == 0 {
+            return None;
+        }
+        if r.status & LONG != 0 {
+            let idx = (r.spans[0] as u32 | (r.spans[1] as u32) << 16) as usize;
+            return self.long[idx].get(c).map(|(s, e)| s..e);
+        }
+        Some(r.spans[2 * k] as usize..r.spans[2 * k + 1] as usize)
+    }
+
+    /// The host kind of reference `i`.
+    pub fn host_kind(&self, i: usize) -> Option<HostKind> {
+        let r = &self.records[i];
+        if r.present & (1 << Component::Host as usize) == 0 {
+            return None;
+        }
+        HostKind::from_index(r.host_kind)
+    }
+
+    /// Offset of reference `i`'s line in the buffer given to `parse_lines`.
+    pub fn line_start(&self, i: usize) -> usize {
+        self.records[i].start as usize
+    }
+
+    /// The text of line `i` of `buf` (the buffer given to `parse_lines`).
+    pub fn line<'b>(&self, i: usize, buf: &'b [u8]) -> &'b [u8] {
+        let start = self.records[i].start as usize;
+        let end = match self.records.get(i + 1) {
+            Some(next) => next.start as usize - 1,
+            None => {
+                let e = buf.len().min(self.buf_len);
+                if e > start && buf[e - 1] == b'\n' {
+                    e - 1
+                } else {
+                    e
+                }
+            }
+        };
+        let end = end.max(start).min(buf.len());
+        let l = &buf[start..end];
+        l.strip_suffix(b"\r").unwrap_or(l)
+    }
+
+    /// Component `c` of line `i` of `buf`.
+    pub fn component<'b>(&self, i: usize, c: Component, buf: &'b [u8]) -> Option<&'b [u8]> {
+        let line = self.line(i, buf);
+        self.span(i, c).and_then(|r| line.get(r))
+    }
+
+    /// Counts of valid references, and of invalid ones by error kind.
+    pub fn counts(&self) -> (usize, [usize; 8]) {
+        let mut valid = 0;
+        let mut by_kind = [0usize; 8];
+        for r in &self.records {
+            let s = r.status & !LONG;
+            if s == VALID {
+                valid += 1;
+            } else {
+                by_kind[(s as usize - 1).min(7)] += 1;
+            }
+        }
+        (valid, by_kind)
+    }
+}

@@ -1,0 +1,191 @@
+//! The batch engine against single parsing, its allocation behaviour, and
+//! its parallel path.
+
+#[path = "support/gen.rs"]
+mod gen;
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use urilex::{Batch, Component, Parser, Profile, UriRef};
+
+/// Counts allocations per thread (tests run concurrently), to prove that a
+/// reused batch allocates nothing.
+struct Counting;
+thread_local! {
+    static ALLOCS: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
+fn allocs() -> usize {
+    ALLOCS.with(|a| a.get())
+}
+// SAFETY: forwards to the system allocator unchanged; only counts calls.
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, l: Layout) -> *mut u8 {
+        ALLOCS.with(|a| a.set(a.get() + 1));
+        // SAFETY: same contract as the caller's.
+        unsafe { System.alloc(l) }
+    }
+    unsafe fn dealloc(&self, p: *mut u8, l: Layout) {
+        // SAFETY: same contract as the caller's.
+        unsafe { System.dealloc(p, l) }
+    }
+    unsafe fn realloc(&self, p: *mut u8, l: Layout, n: usize) -> *mut u8 {
+        ALLOCS.with(|a| a.set(a.get() + 1));
+        // SAFETY: same contract as the caller's.
+        unsafe { System.realloc(p, l, n) }
+    }
+}
+#[global_allocator]
+static GLOBAL: Counting = Counting;
+
+fn lines_of(buf: &[u8]) -> Vec<&[u8]> {
+    if buf.is_empty() {
+        return Vec::new();
+    }
+    let body = buf.strip_suffix(b"\n").unwrap_or(buf);
+    body.split(|&b| b == b'\n')
+        .map(|l| l.strip_suffix(b"\r").unwrap_or(l))
+        .collect()
+}
+
+fn check_same(parser: &Parser, batch: &Batch, lines: &[&[u8]]) {
+    assert_eq!(batch.len(), lines.len());
+    for (i, line) in lines.iter().enumerate() {
+        match parser.parse_bytes(line) {
+            Ok(u) => {
+                assert!(batch.is_valid(i), "{:?}", String::from_utf8_lossy(line));
+                for c in Component::ALL {
+                    assert_eq!(batch.span(i, c), u.span(c), "{c:?} of {:?}", u.as_str());
+                }
+                assert_eq!(batch.host_kind(i), u.host_kind());
+            }
+            Err(e) => {
+                assert_eq!(
+                    batch.parse_error(i),
+                    Some(e),
+                    "{:?}",
+                    String::from_utf8_lossy(line)
+                );
+                let be = batch.error(i).unwrap();
+                assert_eq!(
+                    (be.kind, be.component, be.index),
+                    (e.kind(), e.component(), e.index())
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn batch_equals_single_on_the_corpora() {
+    let parser = Parser::new();
+    let mut batch = Batch::new();
+    for buf in [
+        &include_bytes!("../benches/data/kasztp.txt")[..],
+        include_bytes!("../benches/data/node_files.txt"),
+    ] {
+        batch.parse_lines(&parser, buf);
+        let lines = lines_of(buf);
+        check_same(&parser, &batch, &lines);
+        for (i, l) in lines.iter().enumerate() {
+            assert_eq!(batch.line(i, buf), *l);
+        }
+    }
+}
+
+#[test]
+fn batch_equals_single_on_generated_lines_and_items() {
+    let mut rng = gen::Rng(0xBA7C);
+    for profile in Profile::ALL {
+        let parser = Parser::new().profile(*profile);
+        let mut buf = Vec::new();
+        let mut items = Vec::new();
+        for _ in 0..20_000 {
+            let mut l = gen::input(&mut rng);
+            l.retain(|&b| b != b'\n');
+            buf.extend_from_slice(&l);
+            buf.extend_from_slice(if rng.chance(30) { b"\r\n" } else { b"\n" });
+            items.push(l);
+        }
+        let mut batch = Batch::new();
+        batch.parse_lines(&parser, &buf);
+        check_same(&parser, &batch, &lines_of(&buf));
+        batch.parse_items(&parser, &items);
+        let refs: Vec<&[u8]> = items.iter().map(|v| v.as_slice()).collect();
+        check_same(&parser, &batch, &refs);
+    }
+}
+
+#[test]
+fn long_lines_keep_their_spans() {
+    let parser = Parser::new();
+    let long = format!(
+        "http://example.com/{}?{}#f",
+        "a".repeat(100_000),
+        "q".repeat(70_000)
+    );
+    let buf = format!("http://a/\n{long}\n/x y\n{}\n", "b".repeat(80_000) + " ");
+    let mut batch = Batch::new();
+    batch.parse_lines(&parser, buf.as_bytes());
+    check_same(&parser, &batch, &lines_of(buf.as_bytes()));
+    assert_eq!(
+        batch.component(1, Component::Fragment, buf.as_bytes()),
+        Some(&b"f"[..])
+    );
+    assert_eq!(batch.error(3).unwrap().index, 80_000);
+}
+
+#[test]
+fn reused_batch_allocates_nothing_per_reference() {
+    let parser = Parser::new();
+    let buf = include_bytes!("../benches/data/kasztp.txt");
+    let mut batch = Batch::new();
+    batch.parse_lines(&parser, buf);
+    let before = allocs();
+    batch.parse_lines(&parser, buf);
+    let after = allocs();
+    assert_eq!(
+        after - before,
+        0,
+        "allocations while re-parsing {} lines",
+        batch.len()
+    );
+    // Single parsing allocates nothing either.
+    let before = allocs();
+    let mut n = 0;
+    for line in buf.split(|&b| b == b'\n') {
+        n += UriRef::parse_bytes(line).is_ok() as usize;
+    }
+    assert_eq!(allocs() - before, 0);
+    assert!(n > 40_000);
+}
+
+#[test]
+fn record_size_within_40_bytes() {
+    assert!(Batch::RECORD_BYTES <= 40);
+}
+
+#[cfg(feature = "rayon")]
+#[test]
+fn parallel_equals_sequential() {
+    let parser = Parser::new();
+    let mut buf = Vec::new();
+    for _ in 0..6 {
+        buf.extend_from_slice(include_bytes!("../benches/data/kasztp.txt"));
+    }
+    buf.extend_from_slice(b"no final newline");
+    let mut one = Batch::new();
+    one.parse_lines(&parser, &buf);
+    for threads in [2, 3, 4] {
+        let mut par = Batch::new();
+        par.parse_lines_parallel(&parser, &buf, threads);
+        assert_eq!(par.len(), one.len());
+        for i in 0..one.len() {
+            assert_eq!(par.line_start(i), one.line_start(i));
+            assert_eq!(par.is_valid(i), one.is_valid(i));
+            assert_eq!(par.parse_error(i), one.parse_error(i));
+            for c in Component::ALL {
+                assert_eq!(par.span(i, c), one.span(i, c));
+            }
+        }
+        assert_eq!(par.counts(), one.counts());
+    }
+}
