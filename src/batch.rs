@@ -10,7 +10,7 @@
 //! (tested differentially).
 
 use crate::parse::{Spans, NONE};
-use crate::{Component, ErrorKind, HostKind, ParseError, Parser};
+use crate::{Component, ErrorKind, HostKind, ParseError, Parser, Profile, UriRef};
 use core::ops::Range;
 
 const VALID: u8 = 0;
@@ -75,6 +75,8 @@ pub struct Batch {
     buf_len: usize,
     /// Whether the references came from `parse_items` (then `line` is moot).
     from_items: bool,
+    /// The profile the batch was parsed with.
+    profile: Profile,
 }
 
 impl Batch {
@@ -204,6 +206,7 @@ impl Batch {
         self.records.clear();
         self.long.clear();
         self.rules = parser.get_profile().tables().rules;
+        self.profile = parser.get_profile();
         self.buf_len = buf_len;
         self.from_items = from_items;
     }
@@ -332,7 +335,11 @@ impl Batch {
         let end = match self.records.get(i + 1) {
             Some(next) => next.start as usize - 1,
             None => {
-                let e = buf.len().min(self.buf_len);
+                let e = if self.from_items {
+                    buf.len()
+                } else {
+                    buf.len().min(self.buf_len)
+                };
                 if e > start && buf[e - 1] == b'\n' {
                     e - 1
                 } else {
@@ -349,6 +356,46 @@ impl Batch {
     pub fn component<'b>(&self, i: usize, c: Component, buf: &'b [u8]) -> Option<&'b [u8]> {
         let line = self.line(i, buf);
         self.span(i, c).and_then(|r| line.get(r))
+    }
+
+    /// Reference `i` as a [`UriRef`] borrowing line `i` of `buf` (the
+    /// buffer given to `parse_lines`), or its error.
+    ///
+    /// ```
+    /// use urilex::{Batch, Parser};
+    /// let buf = b"https://example.com:8443/x\n";
+    /// let mut batch = Batch::new();
+    /// batch.parse_lines(&Parser::new(), buf);
+    /// assert_eq!(batch.get(0, buf).unwrap().port_u16(), Some(8443));
+    /// ```
+    pub fn get<'b>(&self, i: usize, buf: &'b [u8]) -> Result<UriRef<'b>, ParseError> {
+        if let Some(e) = self.parse_error(i) {
+            return Err(e);
+        }
+        let r = &self.records[i];
+        let line = self.line(i, buf);
+        let spans = if r.status & LONG != 0 {
+            self.long[(r.spans[0] as u32 | (r.spans[1] as u32) << 16) as usize]
+        } else {
+            let mut spans = Spans::EMPTY;
+            for c in 0..8 {
+                if r.present & (1 << c) != 0 {
+                    spans.slots[2 * c] = r.spans[2 * c] as u32;
+                    spans.slots[2 * c + 1] = r.spans[2 * c + 1] as u32;
+                }
+            }
+            spans.kind = r.host_kind;
+            spans
+        };
+        // Valid references are ASCII in every grammar, so this holds.
+        let text = core::str::from_utf8(line).map_err(|e| ParseError {
+            kind: ErrorKind::InvalidCharacter,
+            component: None,
+            index: e.valid_up_to() as u32,
+            byte: line.get(e.valid_up_to()).copied(),
+            rule: "",
+        })?;
+        Ok(UriRef::from_spans(text, spans, self.profile))
     }
 
     /// Counts of valid references, and of invalid ones by error kind.

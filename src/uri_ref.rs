@@ -453,6 +453,14 @@ impl<'a> UriRef<'a> {
     pub fn is_relative(&self) -> bool {
         !self.is_absolute()
     }
+    pub(crate) fn from_spans(src: &'a str, spans: Spans, profile: Profile) -> UriRef<'a> {
+        UriRef {
+            src,
+            spans,
+            profile,
+        }
+    }
+
     pub(crate) fn spans_raw(&self) -> Spans {
         self.spans
     }

@@ -39,6 +39,9 @@ enum Command {
         /// Print a header row first (TSV only).
         #[arg(long)]
         header: bool,
+        /// Worker threads (0: all cores).
+        #[arg(long, default_value_t = 0)]
+        threads: usize,
         /// Input files; standard input when none is given or for `-`.
         files: Vec<PathBuf>,
     },
@@ -59,6 +62,31 @@ enum Command {
         /// What `..` above the root does (default: the profile's).
         #[arg(long, value_enum)]
         dot_above_root: Option<DotArg>,
+        /// Input files; standard input when none is given or for `-`.
+        files: Vec<PathBuf>,
+    },
+    /// Count valid and invalid lines; exit 0 when all are valid, 1 when some are not.
+    Validate {
+        /// Grammar profile.
+        #[arg(long, default_value = "rfc3986", value_parser = parse_profile)]
+        profile: Profile,
+        /// Worker threads (0: all cores).
+        #[arg(long, default_value_t = 0)]
+        threads: usize,
+        /// Input files; standard input when none is given or for `-`.
+        files: Vec<PathBuf>,
+    },
+    /// Counts by scheme and host kind, the top hosts, and invalid lines by kind.
+    Stats {
+        /// Grammar profile.
+        #[arg(long, default_value = "rfc3986", value_parser = parse_profile)]
+        profile: Profile,
+        /// Worker threads (0: all cores).
+        #[arg(long, default_value_t = 0)]
+        threads: usize,
+        /// How many of the most frequent hosts to list.
+        #[arg(long, default_value_t = 10)]
+        top: usize,
         /// Input files; standard input when none is given or for `-`.
         files: Vec<PathBuf>,
     },
@@ -118,11 +146,23 @@ fn parse_profile(s: &str) -> Result<Profile, String> {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
+        Command::Validate {
+            profile,
+            threads,
+            files,
+        } => run_validate(Parser::new().profile(profile), threads, &files),
+        Command::Stats {
+            profile,
+            threads,
+            top,
+            files,
+        } => run_stats(Parser::new().profile(profile), threads, top, &files),
         Command::Parse {
             profile,
             syntax,
             format,
             header,
+            threads,
             files,
         } => {
             let syntax = match syntax {
@@ -135,6 +175,7 @@ fn main() -> ExitCode {
                 Parser::new().profile(profile).syntax(syntax),
                 format,
                 header,
+                threads,
                 &files,
             )
         }
@@ -215,6 +256,7 @@ fn main() -> ExitCode {
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
+        Err(Failure::Invalid) => ExitCode::from(1),
         Err(Failure::BrokenPipe) => ExitCode::SUCCESS,
         Err(Failure::Message(m)) => {
             eprintln!("urilex: {m}");
@@ -226,6 +268,8 @@ fn main() -> ExitCode {
 enum Failure {
     /// The reader of our output went away: stop quietly.
     BrokenPipe,
+    /// `validate` found invalid lines (exit status 1).
+    Invalid,
     Message(String),
 }
 
@@ -239,17 +283,219 @@ impl From<io::Error> for Failure {
     }
 }
 
-/// Reads one input: a file, or standard input for `-`.
-fn open(path: &PathBuf) -> Result<Vec<u8>, Failure> {
+/// The bytes of one input: a memory-mapped file, or a buffer.
+enum Input {
+    Mapped(memmap2::Mmap),
+    Owned(Vec<u8>),
+}
+
+impl std::ops::Deref for Input {
+    type Target = [u8];
+    fn deref(&self) -> &[u8] {
+        match self {
+            Input::Mapped(m) => m,
+            Input::Owned(v) => v,
+        }
+    }
+}
+
+/// Opens one input: a file (memory-mapped when it can be), or standard input for `-`.
+fn open(path: &PathBuf) -> Result<Input, Failure> {
     if path.as_os_str() == "-" {
         let mut v = Vec::new();
         io::stdin()
             .lock()
             .read_to_end(&mut v)
             .map_err(|e| Failure::Message(format!("reading standard input: {e}")))?;
-        return Ok(v);
+        return Ok(Input::Owned(v));
     }
-    std::fs::read(path).map_err(|e| Failure::Message(format!("{}: {e}", path.display())))
+    let fail = |e: io::Error| Failure::Message(format!("{}: {e}", path.display()));
+    let file = std::fs::File::open(path).map_err(fail)?;
+    let meta = file.metadata().map_err(fail)?;
+    if meta.is_dir() {
+        return Err(Failure::Message(format!(
+            "{}: is a directory",
+            path.display()
+        )));
+    }
+    if meta.len() > 0 && meta.is_file() {
+        // SAFETY: the map is read-only and lives as long as the `Input`. If
+        // another process changes the file meanwhile we may read the changed
+        // bytes, which urilex handles like any other input; truncation could
+        // fault, the usual risk of mapping a file that changes underfoot,
+        // accepted here for the speed on large logs.
+        #[allow(unsafe_code)]
+        if let Ok(m) = unsafe { memmap2::Mmap::map(&file) } {
+            return Ok(Input::Mapped(m));
+        }
+    }
+    let mut v = Vec::new();
+    (&file).read_to_end(&mut v).map_err(fail)?;
+    Ok(Input::Owned(v))
+}
+
+/// Chunks of about `size` bytes that end just after a LF (or at the end).
+fn chunks(buf: &[u8], size: usize) -> impl Iterator<Item = &[u8]> {
+    let mut rest = buf;
+    std::iter::from_fn(move || {
+        if rest.is_empty() {
+            return None;
+        }
+        let cut = if rest.len() <= size {
+            rest.len()
+        } else {
+            match rest[size..].iter().position(|&b| b == b'\n') {
+                Some(i) => size + i + 1,
+                None => rest.len(),
+            }
+        };
+        let (c, r) = rest.split_at(cut);
+        rest = r;
+        Some(c)
+    })
+}
+
+/// Runs the batch engine over every input, chunk by chunk, in order; a
+/// progress bar goes to stderr when it is a terminal and the input is large.
+fn run_batches(
+    parser: Parser,
+    threads: usize,
+    files: &[PathBuf],
+    mut each: impl FnMut(&urilex::Batch, &[u8]) -> Result<(), Failure>,
+) -> Result<(), Failure> {
+    use std::io::IsTerminal;
+    let paths = inputs(files);
+    let mut total = 0u64;
+    for p in &paths {
+        if p.as_os_str() != "-" {
+            let m = std::fs::metadata(p)
+                .map_err(|e| Failure::Message(format!("{}: {e}", p.display())))?;
+            total += m.len();
+        }
+    }
+    let bar = if io::stderr().is_terminal() && total >= 64 << 20 {
+        let b = indicatif::ProgressBar::new(total);
+        b.set_style(
+            indicatif::ProgressStyle::with_template(
+                "{bar:40} {bytes}/{total_bytes} {bytes_per_sec} eta {eta}",
+            )
+            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+        );
+        Some(b)
+    } else {
+        None
+    };
+    let mut batch = urilex::Batch::new();
+    for p in &paths {
+        let input = open(p)?;
+        for chunk in chunks(&input, 16 << 20) {
+            batch.parse_lines_parallel(&parser, chunk, threads);
+            each(&batch, chunk)?;
+            if let Some(b) = &bar {
+                b.inc(chunk.len() as u64);
+            }
+        }
+    }
+    if let Some(b) = bar {
+        b.finish_and_clear();
+    }
+    Ok(())
+}
+
+fn run_validate(parser: Parser, threads: usize, files: &[PathBuf]) -> Result<(), Failure> {
+    let (mut total, mut valid) = (0usize, 0usize);
+    let mut by_kind = [0usize; 8];
+    run_batches(parser, threads, files, |batch, _| {
+        let (v, k) = batch.counts();
+        total += batch.len();
+        valid += v;
+        for (a, b) in by_kind.iter_mut().zip(k) {
+            *a += b;
+        }
+        Ok(())
+    })?;
+    let mut out = io::stdout().lock();
+    writeln!(out, "total\t{total}")?;
+    writeln!(out, "valid\t{valid}")?;
+    writeln!(out, "invalid\t{}", total - valid)?;
+    for (k, n) in urilex::ErrorKind::ALL.iter().zip(by_kind) {
+        if n > 0 {
+            writeln!(out, "invalid.{}\t{n}", k.as_str())?;
+        }
+    }
+    out.flush()?;
+    if total == valid {
+        Ok(())
+    } else {
+        Err(Failure::Invalid)
+    }
+}
+
+fn run_stats(parser: Parser, threads: usize, top: usize, files: &[PathBuf]) -> Result<(), Failure> {
+    use std::collections::HashMap;
+    let (mut total, mut valid) = (0usize, 0usize);
+    let mut by_kind = [0usize; 8];
+    let mut schemes: HashMap<Vec<u8>, usize> = HashMap::new();
+    let mut host_kinds: HashMap<&'static str, usize> = HashMap::new();
+    let mut hosts: HashMap<Vec<u8>, usize> = HashMap::new();
+    run_batches(parser, threads, files, |batch, chunk| {
+        let (v, k) = batch.counts();
+        total += batch.len();
+        valid += v;
+        for (a, b) in by_kind.iter_mut().zip(k) {
+            *a += b;
+        }
+        for i in 0..batch.len() {
+            if !batch.is_valid(i) {
+                continue;
+            }
+            let scheme = batch
+                .component(i, urilex::Component::Scheme, chunk)
+                .map(|s| s.to_ascii_lowercase());
+            *schemes
+                .entry(scheme.unwrap_or_else(|| b"(relative)".to_vec()))
+                .or_default() += 1;
+            if let Some(k) = batch.host_kind(i) {
+                *host_kinds.entry(k.as_str()).or_default() += 1;
+            }
+            if let Some(h) = batch.component(i, urilex::Component::Host, chunk) {
+                match hosts.get_mut(h) {
+                    Some(n) => *n += 1,
+                    None => {
+                        hosts.insert(h.to_ascii_lowercase(), 1);
+                    }
+                }
+            }
+        }
+        Ok(())
+    })?;
+    let sorted = |m: HashMap<Vec<u8>, usize>| {
+        let mut v: Vec<(Vec<u8>, usize)> = m.into_iter().collect();
+        v.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+        v
+    };
+    let mut out = BufWriter::new(io::stdout().lock());
+    writeln!(out, "total\t{total}")?;
+    writeln!(out, "valid\t{valid}")?;
+    writeln!(out, "invalid\t{}", total - valid)?;
+    for (k, n) in urilex::ErrorKind::ALL.iter().zip(by_kind) {
+        if n > 0 {
+            writeln!(out, "invalid.{}\t{n}", k.as_str())?;
+        }
+    }
+    for (s, n) in sorted(schemes) {
+        writeln!(out, "scheme.{}\t{n}", String::from_utf8_lossy(&s))?;
+    }
+    let mut hk: Vec<_> = host_kinds.into_iter().collect();
+    hk.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(b.0)));
+    for (k, n) in hk {
+        writeln!(out, "host_kind.{k}\t{n}")?;
+    }
+    for (h, n) in sorted(hosts).into_iter().take(top) {
+        writeln!(out, "host.{}\t{n}", String::from_utf8_lossy(&h))?;
+    }
+    out.flush()?;
+    Ok(())
 }
 
 /// Lines of a buffer: split at LF, one CR before the LF dropped; no empty
@@ -274,6 +520,7 @@ fn run_parse(
     parser: Parser,
     format: Format,
     header: bool,
+    threads: usize,
     files: &[PathBuf],
 ) -> Result<(), Failure> {
     let stdout = io::stdout();
@@ -281,23 +528,16 @@ fn run_parse(
     if header && matches!(format, Format::Tsv) {
         out.write_all(b"valid\tscheme\tauthority\tuserinfo\thost\thost_kind\tport\tpath\tquery\tfragment\terror\n")?;
     }
-    // Check every file opens before printing rows for any.
-    let paths = inputs(files);
-    for p in &paths {
-        if p.as_os_str() != "-" {
-            std::fs::metadata(p).map_err(|e| Failure::Message(format!("{}: {e}", p.display())))?;
-        }
-    }
-    for p in &paths {
-        let input = open(p)?;
-        for line in lines(&input) {
-            let result = parser.parse_bytes(line);
+    run_batches(parser, threads, files, |batch, chunk| {
+        for i in 0..batch.len() {
+            let result = batch.get(i, chunk);
             match format {
                 Format::Jsonl => write_json(&mut out, &result)?,
                 Format::Tsv => write_tsv(&mut out, &result)?,
             }
         }
-    }
+        Ok(())
+    })?;
     out.flush()?;
     Ok(())
 }

@@ -425,3 +425,86 @@ fn unreadable_input_exits_2_naming_it() {
         assert!(err.contains("/no/such/file"), "{cmd}: {err}");
     }
 }
+
+#[test]
+fn validate_counts_and_exit_status() {
+    let kasztp = concat!(env!("CARGO_MANIFEST_DIR"), "/../benches/data/kasztp.txt");
+    let nodes = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../benches/data/node_files.txt"
+    );
+    for threads in ["1", "2"] {
+        let out = Command::new(env!("CARGO_BIN_EXE_urilex"))
+            .args(["validate", "--threads", threads, kasztp])
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(1));
+        let text = String::from_utf8(out.stdout).unwrap();
+        assert!(
+            text.contains("total\t48010\n") && text.contains("invalid\t341\n"),
+            "{text}"
+        );
+        assert!(text.contains("invalid.invalid-character\t341\n"), "{text}");
+    }
+    let out = Command::new(env!("CARGO_BIN_EXE_urilex"))
+        .args(["validate", nodes])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    assert!(String::from_utf8(out.stdout)
+        .unwrap()
+        .contains("valid\t43415\n"));
+    let (code, _, _) = urilex(&["validate", "/no/such/file"], b"");
+    assert_eq!(code, 2);
+    let (code, out, _) = urilex(&["validate"], b"http://a/\n/b\n");
+    assert_eq!(code, 0, "{}", String::from_utf8_lossy(&out));
+}
+
+#[test]
+fn stats_counts_schemes_hosts_and_kinds() {
+    let (code, out, err) = urilex(
+        &["stats", "--top", "2"],
+        b"http://a.example/\nHTTPS://A.example/x\nhttps://b.example\n//[::1]/\n/rel\nbad uri\n",
+    );
+    assert_eq!(code, 0, "{err}");
+    let text = String::from_utf8(out).unwrap();
+    for want in [
+        "total\t6\n",
+        "valid\t5\n",
+        "invalid\t1\n",
+        "invalid.invalid-character\t1\n",
+        "scheme.https\t2\n",
+        "scheme.http\t1\n",
+        "scheme.(relative)\t2\n",
+        "host_kind.reg-name\t3\n",
+        "host_kind.ipv6\t1\n",
+        "host.a.example\t2\n",
+    ] {
+        assert!(text.contains(want), "missing {want:?} in\n{text}");
+    }
+    assert_eq!(text.lines().filter(|l| l.starts_with("host.")).count(), 2);
+}
+
+#[test]
+fn parse_output_does_not_depend_on_threads() {
+    let mut input = Vec::new();
+    for _ in 0..4 {
+        input.extend_from_slice(include_bytes!("../../benches/data/kasztp.txt"));
+    }
+    let path = std::env::temp_dir().join(format!("urilex-threads-{}.txt", std::process::id()));
+    std::fs::write(&path, &input).unwrap();
+    let run = |t: &str| {
+        Command::new(env!("CARGO_BIN_EXE_urilex"))
+            .args(["parse", "--threads", t, path.to_str().unwrap()])
+            .output()
+            .unwrap()
+    };
+    let (one, two) = (run("1"), run("2"));
+    let _ = std::fs::remove_file(&path);
+    assert_eq!(one.status.code(), Some(0));
+    assert_eq!(one.stdout, two.stdout);
+    assert_eq!(
+        one.stdout.iter().filter(|&&b| b == b'\n').count(),
+        4 * 48_010
+    );
+}
