@@ -130,7 +130,8 @@ fn editing_the_grammar_changes_the_parser() {
     std::fs::copy(root().join("build.rs"), copy.join("build.rs")).unwrap();
     std::fs::write(
         copy.join("Cargo.toml"),
-        "[package]\nname = \"urilex\"\nversion = \"0.0.0\"\nedition = \"2021\"\nbuild = \"build.rs\"\n[features]\nserde = []\n[workspace]\n",
+        "[package]\nname = \"urilex\"\nversion = \"0.0.0\"\nedition = \"2021\"\nbuild = \"build.rs\"\n\
+         [features]\nserde = []\nstep-count = []\nrayon = []\n[dependencies]\nmemchr = \"2\"\n[workspace]\n",
     )
     .unwrap();
     let abnf = copy.join("abnf/rfc3986.abnf");

@@ -438,6 +438,7 @@ fn run_stats(parser: Parser, threads: usize, top: usize, files: &[PathBuf]) -> R
     let mut schemes: HashMap<Vec<u8>, usize> = HashMap::new();
     let mut host_kinds: HashMap<&'static str, usize> = HashMap::new();
     let mut hosts: HashMap<Vec<u8>, usize> = HashMap::new();
+    let mut key: Vec<u8> = Vec::new();
     run_batches(parser, threads, files, |batch, chunk| {
         let (v, k) = batch.counts();
         total += batch.len();
@@ -459,10 +460,14 @@ fn run_stats(parser: Parser, threads: usize, top: usize, files: &[PathBuf]) -> R
                 *host_kinds.entry(k.as_str()).or_default() += 1;
             }
             if let Some(h) = batch.component(i, urilex::Component::Host, chunk) {
-                match hosts.get_mut(h) {
+                // Hosts are case-insensitive (RFC 3986 3.2.2): count them
+                // lower-cased, without allocating for hosts already seen.
+                key.clear();
+                key.extend(h.iter().map(|b| b.to_ascii_lowercase()));
+                match hosts.get_mut(key.as_slice()) {
                     Some(n) => *n += 1,
                     None => {
-                        hosts.insert(h.to_ascii_lowercase(), 1);
+                        hosts.insert(key.clone(), 1);
                     }
                 }
             }

@@ -490,6 +490,7 @@ fn parse_output_does_not_depend_on_threads() {
     let mut input = Vec::new();
     for _ in 0..4 {
         input.extend_from_slice(include_bytes!("../../benches/data/kasztp.txt"));
+        input.push(b'\n'); // the file has no final newline
     }
     let path = std::env::temp_dir().join(format!("urilex-threads-{}.txt", std::process::id()));
     std::fs::write(&path, &input).unwrap();
