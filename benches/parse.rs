@@ -38,6 +38,15 @@ fn parse(c: &mut Criterion) {
                 ok
             })
         });
+        let buf: Vec<u8> = lines.join("\n").into_bytes();
+        g.bench_function("urilex-batch", |b| {
+            let p = urilex::Parser::new();
+            let mut batch = urilex::Batch::new();
+            b.iter(|| {
+                batch.parse_lines(&p, black_box(&buf));
+                batch.len()
+            })
+        });
         g.bench_function("urilex-validate-dfa", |b| {
             let p = urilex::Parser::new();
             b.iter(|| {

@@ -196,6 +196,7 @@ impl Batch {
         }
     }
 
+    #[cfg(feature = "rayon")]
     fn rebase(&mut self, by: usize) {
         for r in &mut self.records {
             r.start += by as u32;
@@ -412,4 +413,94 @@ impl Batch {
         }
         (valid, by_kind)
     }
+}
+
+/// Line counts from [`validate_lines`]: total, valid, and invalid by
+/// [`ErrorKind`] (in the order of [`ErrorKind::ALL`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Counts {
+    /// Lines seen.
+    pub total: usize,
+    /// Valid lines.
+    pub valid: usize,
+    /// Invalid lines by error kind.
+    pub invalid: [usize; 7],
+}
+
+impl Counts {
+    fn add(&mut self, o: &Counts) {
+        self.total += o.total;
+        self.valid += o.valid;
+        for (a, b) in self.invalid.iter_mut().zip(o.invalid) {
+            *a += b;
+        }
+    }
+}
+
+/// Counts valid and invalid lines of `buf` without computing spans: the
+/// validating DFA decides each line, and only invalid lines are diagnosed
+/// for their error kind. Lines as in [`Batch::parse_lines`].
+///
+/// ```
+/// let c = urilex::validate_lines(&urilex::Parser::new(), b"http://a/\nnot valid\n%zz\n");
+/// assert_eq!((c.total, c.valid), (3, 1));
+/// assert_eq!(c.invalid[urilex::ErrorKind::InvalidPercentEncoding as usize], 1);
+/// ```
+pub fn validate_lines(parser: &Parser, buf: &[u8]) -> Counts {
+    let mut c = Counts::default();
+    if buf.is_empty() {
+        return c;
+    }
+    let body = buf.strip_suffix(b"\n").unwrap_or(buf);
+    for line in body.split(|&b| b == b'\n') {
+        let line = line.strip_suffix(b"\r").unwrap_or(line);
+        c.total += 1;
+        if parser.is_valid(line) {
+            c.valid += 1;
+        } else if let Err(e) = parser.spans(line) {
+            c.invalid[(e.kind as usize).min(6)] += 1;
+        }
+    }
+    c
+}
+
+/// [`validate_lines`] across `threads` threads (0: all cores).
+#[cfg(feature = "rayon")]
+pub fn validate_lines_parallel(parser: &Parser, buf: &[u8], threads: usize) -> Counts {
+    use rayon::prelude::*;
+    let threads = if threads == 0 {
+        rayon::current_num_threads()
+    } else {
+        threads
+    };
+    if threads <= 1 || buf.len() < 1 << 16 {
+        return validate_lines(parser, buf);
+    }
+    let mut cuts = vec![0usize];
+    let pieces = threads * 8;
+    for k in 1..pieces {
+        let at = buf.len() * k / pieces;
+        if at <= *cuts.last().unwrap_or(&0) {
+            continue;
+        }
+        match memchr::memchr(b'\n', &buf[at..]) {
+            Some(i) if at + i + 1 < buf.len() => cuts.push(at + i + 1),
+            _ => break,
+        }
+    }
+    cuts.push(buf.len());
+    let run = || -> Vec<Counts> {
+        cuts.par_windows(2)
+            .map(|w| validate_lines(parser, &buf[w[0]..w[1]]))
+            .collect()
+    };
+    let parts = match rayon::ThreadPoolBuilder::new().num_threads(threads).build() {
+        Ok(pool) => pool.install(run),
+        Err(_) => run(),
+    };
+    let mut c = Counts::default();
+    for p in &parts {
+        c.add(p);
+    }
+    c
 }

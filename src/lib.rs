@@ -39,7 +39,9 @@ pub mod steps;
 mod tables;
 mod uri_ref;
 
-pub use batch::{Batch, BatchError};
+#[cfg(feature = "rayon")]
+pub use batch::validate_lines_parallel;
+pub use batch::{validate_lines, Batch, BatchError, Counts};
 pub use error::{ErrorKind, ParseError};
 pub use host::Host;
 pub use lint::{Lint, LintKind};

@@ -187,3 +187,28 @@ fn parallel_equals_sequential() {
         assert_eq!(par.counts(), one.counts());
     }
 }
+
+/// The verdict-only path counts exactly what the batch path does.
+#[test]
+fn validate_lines_equals_batch_counts() {
+    let mut rng = gen::Rng(0xC0C0);
+    let mut buf = Vec::new();
+    for _ in 0..30_000 {
+        let mut l = gen::input(&mut rng);
+        l.retain(|&b| b != b'\n');
+        buf.extend_from_slice(&l);
+        buf.push(b'\n');
+    }
+    buf.extend_from_slice(include_bytes!("../benches/data/kasztp.txt"));
+    for profile in Profile::ALL {
+        let parser = Parser::new().profile(*profile);
+        let mut batch = Batch::new();
+        batch.parse_lines(&parser, &buf);
+        let (valid, by_kind) = batch.counts();
+        let c = urilex::validate_lines(&parser, &buf);
+        assert_eq!((c.total, c.valid), (batch.len(), valid));
+        assert_eq!(&c.invalid[..], &by_kind[..7]);
+        #[cfg(feature = "rayon")]
+        assert_eq!(urilex::validate_lines_parallel(&parser, &buf, 2), c);
+    }
+}
