@@ -66,6 +66,34 @@ fn emit_dfa(out: &mut String, name: &str, d: &Dfa, labelled: bool) {
     });
     list(out, stay, 8);
     out.push_str("];\n");
+    // The same self-loop sets as nibble tables for the SIMD kernels
+    // (src/scan): lo[b & 15] & hi[b >> 4] != 0 exactly for the set's bytes
+    // when they are all ASCII; all zero (no skipping) otherwise.
+    let _ = writeln!(out, "static {name}_NIBBLES: [[u8; 32]; {n}] = [");
+    for s in 0..n {
+        let mut t = [0u8; 32];
+        let mut ascii = true;
+        if s != 0 && d.nclasses <= 64 {
+            for b in 0..=255u8 {
+                if d.trans[s * d.nclasses + d.classes[b as usize] as usize] as usize == s {
+                    if b >= 0x80 {
+                        ascii = false;
+                    } else {
+                        t[(b & 15) as usize] |= 1 << (b >> 4);
+                    }
+                }
+            }
+        }
+        if !ascii || t[..16].iter().all(|&x| x == 0) {
+            t = [0u8; 32];
+        } else {
+            for h in 0..8 {
+                t[16 + h] = 1 << h;
+            }
+        }
+        let _ = writeln!(out, "    {:?},", t);
+    }
+    out.push_str("];\n");
     if labelled {
         let _ = writeln!(out, "static {name}_LABELS: [Label; {n}] = [");
         let labels = d.labels.iter().map(|l| {
@@ -88,7 +116,7 @@ fn emit_dfa(out: &mut String, name: &str, d: &Dfa, labelled: bool) {
 
 fn dfa_value(name: &str, d: &Dfa, labelled: bool) -> String {
     format!(
-        "Dfa {{ classes: &{name}_CLASSES, stride: {}, trans: &{name}_TRANS, accept: &{name}_ACCEPT, stay: &{name}_STAY, labels: {} }}",
+        "Dfa {{ classes: &{name}_CLASSES, stride: {}, trans: &{name}_TRANS, accept: &{name}_ACCEPT, stay: &{name}_STAY, nibbles: &{name}_NIBBLES, labels: {} }}",
         d.nclasses,
         if labelled { format!("&{name}_LABELS") } else { "&[]".to_string() }
     )

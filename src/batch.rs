@@ -428,6 +428,7 @@ pub struct Counts {
 }
 
 impl Counts {
+    #[cfg(feature = "rayon")]
     fn add(&mut self, o: &Counts) {
         self.total += o.total;
         self.valid += o.valid;

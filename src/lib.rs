@@ -19,7 +19,8 @@
 //! let err = UriRef::parse("https://example.com/a b").unwrap_err();
 //! assert_eq!(err.to_string(), "invalid character ' ' (0x20) at byte 21 in path (rule segment)");
 //! ```
-#![forbid(unsafe_code)]
+#![deny(unsafe_code)]
+#![deny(clippy::undocumented_unsafe_blocks)]
 #![warn(missing_docs)]
 
 #[doc = include_str!("../README.md")]
@@ -34,6 +35,8 @@ mod normalize;
 mod parse;
 pub mod pct;
 mod resolve;
+#[doc(hidden)]
+pub mod scan;
 #[doc(hidden)]
 pub mod steps;
 mod tables;

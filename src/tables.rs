@@ -37,6 +37,9 @@ pub(crate) struct Dfa {
     /// Per state, the classes that lead back to the same state (bit per
     /// class; 0 for the dead state and when there are more than 64 classes).
     pub stay: &'static [u64],
+    /// Per state, the same self-loop set as nibble tables for the SIMD
+    /// kernels (all zero when the set is not ASCII).
+    pub nibbles: &'static [[u8; 32]],
     /// One label per state for entry and component DFAs; empty for leaves.
     pub labels: &'static [Label],
 }
@@ -62,7 +65,19 @@ impl Dfa {
     fn skip(&self, s: u16, input: &[u8], mut i: usize) -> usize {
         let stay = self.stay[s as usize];
         if stay != 0 {
-            while i < input.len() && (stay >> self.classes[input[i] as usize]) & 1 != 0 {
+            let in_run = |b: u8| (stay >> self.classes[b as usize]) & 1 != 0;
+            // Most runs are short: eight bytes one at a time first.
+            let first = (i + 8).min(input.len());
+            while i < first && in_run(input[i]) {
+                i += 1;
+            }
+            // A run still going: sixteen or thirty-two bytes at a time. The
+            // tables hold the same set, so the loop below then stops at once
+            // (or does the work when the tables are empty).
+            if i == first && input.len() - i >= 16 {
+                i = crate::scan::skip(&self.nibbles[s as usize], input, i);
+            }
+            while i < input.len() && in_run(input[i]) {
                 i += 1;
             }
         }

@@ -1,0 +1,73 @@
+//! x86_64 kernels: SSSE3 (16 bytes) and AVX2 (32 bytes), two byte shuffles
+//! per block. Both finish the tail with the scalar kernel.
+
+use super::{scalar, Nibbles};
+use core::arch::x86_64::*;
+
+/// SSSE3 skip.
+///
+/// # Safety
+/// The CPU must support SSSE3.
+#[target_feature(enable = "ssse3")]
+pub(crate) unsafe fn skip_ssse3(set: &Nibbles, input: &[u8], from: usize) -> usize {
+    let mut i = from;
+    // SAFETY: `set` is 32 bytes, so both 16-byte loads are in bounds;
+    // unaligned loads are allowed by `_mm_loadu_si128`.
+    let (lo, hi) = unsafe {
+        (
+            _mm_loadu_si128(set.as_ptr() as *const __m128i),
+            _mm_loadu_si128(set.as_ptr().add(16) as *const __m128i),
+        )
+    };
+    let nib = _mm_set1_epi8(0x0f);
+    while i + 16 <= input.len() {
+        // SAFETY: `i + 16 <= input.len()`, so the 16 bytes at `i` are in
+        // bounds; the load is unaligned.
+        let v = unsafe { _mm_loadu_si128(input.as_ptr().add(i) as *const __m128i) };
+        let l = _mm_shuffle_epi8(lo, _mm_and_si128(v, nib));
+        let h = _mm_shuffle_epi8(hi, _mm_and_si128(_mm_srli_epi16(v, 4), nib));
+        let outside = _mm_cmpeq_epi8(_mm_and_si128(l, h), _mm_setzero_si128());
+        let bits = _mm_movemask_epi8(outside) as u32;
+        if bits != 0 {
+            return i + bits.trailing_zeros() as usize;
+        }
+        i += 16;
+    }
+    scalar::skip(set, input, i)
+}
+
+/// AVX2 skip.
+///
+/// # Safety
+/// The CPU must support AVX2.
+#[target_feature(enable = "avx2")]
+pub(crate) unsafe fn skip_avx2(set: &Nibbles, input: &[u8], from: usize) -> usize {
+    let mut i = from;
+    // SAFETY: `set` is 32 bytes, so both 16-byte loads are in bounds.
+    let (lo, hi) = unsafe {
+        (
+            _mm_loadu_si128(set.as_ptr() as *const __m128i),
+            _mm_loadu_si128(set.as_ptr().add(16) as *const __m128i),
+        )
+    };
+    let (lo, hi) = (
+        _mm256_broadcastsi128_si256(lo),
+        _mm256_broadcastsi128_si256(hi),
+    );
+    let nib = _mm256_set1_epi8(0x0f);
+    while i + 32 <= input.len() {
+        // SAFETY: `i + 32 <= input.len()`, so the 32 bytes at `i` are in
+        // bounds; the load is unaligned.
+        let v = unsafe { _mm256_loadu_si256(input.as_ptr().add(i) as *const __m256i) };
+        let l = _mm256_shuffle_epi8(lo, _mm256_and_si256(v, nib));
+        let h = _mm256_shuffle_epi8(hi, _mm256_and_si256(_mm256_srli_epi16(v, 4), nib));
+        let outside = _mm256_cmpeq_epi8(_mm256_and_si256(l, h), _mm256_setzero_si256());
+        let bits = _mm256_movemask_epi8(outside) as u32;
+        if bits != 0 {
+            return i + bits.trailing_zeros() as usize;
+        }
+        i += 32;
+    }
+    // SAFETY: the CPU supports SSSE3 (AVX2 implies it); finish 16 at a time.
+    unsafe { skip_ssse3(set, input, i) }
+}
