@@ -10,7 +10,7 @@ set -euo pipefail
 cd "$(dirname "$0")"
 SECONDS_PER_TARGET="${1:-30}"
 export RUSTC_BOOTSTRAP=1
-targets=(parse dfa_vs_reference resolve against_fluent_uri)
+targets=(parse dfa_vs_reference resolve against_fluent_uri simd_vs_scalar batch_vs_single)
 # Seed corpora: every input, base and reference of the published vectors.
 for t in "${targets[@]}"; do
     mkdir -p "corpus/$t"
@@ -24,7 +24,7 @@ for name in ("parse", "resolve", "normalize"):
         for k in ("input", "base", "ref"):
             if isinstance(r.get(k), str):
                 seeds.add(r[k])
-for t in ("parse", "dfa_vs_reference", "against_fluent_uri", "resolve"):
+for t in ("parse", "dfa_vs_reference", "against_fluent_uri", "resolve", "batch_vs_single"):
     for s in seeds:
         data = s.encode("utf-8")
         h = hashlib.sha1(data).hexdigest()
