@@ -7,7 +7,7 @@
 //! the scalar tables: byte `b` is in the set when
 //! `lo[b & 15] & hi[b >> 4] != 0`. With `hi[h] = 1 << h` for `h < 8` and 0
 //! above, this is exact for any set of ASCII bytes, and no byte of 0x80 or
-//! more is ever in it. Kernels: [`scalar`] (always built, the reference),
+//! more is ever in it. Kernels: `scalar` (always built, the reference),
 //! x86_64 SSSE3 and AVX2 (chosen at run time). The `force-scalar` feature
 //! uses the scalar kernel everywhere. (SSE2 alone has no byte shuffle, so
 //! x86_64 machines without SSSE3 use the scalar kernel.)
@@ -20,7 +20,7 @@ pub(crate) mod x86_64;
 /// A byte set as nibble tables: `[lo; 16]` then `[hi; 16]`.
 pub(crate) type Nibbles = [u8; 32];
 
-/// Which kernel [`skip`] uses on this machine.
+/// Which kernel the DFA skip loop uses on this machine.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Kernel {
     /// One byte at a time.
