@@ -27,7 +27,7 @@ struct Cli {
 enum Command {
     /// Parse one reference per line and print its components.
     Parse {
-        /// Grammar profile: rfc3986 (default) or rfc2396bis-00.
+        /// Grammar profile: rfc3986 (default), rfc2396bis-00 or url-draft-05.
         #[arg(long, default_value = "rfc3986", value_parser = parse_profile)]
         profile: Profile,
         /// Rule each line must match.
@@ -53,7 +53,7 @@ enum Command {
         /// Each line is `base<TAB>reference`.
         #[arg(long)]
         pairs: bool,
-        /// Grammar profile (its resolution algorithm comes with it).
+        /// Grammar profile: rfc3986, rfc2396bis-00 or url-draft-05 (its resolution algorithm comes with it).
         #[arg(long, default_value = "rfc3986", value_parser = parse_profile)]
         profile: Profile,
         /// Ignore a reference's scheme when it equals the base's (RFC 3986 5.2.2).
@@ -67,7 +67,7 @@ enum Command {
     },
     /// Count valid and invalid lines; exit 0 when all are valid, 1 when some are not.
     Validate {
-        /// Grammar profile.
+        /// Grammar profile: rfc3986, rfc2396bis-00 or url-draft-05.
         #[arg(long, default_value = "rfc3986", value_parser = parse_profile)]
         profile: Profile,
         /// Worker threads (0: all cores).
@@ -78,7 +78,7 @@ enum Command {
     },
     /// Counts by scheme and host kind, the top hosts, and invalid lines by kind.
     Stats {
-        /// Grammar profile.
+        /// Grammar profile: rfc3986, rfc2396bis-00 or url-draft-05.
         #[arg(long, default_value = "rfc3986", value_parser = parse_profile)]
         profile: Profile,
         /// Worker threads (0: all cores).
@@ -93,7 +93,7 @@ enum Command {
     /// Security lints, one JSON line per input line: the input and each lint
     /// with its kind and byte span.
     Lint {
-        /// Grammar profile.
+        /// Grammar profile: rfc3986, rfc2396bis-00 or url-draft-05.
         #[arg(long, default_value = "rfc3986", value_parser = parse_profile)]
         profile: Profile,
         /// Input files; standard input when none is given or for `-`.
@@ -101,7 +101,7 @@ enum Command {
     },
     /// Normalize one reference per line (RFC 3986 6.2.2; 6.2.3 with --scheme-based).
     Normalize {
-        /// Grammar profile.
+        /// Grammar profile: rfc3986, rfc2396bis-00 or url-draft-05.
         #[arg(long, default_value = "rfc3986", value_parser = parse_profile)]
         profile: Profile,
         /// Add scheme-based normalization (default ports, empty http path).
