@@ -140,6 +140,10 @@ impl Batch {
 
     /// [`parse_lines`](Self::parse_lines) across `threads` threads (0 for
     /// all cores), keeping the order of the lines. Needs the `rayon` feature.
+    ///
+    /// The buffer is cut after line ends into pieces; the lines of each
+    /// piece are counted (memchr), and each thread then fills its own part
+    /// of the records in place, so nothing is copied afterwards.
     #[cfg(feature = "rayon")]
     pub fn parse_lines_parallel(&mut self, parser: &Parser, buf: &[u8], threads: usize) {
         use rayon::prelude::*;
@@ -151,55 +155,77 @@ impl Batch {
         if threads <= 1 || buf.len() < 1 << 16 {
             return self.parse_lines(parser, buf);
         }
-        // Chunks end just after a LF, so no line is split.
-        let pieces = threads * 8;
-        let mut cuts = vec![0usize];
-        for k in 1..pieces {
-            let at = buf.len() * k / pieces;
-            let last = *cuts.last().unwrap_or(&0);
-            if at <= last {
-                continue;
+        let cuts = line_cuts(buf, threads * 8);
+        let pieces: Vec<(usize, usize)> = cuts.windows(2).map(|w| (w[0], w[1])).collect();
+        let run = |records: &mut Vec<Record>| -> Vec<Vec<Spans>> {
+            let counts: Vec<usize> = pieces
+                .par_iter()
+                .map(|&(a, b)| {
+                    let piece = &buf[a..b];
+                    memchr::memchr_iter(b'\n', piece).count()
+                        + usize::from(piece.last() != Some(&b'\n'))
+                })
+                .collect();
+            let total: usize = counts.iter().sum();
+            records.clear();
+            records.resize(total, Record::default());
+            let mut slices = Vec::with_capacity(pieces.len());
+            let mut rest: &mut [Record] = records;
+            for &n in &counts {
+                let (head, tail) = rest.split_at_mut(n);
+                slices.push(head);
+                rest = tail;
             }
-            match memchr::memchr(b'\n', &buf[at..]) {
-                Some(i) if at + i + 1 < buf.len() => cuts.push(at + i + 1),
-                _ => break,
-            }
-        }
-        cuts.dedup();
-        cuts.push(buf.len());
-        let run = || -> Vec<Batch> {
-            cuts.par_windows(2)
-                .map(|w| {
-                    let mut b = Batch::new();
-                    b.parse_lines(parser, &buf[w[0]..w[1]]);
-                    b.rebase(w[0]);
-                    b
+            pieces
+                .par_iter()
+                .zip(slices.into_par_iter())
+                .map(|(&(a, b), out)| {
+                    let mut long = Vec::new();
+                    let piece = &buf[a..b];
+                    let mut n = 0;
+                    let body = piece.strip_suffix(b"\n").unwrap_or(piece);
+                    for line in body.split(|&c| c == b'\n') {
+                        let start = a + (line.as_ptr() as usize - piece.as_ptr() as usize);
+                        let line = line.strip_suffix(b"\r").unwrap_or(line);
+                        out[n] = record(parser, self_rules(parser), start, line, &mut long);
+                        n += 1;
+                    }
+                    debug_assert_eq!(n, out.len());
+                    long
                 })
                 .collect()
         };
-        let parts = match rayon::ThreadPoolBuilder::new().num_threads(threads).build() {
-            Ok(pool) => pool.install(run),
-            Err(_) => run(),
+        let mut records = core::mem::take(&mut self.records);
+        let longs = match rayon::ThreadPoolBuilder::new().num_threads(threads).build() {
+            Ok(pool) => pool.install(|| run(&mut records)),
+            Err(_) => run(&mut records),
         };
         self.clear(parser, buf.len(), false);
-        for mut p in parts {
-            let base = self.long.len() as u32;
-            for r in &mut p.records {
+        self.records = records;
+        // Long lines' spans: renumber into one side table.
+        if longs.iter().any(|l| !l.is_empty()) {
+            let mut bases = Vec::with_capacity(longs.len());
+            let mut base = 0u32;
+            for l in &longs {
+                bases.push(base);
+                base += l.len() as u32;
+            }
+            // Walk records piece by piece: a record's piece is the one whose
+            // byte range holds its start.
+            let mut p = 0usize;
+            for r in &mut self.records {
+                while p + 1 < pieces.len() && r.start as usize >= pieces[p].1 {
+                    p += 1;
+                }
                 if r.status & LONG != 0 {
-                    let i = (r.spans[0] as u32 | (r.spans[1] as u32) << 16) + base;
+                    let i = (r.spans[0] as u32 | (r.spans[1] as u32) << 16) + bases[p];
                     r.spans[0] = i as u16;
                     r.spans[1] = (i >> 16) as u16;
                 }
             }
-            self.records.extend_from_slice(&p.records);
-            self.long.extend_from_slice(&p.long);
-        }
-    }
-
-    #[cfg(feature = "rayon")]
-    fn rebase(&mut self, by: usize) {
-        for r in &mut self.records {
-            r.start += by as u32;
+            for l in longs {
+                self.long.extend_from_slice(&l);
+            }
         }
     }
 
@@ -213,58 +239,7 @@ impl Batch {
     }
 
     fn push(&mut self, parser: &Parser, start: usize, line: &[u8]) {
-        let mut rec = Record {
-            start: start as u32,
-            host_kind: u8::MAX,
-            err_component: u8::MAX,
-            ..Record::default()
-        };
-        match parser.spans(line) {
-            Ok(mut spans) => {
-                // Every reference has a path (RFC 3986 3.3); where a draft
-                // grammar leaves it out, it is empty before the query or
-                // fragment, or at the end (as `UriRef::span` says).
-                let p = Component::Path as usize * 2;
-                if spans.slots[p] == NONE {
-                    let at = [Component::Query, Component::Fragment]
-                        .iter()
-                        .find_map(|&c| spans.get(c).map(|(s, _)| s.saturating_sub(1)))
-                        .unwrap_or(line.len()) as u32;
-                    spans.slots[p] = at;
-                    spans.slots[p + 1] = at;
-                }
-                rec.status = VALID;
-                rec.host_kind = spans.kind;
-                for c in 0..8 {
-                    if spans.slots[2 * c] != NONE && spans.slots[2 * c + 1] != NONE {
-                        rec.present |= 1 << c;
-                    }
-                }
-                if line.len() <= u16::MAX as usize {
-                    for (i, &s) in spans.slots.iter().enumerate() {
-                        rec.spans[i] = if s == NONE { 0 } else { s as u16 };
-                    }
-                } else {
-                    rec.status = LONG;
-                    let i = self.long.len() as u32;
-                    self.long.push(spans);
-                    rec.spans[0] = i as u16;
-                    rec.spans[1] = (i >> 16) as u16;
-                }
-            }
-            Err(e) => {
-                rec.status = e.kind as u8 + 1;
-                rec.err_component = e.component.map_or(u8::MAX, |c| c as u8);
-                rec.spans[0] = e.index as u16;
-                rec.spans[1] = (e.index >> 16) as u16;
-                rec.spans[2] = e.byte.map_or(0, |b| b as u16 + 1);
-                rec.spans[3] = self
-                    .rules
-                    .iter()
-                    .position(|r| *r == e.rule)
-                    .map_or(u16::MAX, |i| i as u16);
-            }
-        }
+        let rec = record(parser, self.rules, start, line, &mut self.long);
         self.records.push(rec);
     }
 
@@ -504,4 +479,89 @@ pub fn validate_lines_parallel(parser: &Parser, buf: &[u8], threads: usize) -> C
         c.add(p);
     }
     c
+}
+
+/// The record of one line (spans of a line over `u16::MAX` go to `long`).
+fn record(
+    parser: &Parser,
+    rules: &[&str],
+    start: usize,
+    line: &[u8],
+    long: &mut Vec<Spans>,
+) -> Record {
+    let mut rec = Record {
+        start: start as u32,
+        host_kind: u8::MAX,
+        err_component: u8::MAX,
+        ..Record::default()
+    };
+    match parser.spans(line) {
+        Ok(mut spans) => {
+            // Every reference has a path (RFC 3986 3.3); where a draft
+            // grammar leaves it out, it is empty before the query or
+            // fragment, or at the end (as `UriRef::span` says).
+            let p = Component::Path as usize * 2;
+            if spans.slots[p] == NONE {
+                let at = [Component::Query, Component::Fragment]
+                    .iter()
+                    .find_map(|&c| spans.get(c).map(|(s, _)| s.saturating_sub(1)))
+                    .unwrap_or(line.len()) as u32;
+                spans.slots[p] = at;
+                spans.slots[p + 1] = at;
+            }
+            rec.status = VALID;
+            rec.host_kind = spans.kind;
+            for c in 0..8 {
+                if spans.slots[2 * c] != NONE && spans.slots[2 * c + 1] != NONE {
+                    rec.present |= 1 << c;
+                }
+            }
+            if line.len() <= u16::MAX as usize {
+                for (i, &s) in spans.slots.iter().enumerate() {
+                    rec.spans[i] = if s == NONE { 0 } else { s as u16 };
+                }
+            } else {
+                rec.status = LONG;
+                let i = long.len() as u32;
+                long.push(spans);
+                rec.spans[0] = i as u16;
+                rec.spans[1] = (i >> 16) as u16;
+            }
+        }
+        Err(e) => {
+            rec.status = e.kind as u8 + 1;
+            rec.err_component = e.component.map_or(u8::MAX, |c| c as u8);
+            rec.spans[0] = e.index as u16;
+            rec.spans[1] = (e.index >> 16) as u16;
+            rec.spans[2] = e.byte.map_or(0, |b| b as u16 + 1);
+            rec.spans[3] = rules
+                .iter()
+                .position(|r| *r == e.rule)
+                .map_or(u16::MAX, |i| i as u16);
+        }
+    }
+    rec
+}
+
+#[cfg(feature = "rayon")]
+fn self_rules(parser: &Parser) -> &'static [&'static str] {
+    parser.get_profile().tables().rules
+}
+
+/// Cut points (0, ..., len) just after line ends, about `pieces` apart.
+#[cfg(feature = "rayon")]
+fn line_cuts(buf: &[u8], pieces: usize) -> Vec<usize> {
+    let mut cuts = vec![0usize];
+    for k in 1..pieces {
+        let at = buf.len() * k / pieces;
+        if at <= *cuts.last().unwrap_or(&0) {
+            continue;
+        }
+        match memchr::memchr(b'\n', &buf[at..]) {
+            Some(i) if at + i + 1 < buf.len() => cuts.push(at + i + 1),
+            _ => break,
+        }
+    }
+    cuts.push(buf.len());
+    cuts
 }

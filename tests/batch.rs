@@ -166,8 +166,12 @@ const _: () = assert!(Batch::RECORD_BYTES <= 40);
 fn parallel_equals_sequential() {
     let parser = Parser::new();
     let mut buf = Vec::new();
-    for _ in 0..6 {
+    for k in 0..6 {
         buf.extend_from_slice(include_bytes!("../benches/data/kasztp.txt"));
+        buf.push(b'\n');
+        // Lines over 64 KiB (spans in the side table) in several pieces.
+        buf.extend_from_slice(format!("http://h/{}?{k}\n", "p".repeat(70_000 + k)).as_bytes());
+        buf.extend_from_slice(format!("{} bad\n", "x".repeat(66_000 + k)).as_bytes());
     }
     buf.extend_from_slice(b"no final newline");
     let mut one = Batch::new();
