@@ -167,7 +167,9 @@ impl Batch {
                 })
                 .collect();
             let total: usize = counts.iter().sum();
-            records.clear();
+            // Every record is overwritten below: only growth needs filling,
+            // so a reused batch pays no serial pass over its records.
+            records.truncate(total);
             records.resize(total, Record::default());
             let mut slices = Vec::with_capacity(pieces.len());
             let mut rest: &mut [Record] = records;
