@@ -10,7 +10,7 @@ fn main() {
     let mut valid = 0;
     for _ in 0..n {
         batch.parse_lines(&parser, &buf);
-        valid += batch.counts().0;
+        valid += batch.counts().valid;
     }
     println!("{valid} valid of {}", batch.len() * n);
 }

@@ -39,6 +39,55 @@ struct Record {
 
 const _: () = assert!(core::mem::size_of::<Record>() == 40);
 
+impl Record {
+    /// The 32-bit value kept in `spans[0..2]`: the error index of an invalid
+    /// reference, or a long line's place in the side table.
+    fn wide(&self) -> u32 {
+        self.spans[0] as u32 | (self.spans[1] as u32) << 16
+    }
+    fn set_wide(&mut self, v: u32) {
+        self.spans[0] = v as u16;
+        self.spans[1] = (v >> 16) as u16;
+    }
+}
+
+/// The lines of `buf` with their offsets: lines end at LF, a CR just before
+/// the LF is not part of the line, the last line needs no LF, and an empty
+/// buffer has none.
+fn lines(buf: &[u8]) -> impl Iterator<Item = (usize, &[u8])> {
+    let body = buf.strip_suffix(b"\n").unwrap_or(buf);
+    let empty = buf.is_empty();
+    let mut start = 0;
+    memchr::memchr_iter(b'\n', body)
+        .chain(core::iter::once(body.len()))
+        .filter(move |_| !empty)
+        .map(move |end| {
+            let line = &body[start..end];
+            let at = start;
+            start = end + 1;
+            (at, line.strip_suffix(b"\r").unwrap_or(line))
+        })
+}
+
+/// Runs `f` on a pool of `threads` threads (rayon's global pool if one
+/// cannot be built).
+#[cfg(feature = "rayon")]
+fn on_pool<R: Send>(threads: usize, f: impl FnOnce() -> R + Send) -> R {
+    match rayon::ThreadPoolBuilder::new().num_threads(threads).build() {
+        Ok(pool) => pool.install(f),
+        Err(_) => f(),
+    }
+}
+
+#[cfg(feature = "rayon")]
+fn thread_count(threads: usize) -> usize {
+    if threads == 0 {
+        rayon::current_num_threads()
+    } else {
+        threads
+    }
+}
+
 /// An error in a batch: what [`ParseError`] says, as plain values.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct BatchError {
@@ -69,8 +118,6 @@ pub struct Batch {
     records: Vec<Record>,
     /// Spans of lines longer than `u16::MAX` bytes.
     long: Vec<Spans>,
-    /// The profile's rule names (errors store an index into it).
-    rules: &'static [&'static str],
     /// Length of the buffer given to `parse_lines`.
     buf_len: usize,
     /// Whether the references came from `parse_items` (then `line` is moot).
@@ -111,22 +158,8 @@ impl Batch {
     /// the batch held.
     pub fn parse_lines(&mut self, parser: &Parser, buf: &[u8]) {
         self.clear(parser, buf.len(), false);
-        if buf.is_empty() {
-            return;
-        }
-        let mut start = 0usize;
-        loop {
-            let end = match memchr::memchr(b'\n', &buf[start..]) {
-                Some(i) => start + i,
-                None => buf.len(),
-            };
-            let line = &buf[start..end];
-            let line = line.strip_suffix(b"\r").unwrap_or(line);
+        for (start, line) in lines(buf) {
             self.push(parser, start, line);
-            if end >= buf.len() || end + 1 == buf.len() {
-                break;
-            }
-            start = end + 1;
         }
     }
 
@@ -147,11 +180,7 @@ impl Batch {
     #[cfg(feature = "rayon")]
     pub fn parse_lines_parallel(&mut self, parser: &Parser, buf: &[u8], threads: usize) {
         use rayon::prelude::*;
-        let threads = if threads == 0 {
-            rayon::current_num_threads()
-        } else {
-            threads
-        };
+        let threads = thread_count(threads);
         if threads <= 1 || buf.len() < 1 << 16 {
             return self.parse_lines(parser, buf);
         }
@@ -183,25 +212,15 @@ impl Batch {
                 .zip(slices.into_par_iter())
                 .map(|(&(a, b), out)| {
                     let mut long = Vec::new();
-                    let piece = &buf[a..b];
-                    let mut n = 0;
-                    let body = piece.strip_suffix(b"\n").unwrap_or(piece);
-                    for line in body.split(|&c| c == b'\n') {
-                        let start = a + (line.as_ptr() as usize - piece.as_ptr() as usize);
-                        let line = line.strip_suffix(b"\r").unwrap_or(line);
-                        out[n] = record(parser, self_rules(parser), start, line, &mut long);
-                        n += 1;
+                    for (slot, (start, line)) in out.iter_mut().zip(lines(&buf[a..b])) {
+                        *slot = record(parser, a + start, line, &mut long);
                     }
-                    debug_assert_eq!(n, out.len());
                     long
                 })
                 .collect()
         };
         let mut records = core::mem::take(&mut self.records);
-        let longs = match rayon::ThreadPoolBuilder::new().num_threads(threads).build() {
-            Ok(pool) => pool.install(|| run(&mut records)),
-            Err(_) => run(&mut records),
-        };
+        let longs = on_pool(threads, || run(&mut records));
         self.clear(parser, buf.len(), false);
         self.records = records;
         // Long lines' spans: renumber into one side table.
@@ -220,9 +239,7 @@ impl Batch {
                     p += 1;
                 }
                 if r.status & LONG != 0 {
-                    let i = (r.spans[0] as u32 | (r.spans[1] as u32) << 16) + bases[p];
-                    r.spans[0] = i as u16;
-                    r.spans[1] = (i >> 16) as u16;
+                    r.set_wide(r.wide() + bases[p]);
                 }
             }
             for l in longs {
@@ -234,14 +251,13 @@ impl Batch {
     fn clear(&mut self, parser: &Parser, buf_len: usize, from_items: bool) {
         self.records.clear();
         self.long.clear();
-        self.rules = parser.get_profile().tables().rules;
         self.profile = parser.get_profile();
         self.buf_len = buf_len;
         self.from_items = from_items;
     }
 
     fn push(&mut self, parser: &Parser, start: usize, line: &[u8]) {
-        let rec = record(parser, self.rules, start, line, &mut self.long);
+        let rec = record(parser, start, line, &mut self.long);
         self.records.push(rec);
     }
 
@@ -269,9 +285,15 @@ impl Batch {
         Some(ParseError {
             kind,
             component: Component::from_index(r.err_component),
-            index: r.spans[0] as u32 | (r.spans[1] as u32) << 16,
+            index: r.wide(),
             byte: r.spans[2].checked_sub(1).map(|b| b as u8),
-            rule: self.rules.get(r.spans[3] as usize).copied().unwrap_or(""),
+            rule: self
+                .profile
+                .tables()
+                .rules
+                .get(r.spans[3] as usize)
+                .copied()
+                .unwrap_or(""),
         })
     }
 
@@ -287,8 +309,7 @@ impl Batch {
             return None;
         }
         if r.status & LONG != 0 {
-            let idx = (r.spans[0] as u32 | (r.spans[1] as u32) << 16) as usize;
-            return self.long[idx].get(c).map(|(s, e)| s..e);
+            return self.long[r.wide() as usize].get(c).map(|(s, e)| s..e);
         }
         Some(r.spans[2 * k] as usize..r.spans[2 * k + 1] as usize)
     }
@@ -353,7 +374,7 @@ impl Batch {
         let r = &self.records[i];
         let line = self.line(i, buf);
         let spans = if r.status & LONG != 0 {
-            self.long[(r.spans[0] as u32 | (r.spans[1] as u32) << 16) as usize]
+            self.long[r.wide() as usize]
         } else {
             let mut spans = Spans::EMPTY;
             for c in 0..8 {
@@ -377,18 +398,18 @@ impl Batch {
     }
 
     /// Counts of valid references, and of invalid ones by error kind.
-    pub fn counts(&self) -> (usize, [usize; 8]) {
-        let mut valid = 0;
-        let mut by_kind = [0usize; 8];
+    pub fn counts(&self) -> Counts {
+        let mut c = Counts {
+            total: self.records.len(),
+            ..Counts::default()
+        };
         for r in &self.records {
-            let s = r.status & !LONG;
-            if s == VALID {
-                valid += 1;
-            } else {
-                by_kind[(s as usize - 1).min(7)] += 1;
+            match r.status & !LONG {
+                VALID => c.valid += 1,
+                s => c.invalid[s as usize - 1] += 1,
             }
         }
-        (valid, by_kind)
+        c
     }
 }
 
@@ -405,8 +426,14 @@ pub struct Counts {
 }
 
 impl Counts {
-    #[cfg(feature = "rayon")]
-    fn add(&mut self, o: &Counts) {
+    /// Adds another count to this one.
+    ///
+    /// ```
+    /// let mut a = urilex::Counts { total: 2, valid: 1, invalid: [1, 0, 0, 0, 0, 0, 0] };
+    /// a.add(&a.clone());
+    /// assert_eq!((a.total, a.valid, a.invalid[0]), (4, 2, 2));
+    /// ```
+    pub fn add(&mut self, o: &Counts) {
         self.total += o.total;
         self.valid += o.valid;
         for (a, b) in self.invalid.iter_mut().zip(o.invalid) {
@@ -426,17 +453,11 @@ impl Counts {
 /// ```
 pub fn validate_lines(parser: &Parser, buf: &[u8]) -> Counts {
     let mut c = Counts::default();
-    if buf.is_empty() {
-        return c;
-    }
-    let body = buf.strip_suffix(b"\n").unwrap_or(buf);
-    for line in body.split(|&b| b == b'\n') {
-        let line = line.strip_suffix(b"\r").unwrap_or(line);
+    for (_, line) in lines(buf) {
         c.total += 1;
-        if parser.is_valid(line) {
-            c.valid += 1;
-        } else if let Err(e) = parser.spans(line) {
-            c.invalid[(e.kind as usize).min(6)] += 1;
+        match parser.verdict(line) {
+            Ok(()) => c.valid += 1,
+            Err(e) => c.invalid[e.kind as usize] += 1,
         }
     }
     c
@@ -446,36 +467,16 @@ pub fn validate_lines(parser: &Parser, buf: &[u8]) -> Counts {
 #[cfg(feature = "rayon")]
 pub fn validate_lines_parallel(parser: &Parser, buf: &[u8], threads: usize) -> Counts {
     use rayon::prelude::*;
-    let threads = if threads == 0 {
-        rayon::current_num_threads()
-    } else {
-        threads
-    };
+    let threads = thread_count(threads);
     if threads <= 1 || buf.len() < 1 << 16 {
         return validate_lines(parser, buf);
     }
-    let mut cuts = vec![0usize];
-    let pieces = threads * 8;
-    for k in 1..pieces {
-        let at = buf.len() * k / pieces;
-        if at <= *cuts.last().unwrap_or(&0) {
-            continue;
-        }
-        match memchr::memchr(b'\n', &buf[at..]) {
-            Some(i) if at + i + 1 < buf.len() => cuts.push(at + i + 1),
-            _ => break,
-        }
-    }
-    cuts.push(buf.len());
-    let run = || -> Vec<Counts> {
+    let cuts = line_cuts(buf, threads * 8);
+    let parts: Vec<Counts> = on_pool(threads, || {
         cuts.par_windows(2)
             .map(|w| validate_lines(parser, &buf[w[0]..w[1]]))
             .collect()
-    };
-    let parts = match rayon::ThreadPoolBuilder::new().num_threads(threads).build() {
-        Ok(pool) => pool.install(run),
-        Err(_) => run(),
-    };
+    });
     let mut c = Counts::default();
     for p in &parts {
         c.add(p);
@@ -484,13 +485,7 @@ pub fn validate_lines_parallel(parser: &Parser, buf: &[u8], threads: usize) -> C
 }
 
 /// The record of one line (spans of a line over `u16::MAX` go to `long`).
-fn record(
-    parser: &Parser,
-    rules: &[&str],
-    start: usize,
-    line: &[u8],
-    long: &mut Vec<Spans>,
-) -> Record {
+fn record(parser: &Parser, start: usize, line: &[u8], long: &mut Vec<Spans>) -> Record {
     let mut rec = Record {
         start: start as u32,
         host_kind: u8::MAX,
@@ -498,19 +493,7 @@ fn record(
         ..Record::default()
     };
     match parser.spans(line) {
-        Ok(mut spans) => {
-            // Every reference has a path (RFC 3986 3.3); where a draft
-            // grammar leaves it out, it is empty before the query or
-            // fragment, or at the end (as `UriRef::span` says).
-            let p = Component::Path as usize * 2;
-            if spans.slots[p] == NONE {
-                let at = [Component::Query, Component::Fragment]
-                    .iter()
-                    .find_map(|&c| spans.get(c).map(|(s, _)| s.saturating_sub(1)))
-                    .unwrap_or(line.len()) as u32;
-                spans.slots[p] = at;
-                spans.slots[p + 1] = at;
-            }
+        Ok(spans) => {
             rec.status = VALID;
             rec.host_kind = spans.kind;
             for c in 0..8 {
@@ -524,30 +507,25 @@ fn record(
                 }
             } else {
                 rec.status = LONG;
-                let i = long.len() as u32;
+                rec.set_wide(long.len() as u32);
                 long.push(spans);
-                rec.spans[0] = i as u16;
-                rec.spans[1] = (i >> 16) as u16;
             }
         }
         Err(e) => {
             rec.status = e.kind as u8 + 1;
             rec.err_component = e.component.map_or(u8::MAX, |c| c as u8);
-            rec.spans[0] = e.index as u16;
-            rec.spans[1] = (e.index >> 16) as u16;
+            rec.set_wide(e.index);
             rec.spans[2] = e.byte.map_or(0, |b| b as u16 + 1);
-            rec.spans[3] = rules
+            rec.spans[3] = parser
+                .get_profile()
+                .tables()
+                .rules
                 .iter()
                 .position(|r| *r == e.rule)
                 .map_or(u16::MAX, |i| i as u16);
         }
     }
     rec
-}
-
-#[cfg(feature = "rayon")]
-fn self_rules(parser: &Parser) -> &'static [&'static str] {
-    parser.get_profile().tables().rules
 }
 
 /// Cut points (0, ..., len) just after line ends, about `pieces` apart.

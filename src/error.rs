@@ -32,17 +32,7 @@ pub enum ErrorKind {
 
 impl ErrorKind {
     pub(crate) fn from_index(i: u8) -> Option<ErrorKind> {
-        [
-            ErrorKind::InvalidCharacter,
-            ErrorKind::InvalidPercentEncoding,
-            ErrorKind::InvalidIpLiteral,
-            ErrorKind::UnexpectedEnd,
-            ErrorKind::MissingScheme,
-            ErrorKind::TooLong,
-            ErrorKind::Unsupported,
-        ]
-        .get(i as usize)
-        .copied()
+        ErrorKind::ALL.get(i as usize).copied()
     }
 
     /// Every kind, in declaration order (the order of `Batch::counts`).

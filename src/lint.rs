@@ -184,6 +184,24 @@ fn looks_numeric(host: &str) -> bool {
         })
 }
 
+/// The valid `%XX` escapes within `range` of `b`: their offsets and values.
+fn escapes(b: &[u8], range: Range<usize>) -> impl Iterator<Item = (usize, u8)> + '_ {
+    let mut i = range.start;
+    core::iter::from_fn(move || {
+        while i < range.end {
+            let at = i;
+            match pct_at(b, at) {
+                Some(v) => {
+                    i += 3;
+                    return Some((at, v));
+                }
+                None => i += 1,
+            }
+        }
+        None
+    })
+}
+
 impl<'a> UriRef<'a> {
     /// The security lints of this reference, in order of position.
     ///
@@ -245,19 +263,12 @@ impl<'a> UriRef<'a> {
         }
         // Encoded delimiters in the authority.
         if let Some(r) = span(Component::Authority) {
-            let b = text.as_bytes();
-            let mut i = r.start;
-            while i < r.end {
-                if let Some(v) = pct_at(b, i) {
-                    if matches!(v, b'@' | b'/' | b'?' | b'#' | b'\\') {
-                        out.push(Lint {
-                            kind: LintKind::EncodedDelimiterInAuthority,
-                            span: i..i + 3,
-                        });
-                    }
-                    i += 3;
-                } else {
-                    i += 1;
+            for (i, v) in escapes(text.as_bytes(), r) {
+                if matches!(v, b'@' | b'/' | b'?' | b'#' | b'\\') {
+                    out.push(Lint {
+                        kind: LintKind::EncodedDelimiterInAuthority,
+                        span: i..i + 3,
+                    });
                 }
             }
         }
@@ -336,19 +347,12 @@ impl<'a> UriRef<'a> {
             at += seg.len() + 1;
         }
         // Encoded CR, LF, NUL anywhere.
-        let b = text.as_bytes();
-        let mut i = 0;
-        while i < b.len() {
-            if let Some(v) = pct_at(b, i) {
-                if matches!(v, b'\r' | b'\n' | 0) {
-                    out.push(Lint {
-                        kind: LintKind::EncodedControl,
-                        span: i..i + 3,
-                    });
-                }
-                i += 3;
-            } else {
-                i += 1;
+        for (i, v) in escapes(text.as_bytes(), 0..text.len()) {
+            if matches!(v, b'\r' | b'\n' | 0) {
+                out.push(Lint {
+                    kind: LintKind::EncodedControl,
+                    span: i..i + 3,
+                });
             }
         }
         out.sort_by_key(|l| (l.span.start, l.kind));

@@ -245,7 +245,8 @@ fn normalize_once(u: &UriRef<'_>, o: NormalizeOptions, out: &mut String) {
         let p = &out[path_at..];
         if p.starts_with('.') || p.contains("/.") {
             let path = out.split_off(path_at);
-            crate::resolve::remove_dots_public(&path, out, DotAboveRoot::Remove);
+            // `Remove` never fails: a ".." above the root is dropped.
+            let _ = crate::resolve::remove_dot_segments(&path, out, DotAboveRoot::Remove);
         }
     }
     if o.scheme_based

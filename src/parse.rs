@@ -167,6 +167,19 @@ pub(crate) fn diagnose(
         // generator's longest-match proof holds. Report it rather than panic.
         Ok(()) => (input.len(), DEAD),
     };
+    diagnose_at(t, entry, entry_rule, input, index, state)
+}
+
+/// The error for a DFA run that failed at `index` in `state` (the result
+/// of `Dfa::scan`, so callers that already scanned do not scan again).
+pub(crate) fn diagnose_at(
+    t: &ProfileTables,
+    entry: &Entry,
+    entry_rule: &'static str,
+    input: &[u8],
+    index: usize,
+    state: u16,
+) -> ParseError {
     let label = entry.dfa.labels.get(state as usize).copied();
     let byte = input.get(index).copied();
     let hint = label.map_or(0, |l| l.hint);

@@ -270,13 +270,9 @@ fn finish(out: &mut String, query: Option<&str>, fragment: Option<&str>) {
     }
 }
 
-/// RFC 3986 5.2.4 for normalization (6.2.2.3), appending to `out`.
-pub(crate) fn remove_dots_public(input: &str, out: &mut String, dots: DotAboveRoot) {
-    let _ = remove_dot_segments_parts("", input, out, dots);
-}
-
-/// RFC 3986 5.2.4 on `input`, appending to `out`.
-fn remove_dot_segments(
+/// RFC 3986 5.2.4 on `input`, appending to `out` (also normalization's
+/// 6.2.2.3).
+pub(crate) fn remove_dot_segments(
     input: &str,
     out: &mut String,
     dots: DotAboveRoot,

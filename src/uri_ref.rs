@@ -226,14 +226,56 @@ impl Parser {
             return Err(parse::unsupported(self.syntax.rule_name()));
         };
         match parse::run_program(t, entry.ops, input) {
-            Some(spans) => Ok(spans),
-            None => Err(self.error(t, entry, input)),
+            Some(mut spans) => {
+                // Every reference has a path (RFC 3986 3.3). Where a draft
+                // grammar leaves it out, it is empty where the query or the
+                // fragment starts, or at the end.
+                let p = Component::Path as usize * 2;
+                if spans.slots[p] == parse::NONE {
+                    let at = [Component::Query, Component::Fragment]
+                        .iter()
+                        .find_map(|&c| spans.get(c).map(|(s, _)| s.saturating_sub(1)))
+                        .unwrap_or(input.len()) as u32;
+                    spans.slots[p] = at;
+                    spans.slots[p + 1] = at;
+                }
+                Ok(spans)
+            }
+            None => Err(self.error(t, entry, input, None)),
         }
     }
 
+    /// Valid or the error, from one run of the validating DFA (no spans):
+    /// the fast path of `validate_lines`.
+    pub(crate) fn verdict(&self, input: &[u8]) -> Result<(), ParseError> {
+        if input.len() >= u32::MAX as usize {
+            return Err(parse::too_long());
+        }
+        let t = self.profile.tables();
+        let Some(entry) = &t.entries[self.syntax as usize] else {
+            return Err(parse::unsupported(self.syntax.rule_name()));
+        };
+        entry
+            .dfa
+            .scan(input)
+            .map_err(|failed| self.error(t, entry, input, Some(failed)))
+    }
+
+    /// The error for an input `entry` rejects; `failed` is the DFA's failure
+    /// point when the caller has already scanned.
     #[cold]
-    fn error(&self, t: &ProfileTables, entry: &crate::tables::Entry, input: &[u8]) -> ParseError {
-        let mut err = parse::diagnose(t, entry, self.syntax.rule_name(), input);
+    fn error(
+        &self,
+        t: &ProfileTables,
+        entry: &crate::tables::Entry,
+        input: &[u8],
+        failed: Option<(usize, u16)>,
+    ) -> ParseError {
+        let rule = self.syntax.rule_name();
+        let mut err = match failed {
+            Some((index, state)) => parse::diagnose_at(t, entry, rule, input, index, state),
+            None => parse::diagnose(t, entry, rule, input),
+        };
         if matches!(self.syntax, Syntax::Uri | Syntax::AbsoluteUri) {
             let relative = t.entries[Syntax::RelativeRef as usize].as_ref();
             if relative.is_some_and(|r| r.dfa.scan(input).is_ok()) {
@@ -264,10 +306,9 @@ impl Parser {
         let Some(entry) = &t.components[component as usize] else {
             return Err(parse::unsupported(component.as_str()));
         };
-        match entry.dfa.scan(input) {
-            Ok(()) => Ok(()),
-            Err(_) => Err(parse::diagnose(t, entry, component.as_str(), input)),
-        }
+        entry.dfa.scan(input).map_err(|(index, state)| {
+            parse::diagnose_at(t, entry, component.as_str(), input, index, state)
+        })
     }
 
     /// Parses a host on its own and tells its kind.
@@ -426,16 +467,13 @@ impl<'a> UriRef<'a> {
         self.src.get(r).unwrap_or("")
     }
     fn path_span(&self) -> core::ops::Range<usize> {
-        if let Some((s, e)) = self.spans.get(Component::Path) {
-            return s..e;
-        }
-        // Grammars where the path is optional: it is empty, where the
-        // query or fragment starts or at the end.
-        let at = [Component::Query, Component::Fragment]
-            .iter()
-            .find_map(|&c| self.spans.get(c).map(|(s, _)| s.saturating_sub(1)))
-            .unwrap_or(self.src.len());
-        at..at
+        // `Parser::spans` always sets the path; the fallback keeps a
+        // hand-made value from panicking.
+        let (s, e) = self
+            .spans
+            .get(Component::Path)
+            .unwrap_or((self.src.len(), self.src.len()));
+        s..e
     }
     /// The query, without its `?`.
     pub fn query(&self) -> Option<&'a str> {

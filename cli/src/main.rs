@@ -357,15 +357,10 @@ fn chunks(buf: &[u8], size: usize) -> impl Iterator<Item = &[u8]> {
     })
 }
 
-/// Runs the batch engine over every input, chunk by chunk, in order; a
-/// progress bar goes to stderr when it is a terminal and the input is large.
-fn run_batches(
-    parser: Parser,
-    threads: usize,
-    files: &[PathBuf],
-    mut each: impl FnMut(&urilex::Batch, &[u8]) -> Result<(), Failure>,
-) -> Result<(), Failure> {
-    use std::io::IsTerminal;
+/// The inputs to read, after checking that every file exists: a missing
+/// file fails the run before any row is printed. Also their total size
+/// (standard input counts 0).
+fn check_inputs(files: &[PathBuf]) -> Result<(Vec<PathBuf>, u64), Failure> {
     let paths = inputs(files);
     let mut total = 0u64;
     for p in &paths {
@@ -375,6 +370,32 @@ fn run_batches(
             total += m.len();
         }
     }
+    Ok((paths, total))
+}
+
+/// The counts block that `validate` and `stats` print.
+fn write_counts(out: &mut impl Write, c: &urilex::Counts) -> io::Result<()> {
+    writeln!(out, "total\t{}", c.total)?;
+    writeln!(out, "valid\t{}", c.valid)?;
+    writeln!(out, "invalid\t{}", c.total - c.valid)?;
+    for (k, n) in urilex::ErrorKind::ALL.iter().zip(c.invalid) {
+        if n > 0 {
+            writeln!(out, "invalid.{}\t{n}", k.as_str())?;
+        }
+    }
+    Ok(())
+}
+
+/// Runs the batch engine over every input, chunk by chunk, in order; a
+/// progress bar goes to stderr when it is a terminal and the input is large.
+fn run_batches(
+    parser: Parser,
+    threads: usize,
+    files: &[PathBuf],
+    mut each: impl FnMut(&urilex::Batch, &[u8]) -> Result<(), Failure>,
+) -> Result<(), Failure> {
+    use std::io::IsTerminal;
+    let (paths, total) = check_inputs(files)?;
     let bar = if io::stderr().is_terminal() && total >= 64 << 20 {
         let b = indicatif::ProgressBar::new(total);
         b.set_style(
@@ -405,35 +426,18 @@ fn run_batches(
 }
 
 fn run_validate(parser: Parser, threads: usize, files: &[PathBuf]) -> Result<(), Failure> {
-    let paths = inputs(files);
-    for p in &paths {
-        if p.as_os_str() != "-" {
-            std::fs::metadata(p).map_err(|e| Failure::Message(format!("{}: {e}", p.display())))?;
-        }
-    }
+    let (paths, _) = check_inputs(files)?;
     // Verdicts only: the validating DFA per line, a diagnosis for invalid
     // lines (no spans are computed).
     let mut c = urilex::Counts::default();
     for p in &paths {
         let input = open(p)?;
         for chunk in chunks(&input, 64 << 20) {
-            let part = urilex::validate_lines_parallel(&parser, chunk, threads);
-            c.total += part.total;
-            c.valid += part.valid;
-            for (a, b) in c.invalid.iter_mut().zip(part.invalid) {
-                *a += b;
-            }
+            c.add(&urilex::validate_lines_parallel(&parser, chunk, threads));
         }
     }
     let mut out = io::stdout().lock();
-    writeln!(out, "total\t{}", c.total)?;
-    writeln!(out, "valid\t{}", c.valid)?;
-    writeln!(out, "invalid\t{}", c.total - c.valid)?;
-    for (k, n) in urilex::ErrorKind::ALL.iter().zip(c.invalid) {
-        if n > 0 {
-            writeln!(out, "invalid.{}\t{n}", k.as_str())?;
-        }
-    }
+    write_counts(&mut out, &c)?;
     out.flush()?;
     if c.total == c.valid {
         Ok(())
@@ -444,19 +448,13 @@ fn run_validate(parser: Parser, threads: usize, files: &[PathBuf]) -> Result<(),
 
 fn run_stats(parser: Parser, threads: usize, top: usize, files: &[PathBuf]) -> Result<(), Failure> {
     use std::collections::HashMap;
-    let (mut total, mut valid) = (0usize, 0usize);
-    let mut by_kind = [0usize; 8];
+    let mut counts = urilex::Counts::default();
     let mut schemes: HashMap<Vec<u8>, usize> = HashMap::new();
     let mut host_kinds: HashMap<&'static str, usize> = HashMap::new();
     let mut hosts: HashMap<Vec<u8>, usize> = HashMap::new();
     let mut key: Vec<u8> = Vec::new();
     run_batches(parser, threads, files, |batch, chunk| {
-        let (v, k) = batch.counts();
-        total += batch.len();
-        valid += v;
-        for (a, b) in by_kind.iter_mut().zip(k) {
-            *a += b;
-        }
+        counts.add(&batch.counts());
         for i in 0..batch.len() {
             if !batch.is_valid(i) {
                 continue;
@@ -491,14 +489,7 @@ fn run_stats(parser: Parser, threads: usize, top: usize, files: &[PathBuf]) -> R
         v
     };
     let mut out = BufWriter::new(io::stdout().lock());
-    writeln!(out, "total\t{total}")?;
-    writeln!(out, "valid\t{valid}")?;
-    writeln!(out, "invalid\t{}", total - valid)?;
-    for (k, n) in urilex::ErrorKind::ALL.iter().zip(by_kind) {
-        if n > 0 {
-            writeln!(out, "invalid.{}\t{n}", k.as_str())?;
-        }
-    }
+    write_counts(&mut out, &counts)?;
     for (s, n) in sorted(schemes) {
         writeln!(out, "scheme.{}\t{n}", String::from_utf8_lossy(&s))?;
     }
@@ -564,12 +555,7 @@ fn run_lines(
     mut row: impl FnMut(&[u8], &mut BufWriter<io::StdoutLock<'static>>) -> io::Result<()>,
 ) -> Result<(), Failure> {
     let mut out = BufWriter::with_capacity(1 << 16, io::stdout().lock());
-    let paths = inputs(files);
-    for p in &paths {
-        if p.as_os_str() != "-" {
-            std::fs::metadata(p).map_err(|e| Failure::Message(format!("{}: {e}", p.display())))?;
-        }
-    }
+    let (paths, _) = check_inputs(files)?;
     for p in &paths {
         let input = open(p)?;
         for line in lines(&input) {
