@@ -353,14 +353,28 @@ pub fn emit(profiles: &[Compiled]) -> String {
             "static P{i}_UNRESERVED: [u64; 4] = [{:#x}, {:#x}, {:#x}, {:#x}];",
             unres[0], unres[1], unres[2], unres[3]
         );
+        // The grammar's own name for an entry or a component, for errors.
+        let rule_names = |prefix: &str, k: usize| -> String {
+            let rules: Vec<usize> = if prefix == "E" {
+                p.spec.entries[k].into_iter().collect()
+            } else {
+                p.spec.components[k].clone()
+            };
+            rules
+                .iter()
+                .map(|&r| g.rules[r].name.as_str())
+                .collect::<Vec<_>>()
+                .join(" / ")
+        };
         let entry_list = |prefix: &str, items: &[Option<(Dfa, Program)>]| -> String {
             items
                 .iter()
                 .enumerate()
                 .map(|(k, item)| match item {
                     Some((d, _)) => format!(
-                        "Some(Entry {{ dfa: {}, ops: &P{i}_{prefix}{k}_OPS }})",
-                        dfa_value(&format!("P{i}_{prefix}{k}"), d, true)
+                        "Some(Entry {{ dfa: {}, ops: &P{i}_{prefix}{k}_OPS, rule: {:?} }})",
+                        dfa_value(&format!("P{i}_{prefix}{k}"), d, true),
+                        rule_names(prefix, k)
                     ),
                     None => "None".to_string(),
                 })

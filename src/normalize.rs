@@ -256,14 +256,16 @@ fn normalize_once(u: &UriRef<'_>, o: NormalizeOptions, out: &mut String) {
     {
         out.push('/');
     }
-    // RFC 3986 4.2: in a relative-path reference a first segment with a
-    // colon would read as a scheme; decoding can create one (under the
-    // drafts' grammars "hp%61ss:x" is a path, "hpass:x" a URI). "./" keeps
-    // it a path.
+    // A relative reference must stay one: decoding can turn its first
+    // segment into a scheme (under the drafts' grammars "hp%61ss:x" is a
+    // path, "hpass:x" a URI). References are read as URIs first, so if the
+    // profile's URI grammar now takes the text, "./" in front keeps it a
+    // path (RFC 3986 4.2).
     if scheme.is_none() && !has_authority {
-        let p = &out[path_at..];
-        let first = p.split('/').next().unwrap_or("");
-        if !p.starts_with('/') && first.contains(':') {
+        let uri = crate::Parser::new()
+            .profile(u.profile())
+            .syntax(crate::Syntax::Uri);
+        if uri.is_valid(out.as_bytes()) {
             out.insert_str(path_at, "./");
         }
     }

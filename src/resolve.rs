@@ -745,15 +745,14 @@ pub fn relativize_into(base: &UriRef<'_>, target: &UriRef<'_>, out: &mut String)
             if t.path.ends_with('/') {
                 c.push('/');
             }
-        } else if c.starts_with('/') || c.split('/').next().is_some_and(|first| first.contains(':'))
-        {
-            // A leading empty segment would read as an absolute path, a colon
-            // in the first segment as a scheme (4.2): "./" keeps it a path.
-            c.insert_str(0, "./");
         } else if c.ends_with("..") && (c == ".." || c.ends_with("/..")) {
             c.push('/');
         }
         tail(&mut c);
+        // Each candidate also with "./" in front: where the first segment
+        // would read as a scheme or the path as an authority, only that form
+        // parses and resolves back (`consider` checks), and it wins.
+        consider(format!("./{c}"), &mut best);
         consider(c, &mut best);
         // The last segment alone, when the query must go away.
         let mut c = String::from(if last_t[0].is_empty() {
@@ -761,10 +760,8 @@ pub fn relativize_into(base: &UriRef<'_>, target: &UriRef<'_>, out: &mut String)
         } else {
             last_t[0]
         });
-        if c.contains(':') {
-            c.insert_str(0, "./");
-        }
         tail(&mut c);
+        consider(format!("./{c}"), &mut best);
         consider(c, &mut best);
     }
     // An absolute path, then a network path.

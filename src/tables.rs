@@ -160,6 +160,8 @@ pub(crate) enum Op {
 pub(crate) struct Entry {
     pub dfa: Dfa,
     pub ops: &'static [Op],
+    /// The grammar's name for it (`URI-reference`, `relative-URI`, ...).
+    pub rule: &'static str,
 }
 
 pub(crate) struct ProfileTables {

@@ -271,7 +271,7 @@ impl Parser {
         input: &[u8],
         failed: Option<(usize, u16)>,
     ) -> ParseError {
-        let rule = self.syntax.rule_name();
+        let rule = entry.rule;
         let mut err = match failed {
             Some((index, state)) => parse::diagnose_at(t, entry, rule, input, index, state),
             None => parse::diagnose(t, entry, rule, input),
@@ -328,7 +328,7 @@ impl Parser {
         };
         match parse::run_program(t, entry.ops, bytes) {
             Some(spans) => Ok(Host::from_parts(input, spans.host_kind())),
-            None => Err(parse::diagnose(t, entry, "host", bytes)),
+            None => Err(parse::diagnose(t, entry, entry.rule, bytes)),
         }
     }
 }
