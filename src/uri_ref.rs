@@ -210,21 +210,28 @@ impl Parser {
 
     /// Whether the input matches, without building a reference.
     pub fn is_valid(&self, input: &[u8]) -> bool {
-        let t = self.profile.tables();
+        self.entry(input)
+            .is_ok_and(|(_, e)| e.dfa.scan(input).is_ok())
+    }
+
+    /// The tables and entry for this parser's syntax, or why `input` cannot
+    /// be parsed at all (too long, or a syntax the profile lacks).
+    fn entry(
+        &self,
+        input: &[u8],
+    ) -> Result<(&'static ProfileTables, &'static crate::tables::Entry), ParseError> {
+        if input.len() >= u32::MAX as usize {
+            return Err(parse::too_long());
+        }
+        let t: &'static ProfileTables = self.profile.tables();
         match &t.entries[self.syntax as usize] {
-            Some(e) => input.len() < u32::MAX as usize && e.dfa.scan(input).is_ok(),
-            None => false,
+            Some(entry) => Ok((t, entry)),
+            None => Err(parse::unsupported(self.syntax.rule_name())),
         }
     }
 
     pub(crate) fn spans(&self, input: &[u8]) -> Result<Spans, ParseError> {
-        if input.len() >= u32::MAX as usize {
-            return Err(parse::too_long());
-        }
-        let t: &ProfileTables = self.profile.tables();
-        let Some(entry) = &t.entries[self.syntax as usize] else {
-            return Err(parse::unsupported(self.syntax.rule_name()));
-        };
+        let (t, entry) = self.entry(input)?;
         match parse::run_program(t, entry.ops, input) {
             Some(mut spans) => {
                 // Every reference has a path (RFC 3986 3.3). Where a draft
@@ -248,13 +255,7 @@ impl Parser {
     /// Valid or the error, from one run of the validating DFA (no spans):
     /// the fast path of `validate_lines`.
     pub(crate) fn verdict(&self, input: &[u8]) -> Result<(), ParseError> {
-        if input.len() >= u32::MAX as usize {
-            return Err(parse::too_long());
-        }
-        let t = self.profile.tables();
-        let Some(entry) = &t.entries[self.syntax as usize] else {
-            return Err(parse::unsupported(self.syntax.rule_name()));
-        };
+        let (t, entry) = self.entry(input)?;
         entry
             .dfa
             .scan(input)

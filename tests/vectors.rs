@@ -168,3 +168,33 @@ fn iri_only_records_fail_on_their_first_non_ascii_byte() {
     }
     assert_eq!(n, 6);
 }
+
+/// Every valid vector: `Display` gives the input back exactly, the owned
+/// twin parses it the same way, and `port_u16` is the port when it fits.
+#[test]
+fn display_owned_twin_and_port_number() {
+    for r in records() {
+        let input = r["input"].as_str().unwrap();
+        let Ok(u) = Parser::new().syntax(syntax_of(&r)).parse(input) else {
+            continue;
+        };
+        assert_eq!(u.to_string(), input);
+        if syntax_of(&r) == Syntax::Reference {
+            let owned: urilex::UriRefBuf = input.parse().unwrap();
+            assert_eq!(owned.to_string(), input);
+            assert_eq!(owned.as_ref(), u);
+        }
+        let want = u.port().and_then(|p| p.parse::<u16>().ok());
+        assert_eq!(u.port_u16(), want, "{input}");
+    }
+    for (input, want) in [
+        ("http://a:65535/", Some(65535)),
+        ("http://a:65536/", None),
+        ("http://a:080/", Some(80)),
+        ("http://a:/", None),
+        ("http://a/", None),
+        ("http://a:99999999999999999999/", None),
+    ] {
+        assert_eq!(UriRef::parse(input).unwrap().port_u16(), want, "{input}");
+    }
+}
