@@ -44,7 +44,7 @@ mod uri_ref;
 
 #[cfg(feature = "rayon")]
 pub use batch::validate_lines_parallel;
-pub use batch::{validate_lines, Batch, BatchError, Counts};
+pub use batch::{lines, validate_lines, Batch, BatchError, Counts};
 pub use error::{ErrorKind, ParseError};
 pub use host::Host;
 pub use lint::{Lint, LintKind};

@@ -505,16 +505,6 @@ fn run_stats(parser: Parser, threads: usize, top: usize, files: &[PathBuf]) -> R
     Ok(())
 }
 
-/// Lines of a buffer: split at LF, one CR before the LF dropped; no empty
-/// line after a final LF.
-fn lines(buf: &[u8]) -> impl Iterator<Item = &[u8]> {
-    let body = buf.strip_suffix(b"\n").unwrap_or(buf);
-    let empty = buf.is_empty();
-    body.split(|&b| b == b'\n')
-        .filter(move |_| !empty)
-        .map(|l| l.strip_suffix(b"\r").unwrap_or(l))
-}
-
 fn inputs(files: &[PathBuf]) -> Vec<PathBuf> {
     if files.is_empty() {
         vec![PathBuf::from("-")]
@@ -558,7 +548,7 @@ fn run_lines(
     let (paths, _) = check_inputs(files)?;
     for p in &paths {
         let input = open(p)?;
-        for line in lines(&input) {
+        for (_, line) in urilex::lines(&input) {
             row(line, &mut out)?;
         }
     }
@@ -700,19 +690,5 @@ fn write_tsv(out: &mut impl Write, r: &Result<UriRef, ParseError>) -> io::Result
             }
             writeln!(out, "\t{e}")
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::lines;
-
-    #[test]
-    fn line_splitting() {
-        let v: Vec<&[u8]> = lines(b"a\r\nb\n\nc\rd\n").collect();
-        assert_eq!(v, vec![&b"a"[..], b"b", b"", b"c\rd"]);
-        assert_eq!(lines(b"").count(), 0);
-        assert_eq!(lines(b"\n").count(), 1);
-        assert_eq!(lines(b"x").count(), 1);
     }
 }
