@@ -3,13 +3,14 @@
 use super::dfa::Dfa;
 use super::ir::{ProfileSpec, COMPONENTS, ENTRIES};
 use super::program::{Op, Pool, Program};
+use super::tdfa::{Tdfa, FINAL_END, FINAL_KIND, SLOTS};
 use std::fmt::Write;
 
 pub struct Compiled {
     pub spec: ProfileSpec,
     pub pool: Pool,
-    pub entries: Vec<Option<(Dfa, Program)>>,
-    pub components: Vec<Option<(Dfa, Program)>>,
+    pub entries: Vec<Option<(Dfa, Program, Option<Tdfa>)>>,
+    pub components: Vec<Option<(Dfa, Program, Option<Tdfa>)>>,
 }
 
 fn list<T: std::fmt::Display>(
@@ -25,7 +26,10 @@ fn list<T: std::fmt::Display>(
     }
 }
 
-fn emit_dfa(out: &mut String, name: &str, d: &Dfa, labelled: bool) {
+/// `ops`, for a tagged DFA, marks the transitions that write registers:
+/// those are never skipped, so they are left out of the self-loop sets.
+fn emit_dfa(out: &mut String, name: &str, d: &Dfa, labelled: bool, ops: Option<&[u16]>) {
+    let plain = |i: usize| ops.map_or(true, |o| o[i] == 0);
     let n = d.nstates();
     assert!(
         n < u16::MAX as usize,
@@ -57,7 +61,7 @@ fn emit_dfa(out: &mut String, name: &str, d: &Dfa, labelled: bool) {
         let mut m = 0u64;
         if s != 0 && d.nclasses <= 64 {
             for c in 0..d.nclasses {
-                if d.trans[s * d.nclasses + c] as usize == s {
+                if d.trans[s * d.nclasses + c] as usize == s && plain(s * d.nclasses + c) {
                     m |= 1 << c;
                 }
             }
@@ -75,7 +79,8 @@ fn emit_dfa(out: &mut String, name: &str, d: &Dfa, labelled: bool) {
         let mut ascii = true;
         if s != 0 && d.nclasses <= 64 {
             for b in 0..=255u8 {
-                if d.trans[s * d.nclasses + d.classes[b as usize] as usize] as usize == s {
+                let i = s * d.nclasses + d.classes[b as usize] as usize;
+                if d.trans[i] as usize == s && plain(i) {
                     if b >= 0x80 {
                         ascii = false;
                     } else {
@@ -119,6 +124,56 @@ fn dfa_value(name: &str, d: &Dfa, labelled: bool) -> String {
         "Dfa {{ classes: &{name}_CLASSES, stride: {}, trans: &{name}_TRANS, accept: &{name}_ACCEPT, stay: &{name}_STAY, nibbles: &{name}_NIBBLES, labels: {} }}",
         d.nclasses,
         if labelled { format!("&{name}_LABELS") } else { "&[]".to_string() }
+    )
+}
+
+/// `regs` is `MAX_REGS`: final actions name register `regs` for the
+/// input's length and `regs + 1 + k` for host kind k, so that the runtime
+/// reads every slot from one array.
+fn emit_tdfa(out: &mut String, name: &str, t: &Tdfa, regs: usize) {
+    emit_dfa(out, name, &t.dfa, false, Some(&t.op_at));
+    // Operation lists flattened: a count, then `dst << 8 | src` per write.
+    let mut flat: Vec<u16> = Vec::new();
+    let mut offset = Vec::new();
+    for l in &t.op_lists {
+        offset.push(flat.len());
+        flat.push(l.len() as u16);
+        flat.extend(l.iter().map(|&(d, s)| (d as u16) << 8 | s as u16));
+    }
+    assert!(
+        flat.len() < u16::MAX as usize,
+        "tagged DFA {name}: too many operations"
+    );
+    let _ = writeln!(out, "static {name}_OPAT: [u16; {}] = [", t.op_at.len());
+    list(out, t.op_at.iter().map(|&o| offset[o as usize]), 32);
+    out.push_str("];\n");
+    let _ = writeln!(out, "static {name}_OPS: [u16; {}] = [", flat.len());
+    list(out, flat.iter().map(|x| format!("{x:#06x}")), 16);
+    out.push_str("];\n");
+    let _ = writeln!(
+        out,
+        "static {name}_FINALS: [[u8; {SLOTS}]; {}] = [",
+        t.finals.len()
+    );
+    for f in &t.finals {
+        let f = f.map(|x| match x {
+            FINAL_END => regs as u8,
+            k if k >= FINAL_KIND => regs as u8 + 1 + (k - FINAL_KIND),
+            r => r,
+        });
+        let _ = writeln!(out, "    {f:?},");
+    }
+    out.push_str("];\n");
+    let _ = writeln!(
+        out,
+        "const _: () = assert!(tdfa_ok(&{name}_OPAT, &{name}_OPS, &{name}_FINALS));"
+    );
+}
+
+fn tdfa_value(name: &str, t: &Tdfa) -> String {
+    format!(
+        "Tdfa {{ dfa: {}, op_at: &{name}_OPAT, ops: &{name}_OPS, finals: &{name}_FINALS }}",
+        dfa_value(name, &t.dfa, false)
     )
 }
 
@@ -173,14 +228,31 @@ pub fn emit(profiles: &[Compiled]) -> String {
         .iter()
         .flat_map(|p| p.entries.iter().chain(&p.components))
         .flatten();
-    let frames = progs.clone().map(|(_, p)| p.max_frames).max().unwrap_or(0);
-    let trail = progs.map(|(_, p)| p.max_trail).max().unwrap_or(0);
+    let frames = progs
+        .clone()
+        .map(|(_, p, _)| p.max_frames)
+        .max()
+        .unwrap_or(0);
+    let trail = progs.map(|(_, p, _)| p.max_trail).max().unwrap_or(0);
     let _ = writeln!(
         out,
         "/// Most backtracking frames any program needs.\npub(crate) const MAX_FRAMES: usize = {};",
         frames.max(1)
     );
-    let _ = writeln!(out, "/// Most `Save`/`Kind` instructions on one path of any program.\npub(crate) const MAX_TRAIL: usize = {};\n", trail.max(1));
+    let _ = writeln!(out, "/// Most `Save`/`Kind` instructions on one path of any program.\npub(crate) const MAX_TRAIL: usize = {};", trail.max(1));
+    let max_regs = profiles
+        .iter()
+        .flat_map(|p| p.entries.iter().chain(&p.components))
+        .flatten()
+        .filter_map(|(_, _, t)| t.as_ref().map(|t| t.nregs))
+        .max()
+        .unwrap_or(1);
+    assert!(max_regs + 5 < super::tdfa::SRC_KIND as usize);
+    let _ = writeln!(
+        out,
+        "/// Most registers any tagged DFA uses.\npub(crate) const MAX_REGS: usize = {};\n",
+        max_regs
+    );
     // The Profile enum.
     out.push_str(
         "/// A grammar that urilex parses with; one per `.abnf` file in `abnf/` that declares\n",
@@ -285,7 +357,7 @@ pub fn emit(profiles: &[Compiled]) -> String {
         out.push_str("];\n");
         for (l, d) in p.pool.leaves.iter().enumerate() {
             let _ = writeln!(out, "// leaf {l}: {}", p.pool.leaf_names[l]);
-            emit_dfa(&mut out, &format!("P{i}_L{l}"), d, false);
+            emit_dfa(&mut out, &format!("P{i}_L{l}"), d, false, None);
         }
         let _ = writeln!(
             out,
@@ -297,13 +369,19 @@ pub fn emit(profiles: &[Compiled]) -> String {
         }
         out.push_str("];\n");
         let emit_entries =
-            |out: &mut String, prefix: &str, names: &[&str], items: &[Option<(Dfa, Program)>]| {
+            |out: &mut String,
+             prefix: &str,
+             names: &[&str],
+             items: &[Option<(Dfa, Program, Option<Tdfa>)>]| {
                 for (k, item) in items.iter().enumerate() {
-                    if let Some((d, prog)) = item {
+                    if let Some((d, prog, tdfa)) = item {
                         let _ = writeln!(out, "// {prefix} {}", names[k]);
                         let name = format!("P{i}_{prefix}{k}");
-                        emit_dfa(out, &name, d, true);
+                        emit_dfa(out, &name, d, true, None);
                         emit_program(out, &name, prog, &p.pool);
+                        if let Some(t) = tdfa {
+                            emit_tdfa(out, &format!("{name}_T"), t, max_regs);
+                        }
                     }
                 }
             };
@@ -314,7 +392,7 @@ pub fn emit(profiles: &[Compiled]) -> String {
         let _ = writeln!(out, "static P{i}_LITERAL: [[u64; 4]; 8] = [");
         for item in &p.components {
             let mut set = [0u64; 4];
-            if let Some((d, _)) = item {
+            if let Some((d, _, _)) = item {
                 for st in 0..d.nstates() {
                     if !d.accept[st] || st == 0 {
                         continue;
@@ -366,14 +444,18 @@ pub fn emit(profiles: &[Compiled]) -> String {
                 .collect::<Vec<_>>()
                 .join(" / ")
         };
-        let entry_list = |prefix: &str, items: &[Option<(Dfa, Program)>]| -> String {
+        let entry_list = |prefix: &str, items: &[Option<(Dfa, Program, Option<Tdfa>)>]| -> String {
             items
                 .iter()
                 .enumerate()
                 .map(|(k, item)| match item {
-                    Some((d, _)) => format!(
-                        "Some(Entry {{ dfa: {}, ops: &P{i}_{prefix}{k}_OPS, rule: {:?} }})",
+                    Some((d, _, t)) => format!(
+                        "Some(Entry {{ dfa: {}, ops: &P{i}_{prefix}{k}_OPS, tdfa: {}, rule: {:?} }})",
                         dfa_value(&format!("P{i}_{prefix}{k}"), d, true),
+                        match t {
+                            Some(t) => format!("Some({})", tdfa_value(&format!("P{i}_{prefix}{k}_T"), t)),
+                            None => "None".to_string(),
+                        },
                         rule_names(prefix, k)
                     ),
                     None => "None".to_string(),

@@ -8,7 +8,8 @@
 //! 3. [`nfa`]: Thompson NFAs over bytes, with error labels.
 //! 4. [`dfa`]: byte classes, subset construction, minimization.
 //! 5. [`program`]: the structure of a reference as a loop-free program over
-//!    leaf DFAs, with the proof that longest matches are safe.
+//!    leaf DFAs, with the proof that longest matches are safe; and [`tdfa`]:
+//!    the same program as a tagged DFA, for every span in one pass.
 //! 6. [`emit`]: deterministic Rust source.
 #![allow(dead_code)]
 
@@ -18,6 +19,7 @@ pub mod emit;
 pub mod ir;
 pub mod nfa;
 pub mod program;
+pub mod tdfa;
 
 use std::path::Path;
 
@@ -31,7 +33,8 @@ pub fn compile_dir(dir: &Path) -> Result<Vec<emit::Compiled>, abnf::GrammarError
             let n = nfa::from_rules(&spec.grammar, Some(&spec), rules);
             let d = dfa::build(&n, true);
             let p = program::compile(&spec, pool, rules)?;
-            Ok((d, p))
+            let t = tdfa::build(&p, pool);
+            Ok((d, p, t))
         };
         let mut entries = Vec::new();
         for e in spec.entries {

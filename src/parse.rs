@@ -9,7 +9,8 @@
 
 use crate::error::{ErrorKind, ParseError};
 use crate::tables::{
-    in_set, Entry, Op, ProfileTables, DEAD, HINT_IP_LITERAL, HINT_PERCENT, MAX_FRAMES, MAX_TRAIL,
+    in_set, Entry, Op, ProfileTables, Tdfa, DEAD, FINALS_EXTRA, HINT_IP_LITERAL, HINT_PERCENT,
+    MAX_FRAMES, MAX_REGS, MAX_TRAIL, REG_KIND, REG_POS, START,
 };
 use crate::{Component, HostKind};
 
@@ -153,6 +154,63 @@ pub(crate) fn run_program(t: &ProfileTables, ops: &[Op], input: &[u8]) -> Option
     result
 }
 
+/// Runs a tagged DFA over the whole input: the spans of the program's parse
+/// in one pass, or `None` when the input does not match. Runs of bytes that
+/// keep the state and write nothing are skipped as in `Dfa::scan`.
+#[inline]
+pub(crate) fn run_tdfa(t: &Tdfa, input: &[u8]) -> Option<Spans> {
+    let d = &t.dfa;
+    // The registers (unset at first), then the constants final actions
+    // name: the length and the four host kinds.
+    let mut regs = [NONE; MAX_REGS + FINALS_EXTRA];
+    let mut s = START;
+    let mut i = 0;
+    loop {
+        i = d.skip(s, input, i);
+        let Some(&b) = input.get(i) else { break };
+        let at = s as usize * d.stride + d.classes[b as usize] as usize;
+        let next = d.trans[at];
+        if next == DEAD {
+            crate::steps::add(i + 1);
+            return None;
+        }
+        let o = t.op_at[at] as usize;
+        if o != 0 {
+            write_regs(&mut regs, &t.ops[o + 1..=o + t.ops[o] as usize], i as u32);
+        }
+        s = next;
+        i += 1;
+    }
+    crate::steps::add(i + 1);
+    let s = s as usize;
+    if !d.accept[s] {
+        return None;
+    }
+    regs[MAX_REGS] = input.len() as u32;
+    for k in 0..4 {
+        regs[MAX_REGS + 1 + k] = k as u32;
+    }
+    let f = &t.finals[s];
+    let get = |k: usize| regs[f[k] as usize];
+    Some(Spans {
+        slots: std::array::from_fn(get),
+        kind: get(16) as u8,
+    })
+}
+
+#[inline]
+fn write_regs(regs: &mut [u32; MAX_REGS + FINALS_EXTRA], ops: &[u16], pos: u32) {
+    for &op in ops {
+        // In range: `tdfa_ok` checked every operation at compile time.
+        let (dst, src) = ((op >> 8) as usize, (op & 0xff) as u8);
+        regs[dst] = match src {
+            REG_POS => pos,
+            k if k >= REG_KIND => (k - REG_KIND) as u32,
+            r => regs[r as usize],
+        };
+    }
+}
+
 /// The exact error for an input that `entry` rejects: the labelled DFA runs
 /// to the first byte that no valid input can have there.
 pub(crate) fn diagnose(
@@ -219,5 +277,78 @@ pub(crate) fn unsupported(rule: &'static str) -> ParseError {
         index: 0,
         byte: None,
         rule,
+    }
+}
+
+#[cfg(test)]
+#[path = "../tests/support/gen.rs"]
+mod gen;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Profile;
+
+    /// Inputs for the comparisons: generated references, the bundled
+    /// corpora, and every component of those that RFC 3986 can parse (so
+    /// that component automata see inputs they accept).
+    fn inputs() -> Vec<Vec<u8>> {
+        let n: usize = std::env::var("URILEX_TDFA_N")
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(30_000);
+        let mut rng = super::gen::Rng(0x7D_FA00_5EED);
+        let mut out: Vec<Vec<u8>> = (0..n).map(|_| super::gen::input(&mut rng)).collect();
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/benches/data");
+        for f in ["kasztp.txt", "node_files.txt"] {
+            let text = std::fs::read(format!("{dir}/{f}")).expect("bundled corpus");
+            out.extend(crate::lines(&text).map(|(_, l)| l.to_vec()));
+        }
+        let t = Profile::Rfc3986.tables();
+        let entry = t.entries[0].as_ref().expect("URI-reference");
+        let mut parts = Vec::new();
+        for i in &out {
+            if let Some(s) = run_program(t, entry.ops, i) {
+                for c in 0..8 {
+                    let (a, b) = (s.slots[2 * c], s.slots[2 * c + 1]);
+                    if a != NONE && b != NONE {
+                        parts.push(i[a as usize..b as usize].to_vec());
+                    }
+                }
+            }
+        }
+        out.extend(parts);
+        out
+    }
+
+    /// Every tagged DFA gives exactly its program's spans and host kind, and
+    /// rejects exactly what the program rejects, in every profile.
+    #[test]
+    fn tagged_dfas_agree_with_programs() {
+        let inputs = inputs();
+        let mut checked = 0;
+        for &p in Profile::ALL {
+            let t = p.tables();
+            for e in t.entries.iter().chain(&t.components).flatten() {
+                let Some(tdfa) = &e.tdfa else { continue };
+                let mut accepted = 0;
+                for i in &inputs {
+                    let want = run_program(t, e.ops, i);
+                    let got = run_tdfa(tdfa, i);
+                    assert_eq!(
+                        got,
+                        want,
+                        "{p:?} {}: {:?}",
+                        e.rule,
+                        String::from_utf8_lossy(i)
+                    );
+                    accepted += want.is_some() as usize;
+                }
+                assert!(accepted > 0, "{p:?} {}: nothing accepted", e.rule);
+                checked += 1;
+            }
+        }
+        // Every entry and component of the three profiles has one.
+        assert_eq!(checked, 3 * (4 + 8));
     }
 }

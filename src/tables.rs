@@ -62,7 +62,7 @@ impl Dfa {
     /// First index at or after `i` whose byte leaves state `s`: the run of
     /// self-loop bytes is skipped with no load that depends on the state.
     #[inline(always)]
-    fn skip(&self, s: u16, input: &[u8], mut i: usize) -> usize {
+    pub(crate) fn skip(&self, s: u16, input: &[u8], mut i: usize) -> usize {
         let stay = self.stay[s as usize];
         if stay != 0 {
             let in_run = |b: u8| (stay >> self.classes[b as usize]) & 1 != 0;
@@ -155,11 +155,73 @@ pub(crate) enum Op {
     Match,
 }
 
+/// A tagged DFA (see `codegen/tdfa.rs`): a DFA whose transitions may write
+/// the current position into registers, and whose accepting states say
+/// which register holds each capture slot.
+pub(crate) struct Tdfa {
+    /// The transitions; self-loops that write registers are not in `stay`.
+    pub dfa: Dfa,
+    /// Per transition, an offset into `ops`: a count, then that many
+    /// writes `dst << 8 | src` (`src == REG_POS`: the current position).
+    pub op_at: &'static [u16],
+    pub ops: &'static [u16],
+    /// Per state, where each capture slot and (last) the host kind are at
+    /// the end: an index into the registers followed by `FINALS_EXTRA`
+    /// constants, the input's length and then the four host kinds. Registers
+    /// start out as `NONE` (never set).
+    pub finals: &'static [[u8; 17]],
+}
+
+/// Operation source: the current position; `REG_KIND + k`: host kind k.
+pub(crate) const REG_POS: u8 = 0xfe;
+pub(crate) const REG_KIND: u8 = 0xf0;
+/// The constants after the registers that final actions can name.
+pub(crate) const FINALS_EXTRA: usize = 5;
+
+/// Every operation list in range and writing real registers, every final
+/// slot a register or a constant.
+pub(crate) const fn tdfa_ok(op_at: &[u16], ops: &[u16], finals: &[[u8; 17]]) -> bool {
+    let mut i = 0;
+    while i < op_at.len() {
+        let o = op_at[i] as usize;
+        if o >= ops.len() || o + ops[o] as usize >= ops.len() {
+            return false;
+        }
+        let mut k = 1;
+        while k <= ops[o] as usize {
+            let op = ops[o + k];
+            let (dst, src) = ((op >> 8) as usize, (op & 0xff) as u8);
+            let src_ok = src == REG_POS
+                || (src >= REG_KIND && src < REG_KIND + 4)
+                || (src as usize) < MAX_REGS;
+            if dst >= MAX_REGS || !src_ok {
+                return false;
+            }
+            k += 1;
+        }
+        i += 1;
+    }
+    let mut s = 0;
+    while s < finals.len() {
+        let mut k = 0;
+        while k < 17 {
+            if finals[s][k] as usize >= MAX_REGS + FINALS_EXTRA {
+                return false;
+            }
+            k += 1;
+        }
+        s += 1;
+    }
+    true
+}
+
 /// A parse entry point or a component: its labelled DFA (verdicts and
-/// errors) and its structure program (spans).
+/// errors), its structure program and, when the generator could build it,
+/// the same program as a tagged DFA (spans in one pass).
 pub(crate) struct Entry {
     pub dfa: Dfa,
     pub ops: &'static [Op],
+    pub tdfa: Option<Tdfa>,
     /// The grammar's name for it (`URI-reference`, `relative-URI`, ...).
     pub rule: &'static str,
 }

@@ -232,7 +232,11 @@ impl Parser {
 
     pub(crate) fn spans(&self, input: &[u8]) -> Result<Spans, ParseError> {
         let (t, entry) = self.entry(input)?;
-        match parse::run_program(t, entry.ops, input) {
+        let found = match &entry.tdfa {
+            Some(tdfa) => parse::run_tdfa(tdfa, input),
+            None => parse::run_program(t, entry.ops, input),
+        };
+        match found {
             Some(mut spans) => {
                 // Every reference has a path (RFC 3986 3.3). Where a draft
                 // grammar leaves it out, it is empty where the query or the
@@ -327,7 +331,11 @@ impl Parser {
         let Some(entry) = &t.components[Component::Host as usize] else {
             return Err(parse::unsupported("host"));
         };
-        match parse::run_program(t, entry.ops, bytes) {
+        let found = match &entry.tdfa {
+            Some(tdfa) => parse::run_tdfa(tdfa, bytes),
+            None => parse::run_program(t, entry.ops, bytes),
+        };
+        match found {
             Some(spans) => Ok(Host::from_parts(input, spans.host_kind())),
             None => Err(parse::diagnose(t, entry, entry.rule, bytes)),
         }
