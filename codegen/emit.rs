@@ -3,7 +3,7 @@
 use super::dfa::Dfa;
 use super::ir::{ProfileSpec, COMPONENTS, ENTRIES};
 use super::program::{Op, Pool, Program};
-use super::tdfa::{Tdfa, FINAL_END, FINAL_KIND, SLOTS};
+use super::tdfa::{Tdfa, FINAL_END, FINAL_KIND, SLOTS, SRC_KIND, SRC_POS};
 use std::fmt::Write;
 
 pub struct Compiled {
@@ -127,9 +127,10 @@ fn dfa_value(name: &str, d: &Dfa, labelled: bool) -> String {
     )
 }
 
-/// `regs` is `MAX_REGS`: final actions name register `regs` for the
-/// input's length and `regs + 1 + k` for host kind k, so that the runtime
-/// reads every slot from one array.
+/// `regs` is `MAX_REGS`: after the registers, the runtime's register file
+/// holds the input's length (`regs`), host kinds 0 to 3 (`regs + 1 + k`)
+/// and the current position (`regs + 5`), so that every operation is a
+/// plain copy and every final slot one read.
 fn emit_tdfa(out: &mut String, name: &str, t: &Tdfa, regs: usize) {
     emit_dfa(out, name, &t.dfa, false, Some(&t.op_at));
     // Operation lists flattened: a count, then `dst << 8 | src` per write.
@@ -138,7 +139,14 @@ fn emit_tdfa(out: &mut String, name: &str, t: &Tdfa, regs: usize) {
     for l in &t.op_lists {
         offset.push(flat.len());
         flat.push(l.len() as u16);
-        flat.extend(l.iter().map(|&(d, s)| (d as u16) << 8 | s as u16));
+        flat.extend(l.iter().map(|&(d, s)| {
+            let s = match s {
+                SRC_POS => regs as u8 + 5,
+                k if k >= SRC_KIND => regs as u8 + 1 + (k - SRC_KIND),
+                r => r,
+            };
+            (d as u16) << 8 | s as u16
+        }));
     }
     assert!(
         flat.len() < u16::MAX as usize,

@@ -9,8 +9,8 @@
 
 use crate::error::{ErrorKind, ParseError};
 use crate::tables::{
-    in_set, Entry, Op, ProfileTables, Tdfa, DEAD, FINALS_EXTRA, HINT_IP_LITERAL, HINT_PERCENT,
-    MAX_FRAMES, MAX_REGS, MAX_TRAIL, REG_KIND, REG_POS, START,
+    in_set, Entry, Op, ProfileTables, Tdfa, DEAD, HINT_IP_LITERAL, HINT_PERCENT, MAX_FRAMES,
+    MAX_TRAIL, REG_FILE, R_END, R_KIND, R_POS, START,
 };
 use crate::{Component, HostKind};
 
@@ -160,9 +160,12 @@ pub(crate) fn run_program(t: &ProfileTables, ops: &[Op], input: &[u8]) -> Option
 #[inline]
 pub(crate) fn run_tdfa(t: &Tdfa, input: &[u8]) -> Option<Spans> {
     let d = &t.dfa;
-    // The registers (unset at first), then the constants final actions
-    // name: the length and the four host kinds.
-    let mut regs = [NONE; MAX_REGS + FINALS_EXTRA];
+    // The registers (unset at first), the length, the host kinds, the
+    // position.
+    let mut regs = [NONE; REG_FILE];
+    for k in 0..4 {
+        regs[R_KIND + k] = k as u32;
+    }
     let mut s = START;
     let mut i = 0;
     loop {
@@ -176,7 +179,8 @@ pub(crate) fn run_tdfa(t: &Tdfa, input: &[u8]) -> Option<Spans> {
         }
         let o = t.op_at[at] as usize;
         if o != 0 {
-            write_regs(&mut regs, &t.ops[o + 1..=o + t.ops[o] as usize], i as u32);
+            regs[R_POS] = i as u32;
+            write_regs(&mut regs, &t.ops[o + 1..=o + t.ops[o] as usize]);
         }
         s = next;
         i += 1;
@@ -186,28 +190,22 @@ pub(crate) fn run_tdfa(t: &Tdfa, input: &[u8]) -> Option<Spans> {
     if !d.accept[s] {
         return None;
     }
-    regs[MAX_REGS] = input.len() as u32;
-    for k in 0..4 {
-        regs[MAX_REGS + 1 + k] = k as u32;
-    }
+    regs[R_END] = input.len() as u32;
     let f = &t.finals[s];
-    let get = |k: usize| regs[f[k] as usize];
+    let get = |k: usize| regs[f[k] as usize & (REG_FILE - 1)];
     Some(Spans {
         slots: std::array::from_fn(get),
         kind: get(16) as u8,
     })
 }
 
+/// One transition's register writes, each a plain copy within the
+/// register file (no branch on what is copied).
 #[inline]
-fn write_regs(regs: &mut [u32; MAX_REGS + FINALS_EXTRA], ops: &[u16], pos: u32) {
+fn write_regs(regs: &mut [u32; REG_FILE], ops: &[u16]) {
     for &op in ops {
         // In range: `tdfa_ok` checked every operation at compile time.
-        let (dst, src) = ((op >> 8) as usize, (op & 0xff) as u8);
-        regs[dst] = match src {
-            REG_POS => pos,
-            k if k >= REG_KIND => (k - REG_KIND) as u32,
-            r => regs[r as usize],
-        };
+        regs[(op >> 8) as usize & (REG_FILE - 1)] = regs[(op & 0xff) as usize & (REG_FILE - 1)];
     }
 }
 

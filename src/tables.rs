@@ -162,7 +162,7 @@ pub(crate) struct Tdfa {
     /// The transitions; self-loops that write registers are not in `stay`.
     pub dfa: Dfa,
     /// Per transition, an offset into `ops`: a count, then that many
-    /// writes `dst << 8 | src` (`src == REG_POS`: the current position).
+    /// copies `dst << 8 | src` within the register file (see `R_POS`).
     pub op_at: &'static [u16],
     pub ops: &'static [u16],
     /// Per state, where each capture slot and (last) the host kind are at
@@ -172,11 +172,14 @@ pub(crate) struct Tdfa {
     pub finals: &'static [[u8; 17]],
 }
 
-/// Operation source: the current position; `REG_KIND + k`: host kind k.
-pub(crate) const REG_POS: u8 = 0xfe;
-pub(crate) const REG_KIND: u8 = 0xf0;
-/// The constants after the registers that final actions can name.
-pub(crate) const FINALS_EXTRA: usize = 5;
+/// The register file of a tagged DFA run: `MAX_REGS` registers (unset at
+/// first), then the values that copies and final actions read besides
+/// them: the input's length, the four host kinds, the current position.
+pub(crate) const R_END: usize = MAX_REGS;
+pub(crate) const R_KIND: usize = MAX_REGS + 1;
+pub(crate) const R_POS: usize = MAX_REGS + 5;
+/// A power of two, so that masking an index is its bounds check.
+pub(crate) const REG_FILE: usize = (MAX_REGS + 6).next_power_of_two();
 
 /// Every operation list in range and writing real registers, every final
 /// slot a register or a constant.
@@ -190,11 +193,8 @@ pub(crate) const fn tdfa_ok(op_at: &[u16], ops: &[u16], finals: &[[u8; 17]]) -> 
         let mut k = 1;
         while k <= ops[o] as usize {
             let op = ops[o + k];
-            let (dst, src) = ((op >> 8) as usize, (op & 0xff) as u8);
-            let src_ok = src == REG_POS
-                || (src >= REG_KIND && src < REG_KIND + 4)
-                || (src as usize) < MAX_REGS;
-            if dst >= MAX_REGS || !src_ok {
+            let (dst, src) = ((op >> 8) as usize, (op & 0xff) as usize);
+            if dst >= MAX_REGS || src >= REG_FILE {
                 return false;
             }
             k += 1;
@@ -205,7 +205,7 @@ pub(crate) const fn tdfa_ok(op_at: &[u16], ops: &[u16], finals: &[[u8; 17]]) -> 
     while s < finals.len() {
         let mut k = 0;
         while k < 17 {
-            if finals[s][k] as usize >= MAX_REGS + FINALS_EXTRA {
+            if finals[s][k] as usize >= R_POS {
                 return false;
             }
             k += 1;
