@@ -152,6 +152,15 @@ fn emit_tdfa(out: &mut String, name: &str, t: &Tdfa, regs: usize) {
         flat.len() < u16::MAX as usize,
         "tagged DFA {name}: too many operations"
     );
+    // Transitions packed for the hot loop: the next state, and bit 31 when
+    // the transition writes registers.
+    let _ = writeln!(out, "static {name}_PACKED: [u32; {}] = [", t.op_at.len());
+    let packed = t.dfa.trans.iter().zip(&t.op_at).map(|(&next, &o)| {
+        let v = next | ((o != 0) as u32) << 31;
+        format!("{v:#x}")
+    });
+    list(out, packed, 16);
+    out.push_str("];\n");
     let _ = writeln!(out, "static {name}_OPAT: [u16; {}] = [", t.op_at.len());
     list(out, t.op_at.iter().map(|&o| offset[o as usize]), 32);
     out.push_str("];\n");
@@ -174,14 +183,16 @@ fn emit_tdfa(out: &mut String, name: &str, t: &Tdfa, regs: usize) {
     out.push_str("];\n");
     let _ = writeln!(
         out,
-        "const _: () = assert!(tdfa_ok(&{name}_OPAT, &{name}_OPS, &{name}_FINALS));"
+        "const _: () = assert!(tdfa_ok(&{name}_OPAT, &{name}_OPS, &{name}_FINALS) && packed_ok(&{name}_PACKED, &{name}_TRANS, &{name}_OPAT, {}));",
+        t.dfa.nclasses
     );
 }
 
 fn tdfa_value(name: &str, t: &Tdfa) -> String {
     format!(
-        "Tdfa {{ dfa: {}, op_at: &{name}_OPAT, ops: &{name}_OPS, finals: &{name}_FINALS }}",
-        dfa_value(name, &t.dfa, false)
+        "Tdfa {{ dfa: {}, shift: {}, packed: &{name}_PACKED, op_at: &{name}_OPAT, ops: &{name}_OPS, finals: &{name}_FINALS }}",
+        dfa_value(name, &t.dfa, false),
+        t.dfa.nclasses.trailing_zeros()
     )
 }
 

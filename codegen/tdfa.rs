@@ -473,15 +473,27 @@ pub fn build(p: &Program, pool: &Pool) -> Option<Tdfa> {
         accept.push(s != DEAD as usize && fin[s].is_some());
         finals_out.push(fin[s].unwrap_or([0; SLOTS]));
     }
+    // Rows padded to a power of two (with dead transitions that no class
+    // reaches), so that the runtime finds a transition with a shift rather
+    // than a multiplication on its dependency chain.
+    let width = nclasses.next_power_of_two();
+    let mut trans = Vec::with_capacity(m * width);
+    let mut op_at = Vec::with_capacity(m * width);
+    for s in 0..m {
+        trans.extend_from_slice(&new_trans[s * nclasses..(s + 1) * nclasses]);
+        trans.resize((s + 1) * width, DEAD);
+        op_at.extend_from_slice(&new_ops[s * nclasses..(s + 1) * nclasses]);
+        op_at.resize((s + 1) * width, 0);
+    }
     Some(Tdfa {
         dfa: Dfa {
             classes: class_of,
-            nclasses,
-            trans: new_trans,
+            nclasses: width,
+            trans,
             accept,
             labels: Vec::new(),
         },
-        op_at: new_ops,
+        op_at,
         op_lists: lists,
         finals: finals_out,
         nregs,

@@ -171,18 +171,18 @@ pub(crate) fn run_tdfa(t: &Tdfa, input: &[u8]) -> Option<Spans> {
     loop {
         i = d.skip(s, input, i);
         let Some(&b) = input.get(i) else { break };
-        let at = s as usize * d.stride + d.classes[b as usize] as usize;
-        let next = d.trans[at];
-        if next == DEAD {
+        let at = ((s as usize) << t.shift) + d.classes[b as usize] as usize;
+        let e = t.packed[at];
+        s = e as u16;
+        if s == DEAD {
             crate::steps::add(i + 1);
             return None;
         }
-        let o = t.op_at[at] as usize;
-        if o != 0 {
+        if e >> 31 != 0 {
             regs[R_POS] = i as u32;
+            let o = t.op_at[at] as usize;
             write_regs(&mut regs, &t.ops[o + 1..=o + t.ops[o] as usize]);
         }
-        s = next;
         i += 1;
     }
     crate::steps::add(i + 1);

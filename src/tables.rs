@@ -161,6 +161,11 @@ pub(crate) enum Op {
 pub(crate) struct Tdfa {
     /// The transitions; self-loops that write registers are not in `stay`.
     pub dfa: Dfa,
+    /// `dfa.stride` is `1 << shift`.
+    pub shift: u32,
+    /// Per transition: the next state, and bit 31 when it writes registers
+    /// (one load for both on the hot loop).
+    pub packed: &'static [u32],
     /// Per transition, an offset into `ops`: a count, then that many
     /// copies `dst << 8 | src` within the register file (see `R_POS`).
     pub op_at: &'static [u16],
@@ -180,6 +185,22 @@ pub(crate) const R_KIND: usize = MAX_REGS + 1;
 pub(crate) const R_POS: usize = MAX_REGS + 5;
 /// A power of two, so that masking an index is its bounds check.
 pub(crate) const REG_FILE: usize = (MAX_REGS + 6).next_power_of_two();
+
+/// The packed transitions say what the separate tables say, and rows are a
+/// power of two wide.
+pub(crate) const fn packed_ok(packed: &[u32], trans: &[u16], op_at: &[u16], stride: usize) -> bool {
+    if packed.len() != trans.len() || op_at.len() != trans.len() || !stride.is_power_of_two() {
+        return false;
+    }
+    let mut i = 0;
+    while i < packed.len() {
+        if packed[i] != trans[i] as u32 | ((op_at[i] != 0) as u32) << 31 {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}
 
 /// Every operation list in range and writing real registers, every final
 /// slot a register or a constant.

@@ -237,21 +237,7 @@ impl Parser {
             None => parse::run_program(t, entry.ops, input),
         };
         match found {
-            Some(mut spans) => {
-                // Every reference has a path (RFC 3986 3.3). Where a draft
-                // grammar leaves it out, it is empty where the query or the
-                // fragment starts, or at the end.
-                let p = Component::Path as usize * 2;
-                if spans.slots[p] == parse::NONE {
-                    let at = [Component::Query, Component::Fragment]
-                        .iter()
-                        .find_map(|&c| spans.get(c).map(|(s, _)| s.saturating_sub(1)))
-                        .unwrap_or(input.len()) as u32;
-                    spans.slots[p] = at;
-                    spans.slots[p + 1] = at;
-                }
-                Ok(spans)
-            }
+            Some(spans) => Ok(with_path(spans, input.len())),
             None => Err(self.error(t, entry, input, None)),
         }
     }
@@ -340,6 +326,21 @@ impl Parser {
             None => Err(parse::diagnose(t, entry, entry.rule, bytes)),
         }
     }
+}
+
+/// Every reference has a path (RFC 3986 3.3). Where a draft grammar leaves
+/// it out, it is empty where the query or the fragment starts, or at the end.
+pub(crate) fn with_path(mut spans: Spans, len: usize) -> Spans {
+    let p = Component::Path as usize * 2;
+    if spans.slots[p] == parse::NONE {
+        let at = [Component::Query, Component::Fragment]
+            .iter()
+            .find_map(|&c| spans.get(c).map(|(s, _)| s.saturating_sub(1)))
+            .unwrap_or(len) as u32;
+        spans.slots[p] = at;
+        spans.slots[p + 1] = at;
+    }
+    spans
 }
 
 /// A URI reference borrowing its input.
