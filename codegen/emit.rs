@@ -152,17 +152,20 @@ fn emit_tdfa(out: &mut String, name: &str, t: &Tdfa, regs: usize) {
         flat.len() < u16::MAX as usize,
         "tagged DFA {name}: too many operations"
     );
-    // Transitions packed for the hot loop: the next state, and bit 31 when
-    // the transition writes registers.
+    // Transitions packed for the hot loop: the next state in the low half,
+    // the offset of its register writes in `OPS` in the high half (0: none).
+    assert!(
+        offset.iter().all(|&o| o < 1 << 16),
+        "tagged DFA {name}: operation offsets need more than 16 bits"
+    );
     let _ = writeln!(out, "static {name}_PACKED: [u32; {}] = [", t.op_at.len());
-    let packed = t.dfa.trans.iter().zip(&t.op_at).map(|(&next, &o)| {
-        let v = next | ((o != 0) as u32) << 31;
-        format!("{v:#x}")
-    });
+    let packed = t
+        .dfa
+        .trans
+        .iter()
+        .zip(&t.op_at)
+        .map(|(&next, &o)| next | (offset[o as usize] as u32) << 16);
     list(out, packed, 16);
-    out.push_str("];\n");
-    let _ = writeln!(out, "static {name}_OPAT: [u16; {}] = [", t.op_at.len());
-    list(out, t.op_at.iter().map(|&o| offset[o as usize]), 32);
     out.push_str("];\n");
     let _ = writeln!(out, "static {name}_OPS: [u16; {}] = [", flat.len());
     list(out, flat.iter().map(|x| format!("{x:#06x}")), 16);
@@ -183,14 +186,14 @@ fn emit_tdfa(out: &mut String, name: &str, t: &Tdfa, regs: usize) {
     out.push_str("];\n");
     let _ = writeln!(
         out,
-        "const _: () = assert!(tdfa_ok(&{name}_OPAT, &{name}_OPS, &{name}_FINALS) && packed_ok(&{name}_PACKED, &{name}_TRANS, &{name}_OPAT, {}));",
+        "const _: () = assert!(tdfa_ok(&{name}_PACKED, &{name}_TRANS, &{name}_OPS, &{name}_FINALS, {}));",
         t.dfa.nclasses
     );
 }
 
 fn tdfa_value(name: &str, t: &Tdfa) -> String {
     format!(
-        "Tdfa {{ dfa: {}, shift: {}, packed: &{name}_PACKED, op_at: &{name}_OPAT, ops: &{name}_OPS, finals: &{name}_FINALS }}",
+        "Tdfa {{ dfa: {}, shift: {}, packed: &{name}_PACKED, ops: &{name}_OPS, finals: &{name}_FINALS }}",
         dfa_value(name, &t.dfa, false),
         t.dfa.nclasses.trailing_zeros()
     )

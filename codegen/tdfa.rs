@@ -41,8 +41,12 @@ pub const SRC_KIND: u8 = 0xf0;
 pub const FINAL_END: u8 = 0xfe;
 /// Final action value: host kind k is `FINAL_KIND + k`.
 pub const FINAL_KIND: u8 = 0xf0;
-/// Give up (and let the runtime use the program) beyond this many states.
+/// Give up (and let the runtime use the program) beyond this many states
+/// before minimization or after it. Seed 000's grammar counts hostname
+/// label lengths (`0*61`), which gives its automata about 1,300 states:
+/// they stay on the program, and the generated source stays small.
 const MAX_STATES: usize = 20_000;
+const MAX_MINIMAL: usize = 1_024;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 enum Kernel {
@@ -460,6 +464,9 @@ pub fn build(p: &Program, pool: &Pool) -> Option<Tdfa> {
         i += 1;
     }
     let m = rep.len();
+    if m > MAX_MINIMAL {
+        return None;
+    }
     let mut new_trans = Vec::with_capacity(m * nclasses);
     let mut new_ops = Vec::with_capacity(m * nclasses);
     let mut accept = Vec::with_capacity(m);

@@ -163,12 +163,11 @@ pub(crate) struct Tdfa {
     pub dfa: Dfa,
     /// `dfa.stride` is `1 << shift`.
     pub shift: u32,
-    /// Per transition: the next state, and bit 31 when it writes registers
-    /// (one load for both on the hot loop).
+    /// Per transition: the next state (low 16 bits) and the offset of its
+    /// register writes in `ops` (high 16 bits; 0 for none), from one load.
     pub packed: &'static [u32],
-    /// Per transition, an offset into `ops`: a count, then that many
-    /// copies `dst << 8 | src` within the register file (see `R_POS`).
-    pub op_at: &'static [u16],
+    /// Register writes, from an offset: a count, then that many copies
+    /// `dst << 8 | src` within the register file (see `R_POS`).
     pub ops: &'static [u16],
     /// Per state, where each capture slot and (last) the host kind are at
     /// the end: an index into the registers followed by `FINALS_EXTRA`
@@ -186,28 +185,25 @@ pub(crate) const R_POS: usize = MAX_REGS + 5;
 /// A power of two, so that masking an index is its bounds check.
 pub(crate) const REG_FILE: usize = (MAX_REGS + 6).next_power_of_two();
 
-/// The packed transitions say what the separate tables say, and rows are a
-/// power of two wide.
-pub(crate) const fn packed_ok(packed: &[u32], trans: &[u16], op_at: &[u16], stride: usize) -> bool {
-    if packed.len() != trans.len() || op_at.len() != trans.len() || !stride.is_power_of_two() {
+/// The packed transitions agree with the DFA's, every operation list is in
+/// range and copies within the register file (writing only registers), every
+/// final slot is in the register file, and rows are a power of two wide.
+pub(crate) const fn tdfa_ok(
+    packed: &[u32],
+    trans: &[u16],
+    ops: &[u16],
+    finals: &[[u8; 17]],
+    stride: usize,
+) -> bool {
+    if packed.len() != trans.len() || !stride.is_power_of_two() {
         return false;
     }
     let mut i = 0;
     while i < packed.len() {
-        if packed[i] != trans[i] as u32 | ((op_at[i] != 0) as u32) << 31 {
+        if packed[i] & 0xffff != trans[i] as u32 {
             return false;
         }
-        i += 1;
-    }
-    true
-}
-
-/// Every operation list in range and writing real registers, every final
-/// slot a register or a constant.
-pub(crate) const fn tdfa_ok(op_at: &[u16], ops: &[u16], finals: &[[u8; 17]]) -> bool {
-    let mut i = 0;
-    while i < op_at.len() {
-        let o = op_at[i] as usize;
+        let o = (packed[i] >> 16) as usize;
         if o >= ops.len() || o + ops[o] as usize >= ops.len() {
             return false;
         }
@@ -215,7 +211,7 @@ pub(crate) const fn tdfa_ok(op_at: &[u16], ops: &[u16], finals: &[[u8; 17]]) -> 
         while k <= ops[o] as usize {
             let op = ops[o + k];
             let (dst, src) = ((op >> 8) as usize, (op & 0xff) as usize);
-            if dst >= MAX_REGS || src >= REG_FILE {
+            if dst >= MAX_REGS || src > R_POS {
                 return false;
             }
             k += 1;
