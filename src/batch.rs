@@ -462,12 +462,47 @@ impl Counts {
 /// ```
 pub fn validate_lines(parser: &Parser, buf: &[u8]) -> Counts {
     let mut c = Counts::default();
-    for (_, line) in lines(buf) {
+    let mut count = |line: &[u8], valid: bool| {
         c.total += 1;
-        match parser.verdict(line) {
-            Ok(()) => c.valid += 1,
-            Err(e) => c.invalid[e.kind as usize] += 1,
+        if valid && line.len() < u32::MAX as usize {
+            c.valid += 1;
+        } else {
+            match parser.verdict(line) {
+                Ok(()) => c.valid += 1,
+                Err(e) => c.invalid[e.kind as usize] += 1,
+            }
         }
+    };
+    let Some(d) = parser.line_dfa() else {
+        for (_, line) in lines(buf) {
+            count(line, false);
+        }
+        return c;
+    };
+    // No URI has an LF or a CR, so one run of the validating DFA over the
+    // buffer stops at the end of each valid line, and finds the line on the
+    // way: no separate search for line ends. A line the DFA gives up on
+    // earlier is invalid; only then is its end searched for (memchr), and
+    // the line diagnosed. Lines are exactly those of `lines`.
+    let mut pos = 0;
+    while pos < buf.len() {
+        let (stop, s) = d.run_from(buf, pos);
+        let (end, next, at_end) = match buf.get(stop) {
+            None => (stop, stop, true),
+            Some(b'\n') => (stop, stop + 1, true),
+            // A CR ends a line before an LF, and at the end of the buffer.
+            Some(b'\r') if matches!(buf.get(stop + 1), Some(b'\n') | None) => {
+                (stop, stop + 2, true)
+            }
+            Some(_) => {
+                let lf = memchr::memchr(b'\n', &buf[stop..]).map_or(buf.len(), |p| stop + p);
+                // `lf > stop >= pos`: the byte at `stop` is not an LF.
+                let end = if buf[lf - 1] == b'\r' { lf - 1 } else { lf };
+                (end, lf + 1, false)
+            }
+        };
+        count(&buf[pos..end], at_end && d.accept[s as usize]);
+        pos = next;
     }
     c
 }

@@ -108,6 +108,33 @@ impl Dfa {
         last
     }
 
+    /// Runs from `from` until the input ends or a byte leads to the dead
+    /// state: that index (or the length), and the state before it.
+    #[inline]
+    pub(crate) fn run_from(&self, input: &[u8], from: usize) -> (usize, u16) {
+        let mut s = START;
+        let mut i = from;
+        loop {
+            i = self.skip(s, input, i);
+            let Some(&b) = input.get(i) else { break };
+            let t = self.step(s, b);
+            if t == DEAD {
+                break;
+            }
+            s = t;
+            i += 1;
+        }
+        crate::steps::add(i - from + 1);
+        (i, s)
+    }
+
+    /// Whether LF and CR lead to the dead state from every state, so that a
+    /// run over a buffer of lines stops at the end of each valid one.
+    pub(crate) fn stops_at_line_ends(&self) -> bool {
+        (1..self.accept.len())
+            .all(|s| self.step(s as u16, b'\n') == DEAD && self.step(s as u16, b'\r') == DEAD)
+    }
+
     /// Runs over the whole input. `Ok` when it matches; otherwise the index
     /// where it failed (the byte that led to the dead state, or the length
     /// when the input ended too soon) and the state just before.

@@ -242,6 +242,14 @@ impl Parser {
         }
     }
 
+    /// The validating DFA, when one run of it over a buffer of lines stops
+    /// at each valid line's end (see `validate_lines`).
+    pub(crate) fn line_dfa(&self) -> Option<&'static crate::tables::Dfa> {
+        let t: &'static ProfileTables = self.profile.tables();
+        let d = &t.entries[self.syntax as usize].as_ref()?.dfa;
+        d.stops_at_line_ends().then_some(d)
+    }
+
     /// Valid or the error, from one run of the validating DFA (no spans):
     /// the fast path of `validate_lines`.
     pub(crate) fn verdict(&self, input: &[u8]) -> Result<(), ParseError> {

@@ -215,3 +215,52 @@ fn validate_lines_equals_batch_counts() {
         assert_eq!(urilex::validate_lines_parallel(&parser, &buf, 2), c);
     }
 }
+
+/// One DFA run over the buffer finds each valid line's end itself; the
+/// lines and their verdicts are still exactly those of `urilex::lines`,
+/// whatever the line ends: LF, CRLF, a lone CR (part of its line), CR at
+/// the very end, empty lines, no final LF, invalid lines of every kind.
+#[test]
+fn validate_lines_splits_lines_as_lines_does() {
+    let mut rng = gen::Rng(0x11E5);
+    let seps: [&[u8]; 6] = [b"\n", b"\r\n", b"\r", b"\n\n", b"\r\r\n", b"\n\r"];
+    let mut bufs: Vec<Vec<u8>> = vec![
+        b"".to_vec(),
+        b"\n".to_vec(),
+        b"\r".to_vec(),
+        b"\r\n".to_vec(),
+        b"a".to_vec(),
+        b"a\r".to_vec(),
+        b"http://a/\r\nb c\r\n\r\n%zz\rx\n[\n".to_vec(),
+    ];
+    for _ in 0..3_000 {
+        let mut buf = Vec::new();
+        for _ in 0..rng.below(8) {
+            buf.extend_from_slice(&gen::input(&mut rng));
+            buf.extend_from_slice(seps[rng.below(seps.len())]);
+        }
+        if rng.chance(50) {
+            buf.extend_from_slice(&gen::input(&mut rng));
+        }
+        bufs.push(buf);
+    }
+    for profile in Profile::ALL {
+        let parser = Parser::new().profile(*profile);
+        for buf in &bufs {
+            let mut want = urilex::Counts::default();
+            for (_, line) in urilex::lines(buf) {
+                want.total += 1;
+                match parser.parse_bytes(line) {
+                    Ok(_) => want.valid += 1,
+                    Err(e) => want.invalid[e.kind() as usize] += 1,
+                }
+            }
+            assert_eq!(
+                urilex::validate_lines(&parser, buf),
+                want,
+                "{profile:?} {:?}",
+                String::from_utf8_lossy(buf)
+            );
+        }
+    }
+}
