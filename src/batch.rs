@@ -167,9 +167,8 @@ impl Batch {
     /// the batch held.
     pub fn parse_lines(&mut self, parser: &Parser, buf: &[u8]) {
         self.clear(parser, buf.len(), false);
-        for (start, line) in lines(buf) {
-            self.push(parser, start, line);
-        }
+        let records = &mut self.records;
+        parse_buf(parser, buf, 0, &mut self.long, |r| records.push(r));
     }
 
     /// Parses each item (a slice of strings or byte strings).
@@ -221,9 +220,12 @@ impl Batch {
                 .zip(slices.into_par_iter())
                 .map(|(&(a, b), out)| {
                     let mut long = Vec::new();
-                    for (slot, (start, line)) in out.iter_mut().zip(lines(&buf[a..b])) {
-                        *slot = record(parser, a + start, line, &mut long);
-                    }
+                    let mut slots = out.iter_mut();
+                    parse_buf(parser, &buf[a..b], a, &mut long, |r| {
+                        if let Some(slot) = slots.next() {
+                            *slot = r;
+                        }
+                    });
                     long
                 })
                 .collect()
@@ -487,24 +489,63 @@ pub fn validate_lines(parser: &Parser, buf: &[u8]) -> Counts {
     let mut pos = 0;
     while pos < buf.len() {
         let (stop, s) = d.run_from(buf, pos);
-        let (end, next, at_end) = match buf.get(stop) {
-            None => (stop, stop, true),
-            Some(b'\n') => (stop, stop + 1, true),
-            // A CR ends a line before an LF, and at the end of the buffer.
-            Some(b'\r') if matches!(buf.get(stop + 1), Some(b'\n') | None) => {
-                (stop, stop + 2, true)
-            }
-            Some(_) => {
-                let lf = memchr::memchr(b'\n', &buf[stop..]).map_or(buf.len(), |p| stop + p);
-                // `lf > stop >= pos`: the byte at `stop` is not an LF.
-                let end = if buf[lf - 1] == b'\r' { lf - 1 } else { lf };
-                (end, lf + 1, false)
-            }
-        };
+        let (end, next, at_end) = line_end(buf, stop);
         count(&buf[pos..end], at_end && d.accept[s as usize]);
         pos = next;
     }
     c
+}
+
+/// Where a run that started at a line's start and stopped at `stop` leaves
+/// that line: its end, where the next line starts, and whether the run
+/// stopped at the line's end (else the line is invalid). Lines as in
+/// [`lines`]: a CR ends a line before an LF and at the end of the buffer.
+#[inline]
+fn line_end(buf: &[u8], stop: usize) -> (usize, usize, bool) {
+    match buf.get(stop) {
+        None => (stop, stop, true),
+        Some(b'\n') => (stop, stop + 1, true),
+        Some(b'\r') if matches!(buf.get(stop + 1), Some(b'\n') | None) => (stop, stop + 2, true),
+        Some(_) => {
+            let lf = memchr::memchr(b'\n', &buf[stop..]).map_or(buf.len(), |p| stop + p);
+            // `lf > stop`: the byte at `stop` is not an LF.
+            let end = if buf[lf - 1] == b'\r' { lf - 1 } else { lf };
+            (end, lf + 1, false)
+        }
+    }
+}
+
+/// The records of the lines of `buf` in order (`base` added to their
+/// offsets). With a tagged DFA that stops at line ends, one run per line
+/// over the buffer finds the line and its spans together; a line it gives
+/// up on is parsed again on its own for the exact error.
+fn parse_buf(
+    parser: &Parser,
+    buf: &[u8],
+    base: usize,
+    long: &mut Vec<Spans>,
+    mut put: impl FnMut(Record),
+) {
+    let Some(t) = parser.line_tdfa() else {
+        for (start, line) in lines(buf) {
+            put(record(parser, base + start, line, long));
+        }
+        return;
+    };
+    let mut pos = 0;
+    while pos < buf.len() {
+        let (stop, spans) = crate::parse::run_tdfa_from(t, buf, pos);
+        let (end, next, at_end) = line_end(buf, stop);
+        let line = &buf[pos..end];
+        put(match spans {
+            Some(s) if at_end && line.len() < u32::MAX as usize => {
+                let s = crate::uri_ref::with_path(s, line.len());
+                record_of(parser, base + pos, line, Ok(s), long)
+            }
+            _ => record(parser, base + pos, line, long),
+        });
+        pos = next;
+    }
 }
 
 /// [`validate_lines`] across `threads` threads (0: all cores).
@@ -530,13 +571,24 @@ pub fn validate_lines_parallel(parser: &Parser, buf: &[u8], threads: usize) -> C
 
 /// The record of one line (spans of a line over `u16::MAX` go to `long`).
 fn record(parser: &Parser, start: usize, line: &[u8], long: &mut Vec<Spans>) -> Record {
+    record_of(parser, start, line, parser.spans(line), long)
+}
+
+/// The record of a line with its parse result.
+fn record_of(
+    parser: &Parser,
+    start: usize,
+    line: &[u8],
+    result: Result<Spans, ParseError>,
+    long: &mut Vec<Spans>,
+) -> Record {
     let mut rec = Record {
         start: start as u32,
         host_kind: u8::MAX,
         err_component: u8::MAX,
         ..Record::default()
     };
-    match parser.spans(line) {
+    match result {
         Ok(spans) => {
             rec.status = VALID;
             rec.host_kind = spans.kind;

@@ -159,6 +159,19 @@ pub(crate) fn run_program(t: &ProfileTables, ops: &[Op], input: &[u8]) -> Option
 /// keep the state and write nothing are skipped as in `Dfa::scan`.
 #[inline]
 pub(crate) fn run_tdfa(t: &Tdfa, input: &[u8]) -> Option<Spans> {
+    match run_tdfa_from(t, input, 0) {
+        (stop, spans) if stop == input.len() => spans,
+        _ => None,
+    }
+}
+
+/// Runs a tagged DFA from `from` until the input ends or a byte leads to
+/// the dead state: that index, and the spans (relative to `from`) if the
+/// input ended there, or the spans `input[from..stop]` would have. Batches
+/// of lines run it over the whole buffer: no URI holds an LF, so a valid
+/// line's run stops at its end.
+#[inline]
+pub(crate) fn run_tdfa_from(t: &Tdfa, input: &[u8], from: usize) -> (usize, Option<Spans>) {
     let d = &t.dfa;
     // The registers (unset at first), the length, the host kinds, the
     // position.
@@ -167,36 +180,36 @@ pub(crate) fn run_tdfa(t: &Tdfa, input: &[u8]) -> Option<Spans> {
         regs[R_KIND + k] = k as u32;
     }
     let mut s = START;
-    let mut i = 0;
+    let mut i = from;
     loop {
         i = d.skip(s, input, i);
         let Some(&b) = input.get(i) else { break };
         let at = ((s as usize) << t.shift) + d.classes[b as usize] as usize;
         let e = t.packed[at];
-        s = e as u16;
-        if s == DEAD {
-            crate::steps::add(i + 1);
-            return None;
+        if e as u16 == DEAD {
+            break;
         }
+        s = e as u16;
         let o = (e >> 16) as usize;
         if o != 0 {
-            regs[R_POS] = i as u32;
+            regs[R_POS] = (i - from) as u32;
             write_regs(&mut regs, &t.ops[o + 1..=o + t.ops[o] as usize]);
         }
         i += 1;
     }
-    crate::steps::add(i + 1);
+    crate::steps::add(i - from + 1);
     let s = s as usize;
     if !d.accept[s] {
-        return None;
+        return (i, None);
     }
-    regs[R_END] = input.len() as u32;
+    regs[R_END] = (i - from) as u32;
     let f = &t.finals[s];
     let get = |k: usize| regs[f[k] as usize & (REG_FILE - 1)];
-    Some(Spans {
+    let spans = Spans {
         slots: std::array::from_fn(get),
         kind: get(16) as u8,
-    })
+    };
+    (i, Some(spans))
 }
 
 /// One transition's register writes, each a plain copy within the

@@ -250,6 +250,14 @@ impl Parser {
         d.stops_at_line_ends().then_some(d)
     }
 
+    /// The tagged DFA of `spans`, when one run of it over a buffer of lines
+    /// stops at each valid line's end (see `Batch::parse_lines`).
+    pub(crate) fn line_tdfa(&self) -> Option<&'static crate::tables::Tdfa> {
+        let t: &'static ProfileTables = self.profile.tables();
+        let tdfa = t.entries[self.syntax as usize].as_ref()?.tdfa.as_ref()?;
+        tdfa.dfa.stops_at_line_ends().then_some(tdfa)
+    }
+
     /// Valid or the error, from one run of the validating DFA (no spans):
     /// the fast path of `validate_lines`.
     pub(crate) fn verdict(&self, input: &[u8]) -> Result<(), ParseError> {

@@ -216,8 +216,9 @@ fn validate_lines_equals_batch_counts() {
     }
 }
 
-/// One DFA run over the buffer finds each valid line's end itself; the
-/// lines and their verdicts are still exactly those of `urilex::lines`,
+/// One DFA run over the buffer finds each valid line's end itself (in
+/// `validate_lines` and `Batch::parse_lines`); the lines and their results
+/// are still exactly those of `urilex::lines`,
 /// whatever the line ends: LF, CRLF, a lone CR (part of its line), CR at
 /// the very end, empty lines, no final LF, invalid lines of every kind.
 #[test]
@@ -261,6 +262,16 @@ fn validate_lines_splits_lines_as_lines_does() {
                 "{profile:?} {:?}",
                 String::from_utf8_lossy(buf)
             );
+            // The batch finds the same lines, at the same offsets, with
+            // the same results as parsing each line alone.
+            let mut batch = Batch::new();
+            batch.parse_lines(&parser, buf);
+            let ls: Vec<(usize, &[u8])> = urilex::lines(buf).collect();
+            let only: Vec<&[u8]> = ls.iter().map(|&(_, l)| l).collect();
+            check_same(&parser, &batch, &only);
+            for (i, &(at, _)) in ls.iter().enumerate() {
+                assert_eq!(batch.line_start(i), at);
+            }
         }
     }
 }
