@@ -7,7 +7,8 @@
 //! follows Laurikari's tagged automata with one byte of lookahead (in the
 //! manner of Trofimovich's TDFA(1)): a state is an ordered list of threads,
 //! each an NFA position with, per capture slot, the register that holds its
-//! value (or none yet). On a byte, each thread's epsilon closure is taken
+//! value (registers start out unset, so "not set yet" is a value, not a
+//! state). On a byte, each thread's epsilon closure is taken
 //! only along paths that can consume that byte, so a tag is written only when
 //! the byte confirms it; a tag that several live threads set at different
 //! positions is kept in several registers until the input tells them apart.
@@ -20,8 +21,9 @@
 //! longest match is the only viable one, the spans are the program's.
 //!
 //! The result is minimized (states with the same final action, and per class
-//! the same target block and register operations, merge) and numbered in
-//! breadth-first order: state 0 dead, state 1 the start.
+//! the same target block and register operations, merge), numbered in
+//! breadth-first order (state 0 dead, state 1 the start), and its rows are
+//! padded to a power of two. The runtime is `run_tdfa` in `src/parse.rs`.
 
 use super::dfa::{Dfa, DEAD, START};
 use super::program::{Op, Pool, Program};
@@ -84,10 +86,11 @@ pub struct Tdfa {
     pub op_at: Vec<u16>,
     /// Operation lists; list 0 is empty.
     pub op_lists: Vec<Vec<RegOp>>,
-    /// Per state: where each slot's final value comes from (a register or
-    /// `FINAL_END`).
+    /// Per state: where each slot's final value comes from (a register,
+    /// `FINAL_END`, or `FINAL_KIND + k` for the kind slot).
     pub finals: Vec<[u8; SLOTS]>,
-    /// Registers used, including the scratch register for swaps.
+    /// Registers used, including the scratch register for swaps (a copy
+    /// cycle goes through it).
     pub nregs: usize,
 }
 
@@ -505,35 +508,4 @@ pub fn build(p: &Program, pool: &Pool) -> Option<Tdfa> {
         finals: finals_out,
         nregs,
     })
-}
-
-/// Runs a tagged DFA the way the runtime does (for the generator's tests).
-pub fn run(t: &Tdfa, input: &[u8]) -> Option<[u32; SLOTS]> {
-    let d = &t.dfa;
-    let mut regs = vec![u32::MAX; t.nregs];
-    let mut s = START;
-    for (i, &b) in input.iter().enumerate() {
-        let idx = s as usize * d.nclasses + d.classes[b as usize] as usize;
-        let next = d.trans[idx];
-        if next == DEAD {
-            return None;
-        }
-        for &(dst, src) in &t.op_lists[t.op_at[idx] as usize] {
-            regs[dst as usize] = match src {
-                SRC_POS => i as u32,
-                k if k >= SRC_KIND => (k - SRC_KIND) as u32,
-                r => regs[r as usize],
-            };
-        }
-        s = next;
-    }
-    if !d.accept[s as usize] {
-        return None;
-    }
-    let f = t.finals[s as usize];
-    Some(std::array::from_fn(|slot| match f[slot] {
-        FINAL_END => input.len() as u32,
-        k if k >= FINAL_KIND => (k - FINAL_KIND) as u32,
-        r => regs[r as usize],
-    }))
 }
