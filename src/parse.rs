@@ -1,11 +1,15 @@
-//! The parsing engine: runs a profile's structure program for the spans and,
-//! only when it fails, the labelled DFA for the exact error.
+//! The parsing engine: the spans come from a profile's tagged DFA (one pass,
+//! `run_tdfa`) or, where the generator built none, from its structure
+//! program (`run_program`); only when the input is rejected does the
+//! labelled DFA run, for the exact error.
 //!
 //! The program (see `codegen/program.rs`) is a loop-free list of
 //! instructions over leaf DFAs; the generator has proven that taking each
 //! leaf's longest match never loses a parse, so the program decides exactly
 //! the grammar's language. Backtracking is bounded by the program's size, so
-//! the work is linear in the input.
+//! the work is linear in the input. The tagged DFA (`codegen/tdfa.rs`) is
+//! the same program made deterministic; the unit test below checks that the
+//! two agree.
 
 use crate::error::{ErrorKind, ParseError};
 use crate::tables::{
