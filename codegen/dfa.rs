@@ -236,27 +236,7 @@ fn minimize(d: &Dfa) -> Dfa {
             })
             .collect()
     };
-    let mut count = block.iter().copied().max().map_or(0, |m| m + 1);
-    loop {
-        let mut keys: HashMap<Vec<u32>, u32> = HashMap::new();
-        let next: Vec<u32> = (0..n)
-            .map(|s| {
-                let mut sig = Vec::with_capacity(d.nclasses + 1);
-                sig.push(block[s]);
-                for c in 0..d.nclasses {
-                    sig.push(block[d.trans[s * d.nclasses + c] as usize]);
-                }
-                let len = keys.len() as u32;
-                *keys.entry(sig).or_insert(len)
-            })
-            .collect();
-        let new_count = keys.len() as u32;
-        block = next;
-        if new_count == count {
-            break;
-        }
-        count = new_count;
-    }
+    let count = refine(&d.trans, d.nclasses, None, &mut block);
     let mut rep = vec![usize::MAX; count as usize];
     for s in 0..n {
         if rep[block[s] as usize] == usize::MAX {
@@ -283,9 +263,48 @@ fn minimize(d: &Dfa) -> Dfa {
     out
 }
 
-/// Moves `dead` to 0 and `start` to 1, the rest in breadth-first order.
-fn permute(d: &Dfa, dead: u32, start: u32) -> Dfa {
-    let n = d.nstates();
+/// Moore's refinement of the partition `block` (numbered 0..): two states
+/// stay together while, for every class, their transitions go to the same
+/// block and (given `outputs`, one per transition) have the same output.
+/// Returns the number of blocks.
+pub fn refine(
+    trans: &[u32],
+    nclasses: usize,
+    outputs: Option<&[u16]>,
+    block: &mut Vec<u32>,
+) -> u32 {
+    let n = block.len();
+    let mut count = block.iter().copied().max().map_or(0, |m| m + 1);
+    loop {
+        let mut keys: HashMap<Vec<u32>, u32> = HashMap::new();
+        let next: Vec<u32> = (0..n)
+            .map(|s| {
+                let mut sig = Vec::with_capacity(2 * nclasses + 1);
+                sig.push(block[s]);
+                for c in 0..nclasses {
+                    let i = s * nclasses + c;
+                    sig.push(block[trans[i] as usize]);
+                    if let Some(o) = outputs {
+                        sig.push(o[i] as u32);
+                    }
+                }
+                let len = keys.len() as u32;
+                *keys.entry(sig).or_insert(len)
+            })
+            .collect();
+        let new_count = keys.len() as u32;
+        *block = next;
+        if new_count == count {
+            return count;
+        }
+        count = new_count;
+    }
+}
+
+/// The states `dead`, then `start`, then the rest reachable from `start` in
+/// breadth-first order over the classes: the numbering every DFA here has.
+pub fn bfs_order(trans: &[u32], nclasses: usize, dead: u32, start: u32) -> Vec<u32> {
+    let n = trans.len() / nclasses;
     let mut order = vec![dead];
     if start != dead {
         order.push(start);
@@ -295,8 +314,8 @@ fn permute(d: &Dfa, dead: u32, start: u32) -> Dfa {
     seen[start as usize] = true;
     let mut q: VecDeque<u32> = VecDeque::from([start]);
     while let Some(s) = q.pop_front() {
-        for c in 0..d.nclasses {
-            let t = d.trans[s as usize * d.nclasses + c];
+        for c in 0..nclasses {
+            let t = trans[s as usize * nclasses + c];
             if !seen[t as usize] {
                 seen[t as usize] = true;
                 order.push(t);
@@ -304,6 +323,13 @@ fn permute(d: &Dfa, dead: u32, start: u32) -> Dfa {
             }
         }
     }
+    order
+}
+
+/// Moves `dead` to 0 and `start` to 1, the rest in breadth-first order.
+fn permute(d: &Dfa, dead: u32, start: u32) -> Dfa {
+    let n = d.nstates();
+    let order = bfs_order(&d.trans, d.nclasses, dead, start);
     let mut new_id = vec![u32::MAX; n];
     for (i, &s) in order.iter().enumerate() {
         new_id[s as usize] = i as u32;

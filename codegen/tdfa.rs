@@ -25,7 +25,7 @@
 //! breadth-first order (state 0 dead, state 1 the start), and its rows are
 //! padded to a power of two. The runtime is `run_tdfa` in `src/parse.rs`.
 
-use super::dfa::{Dfa, DEAD, START};
+use super::dfa::{self, Dfa, DEAD, START};
 use super::program::{Op, Pool, Program};
 use std::collections::{HashMap, VecDeque};
 
@@ -104,33 +104,39 @@ impl Nfa<'_> {
     /// `la` (or, for `None`, whether it can accept at the end), with the
     /// tags set on the way. `visited` is shared by all threads of one step:
     /// a later arrival at an instruction can only repeat earlier results.
-    fn close(
-        &self,
-        from: &Thread,
-        la: Option<u8>,
-        visited: &mut [bool],
-        out: &mut Vec<Option<Thread>>,
-    ) {
+    fn close(&self, from: &Thread, la: Option<u8>, visited: &mut [bool], out: &mut Vec<Thread>) {
         match from.k {
             Kernel::At(pc) => self.walk(pc, from.regs, la, visited, out),
-            Kernel::In(pc, q) => {
-                let Op::Leaf(l) = self.ops[pc] else {
-                    unreachable!("In kernels are leaves")
-                };
-                let d = &self.pool.leaves[l];
-                if let Some(b) = la {
-                    let q2 = d.next(q, b);
-                    if q2 != DEAD {
-                        out.push(Some(Thread {
-                            k: Kernel::In(pc, q2),
-                            regs: from.regs,
-                        }));
-                    }
-                }
-                if d.accept[q as usize] {
-                    self.walk(pc + 1, from.regs, la, visited, out);
-                }
+            Kernel::In(pc, q) => self.leaf(pc, q, from.regs, la, visited, out),
+        }
+    }
+
+    /// Inside the leaf of instruction `pc` in its state `q`: consume `la`
+    /// within the leaf (the longer match first), or leave it if `q` accepts.
+    fn leaf(
+        &self,
+        pc: usize,
+        q: u32,
+        regs: [Val; SLOTS],
+        la: Option<u8>,
+        visited: &mut [bool],
+        out: &mut Vec<Thread>,
+    ) {
+        let Op::Leaf(l) = self.ops[pc] else {
+            unreachable!("In kernels are leaves")
+        };
+        let d = &self.pool.leaves[l];
+        if let Some(b) = la {
+            let q2 = d.next(q, b);
+            if q2 != DEAD {
+                out.push(Thread {
+                    k: Kernel::In(pc, q2),
+                    regs,
+                });
             }
+        }
+        if d.accept[q as usize] {
+            self.walk(pc + 1, regs, la, visited, out);
         }
     }
 
@@ -140,34 +146,20 @@ impl Nfa<'_> {
         mut regs: [Val; SLOTS],
         la: Option<u8>,
         visited: &mut [bool],
-        out: &mut Vec<Option<Thread>>,
+        out: &mut Vec<Thread>,
     ) {
         if visited[pc] {
             return;
         }
         visited[pc] = true;
         match self.ops[pc] {
-            Op::Leaf(l) => {
-                let d = &self.pool.leaves[l];
-                if let Some(b) = la {
-                    let q = d.next(START, b);
-                    if q != DEAD {
-                        out.push(Some(Thread {
-                            k: Kernel::In(pc, q),
-                            regs,
-                        }));
-                    }
-                }
-                if d.accept[START as usize] {
-                    self.walk(pc + 1, regs, la, visited, out);
-                }
-            }
+            Op::Leaf(_) => self.leaf(pc, START, regs, la, visited, out),
             Op::Byte(s) => {
                 if la.is_some_and(|b| self.pool.sets[s].contains(b)) {
-                    out.push(Some(Thread {
+                    out.push(Thread {
                         k: Kernel::At(pc + 1),
                         regs,
-                    }));
+                    });
                 }
             }
             Op::Split(alt, _, _) => {
@@ -186,10 +178,10 @@ impl Nfa<'_> {
             Op::Match => {
                 if la.is_none() {
                     // A thread that accepts; its kernel does not matter.
-                    out.push(Some(Thread {
+                    out.push(Thread {
                         k: Kernel::At(pc),
                         regs,
-                    }));
+                    });
                 }
             }
         }
@@ -278,9 +270,10 @@ pub fn build(p: &Program, pool: &Pool) -> Option<Tdfa> {
     let mut trans: Vec<(u32, Vec<Move>)> = Vec::new();
     let mut finals = Vec::new();
     let mut queue: VecDeque<u32> = VecDeque::from([DEAD, START]);
-    let mut order = Vec::new();
     while let Some(s) = queue.pop_front() {
-        order.push(s);
+        // States are numbered in the order they are queued, so rows and
+        // finals are pushed in state order.
+        debug_assert_eq!(s as usize, finals.len());
         let threads = states[s as usize].clone();
         let mut row = Vec::new();
         for &b in &reps {
@@ -290,11 +283,7 @@ pub fn build(p: &Program, pool: &Pool) -> Option<Tdfa> {
                 nfa.close(t, Some(b), &mut visited, &mut out);
             }
             let mut seen = std::collections::HashSet::new();
-            let next: Vec<Thread> = out
-                .into_iter()
-                .flatten()
-                .filter(|t| seen.insert(t.k))
-                .collect();
+            let next: Vec<Thread> = out.into_iter().filter(|t| seen.insert(t.k)).collect();
             let (next, moves) = canonical(next);
             let id = match index.get(&next) {
                 Some(&id) => id,
@@ -317,29 +306,18 @@ pub fn build(p: &Program, pool: &Pool) -> Option<Tdfa> {
         for t in &threads {
             nfa.close(t, None, &mut visited, &mut out);
         }
-        let fin = out.into_iter().flatten().next();
-        finals.push((s, fin));
+        finals.push(out.into_iter().next());
         trans.extend(row);
     }
-    // `order` is the queue order, which is also the numbering; rows were
-    // pushed in that order.
-    debug_assert!(order.iter().enumerate().all(|(i, &s)| i as u32 == s));
-    let n = states.len();
 
-    // Registers: per slot as many as any state uses.
+    // Registers: per slot as many as any state uses (every register a
+    // transition writes is one of its target state's).
     let mut per_slot = [0usize; SLOTS];
-    for st in &states {
-        for t in st {
-            for (slot, v) in t.regs.iter().enumerate() {
-                if let Val::Reg(r) = v {
-                    per_slot[slot] = per_slot[slot].max(*r as usize + 1);
-                }
+    for t in states.iter().flatten() {
+        for (slot, v) in t.regs.iter().enumerate() {
+            if let Val::Reg(r) = v {
+                per_slot[slot] = per_slot[slot].max(*r as usize + 1);
             }
-        }
-    }
-    for (_, moves) in &trans {
-        for &(slot, r, _) in moves {
-            per_slot[slot] = per_slot[slot].max(r as usize + 1);
         }
     }
     let mut base = [0usize; SLOTS];
@@ -398,7 +376,7 @@ pub fn build(p: &Program, pool: &Pool) -> Option<Tdfa> {
     }
     let fin: Vec<Option<[u8; SLOTS]>> = finals
         .iter()
-        .map(|(_, f)| {
+        .map(|f| {
             f.as_ref().map(|t| {
                 std::array::from_fn(|slot| match t.regs[slot] {
                     Val::Pos => FINAL_END,
@@ -409,11 +387,10 @@ pub fn build(p: &Program, pool: &Pool) -> Option<Tdfa> {
         })
         .collect();
 
-    // Minimize: Moore refinement on (final action; per class target block
-    // and operation list).
-    let mut block: Vec<usize> = {
-        let mut ids: HashMap<Option<[u8; SLOTS]>, usize> = HashMap::new();
-        // The dead state is alone in its block (it has no threads).
+    // Minimize: Moore refinement from the final actions (the dead state
+    // alone), with each transition's operation list as its output.
+    let mut block: Vec<u32> = {
+        let mut ids: HashMap<Option<[u8; SLOTS]>, u32> = HashMap::new();
         fin.iter()
             .enumerate()
             .map(|(s, f)| {
@@ -422,62 +399,48 @@ pub fn build(p: &Program, pool: &Pool) -> Option<Tdfa> {
                 } else {
                     *f
                 };
-                let k = ids.len();
+                let k = ids.len() as u32;
                 *ids.entry(key).or_insert(k)
             })
             .collect()
     };
-    loop {
-        let mut ids: HashMap<(usize, Vec<(usize, u16)>), usize> = HashMap::new();
-        let next: Vec<usize> = (0..n)
-            .map(|s| {
-                let sig: Vec<(usize, u16)> = (0..nclasses)
-                    .map(|c| {
-                        let i = s * nclasses + c;
-                        (block[trans[i].0 as usize], op_at[i])
-                    })
-                    .collect();
-                let k = ids.len();
-                *ids.entry((block[s], sig)).or_insert(k)
-            })
-            .collect();
-        let changed = ids.len() != block.iter().collect::<std::collections::HashSet<_>>().len();
-        block = next;
-        if !changed {
-            break;
-        }
-    }
-    // Number the blocks breadth-first from the start.
-    let mut num: HashMap<usize, u32> = HashMap::new();
-    let mut rep: Vec<usize> = Vec::new();
-    num.insert(block[DEAD as usize], DEAD);
-    rep.push(DEAD as usize);
-    num.insert(block[START as usize], START);
-    rep.push(START as usize);
-    let mut i = 1;
-    while i < rep.len() {
-        let s = rep[i];
-        for c in 0..nclasses {
-            let t = trans[s * nclasses + c].0 as usize;
-            if let std::collections::hash_map::Entry::Vacant(e) = num.entry(block[t]) {
-                e.insert(rep.len() as u32);
-                rep.push(t);
-            }
-        }
-        i += 1;
-    }
-    let m = rep.len();
-    if m > MAX_MINIMAL {
+    let targets: Vec<u32> = trans.iter().map(|&(t, _)| t).collect();
+    let count = dfa::refine(&targets, nclasses, Some(&op_at), &mut block) as usize;
+    if count > MAX_MINIMAL {
         return None;
     }
+    // One representative per block, then numbered breadth-first.
+    let mut rep = vec![usize::MAX; count];
+    for (s, &b) in block.iter().enumerate() {
+        if rep[b as usize] == usize::MAX {
+            rep[b as usize] = s;
+        }
+    }
+    let quotient: Vec<u32> = rep
+        .iter()
+        .flat_map(|&r| (0..nclasses).map(move |c| r * nclasses + c))
+        .map(|i| block[targets[i] as usize])
+        .collect();
+    let order = dfa::bfs_order(
+        &quotient,
+        nclasses,
+        block[DEAD as usize],
+        block[START as usize],
+    );
+    let mut num = vec![u32::MAX; count];
+    for (i, &b) in order.iter().enumerate() {
+        num[b as usize] = i as u32;
+    }
+    let m = order.len();
     let mut new_trans = Vec::with_capacity(m * nclasses);
     let mut new_ops = Vec::with_capacity(m * nclasses);
     let mut accept = Vec::with_capacity(m);
     let mut finals_out = Vec::with_capacity(m);
-    for &s in &rep {
+    for &b in &order {
+        let s = rep[b as usize];
         for c in 0..nclasses {
             let i = s * nclasses + c;
-            new_trans.push(num[&block[trans[i].0 as usize]]);
+            new_trans.push(num[block[targets[i] as usize] as usize]);
             new_ops.push(op_at[i]);
         }
         accept.push(s != DEAD as usize && fin[s].is_some());
