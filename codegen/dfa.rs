@@ -56,6 +56,13 @@ impl Dfa {
         }
         last
     }
+    /// Whether LF and CR lead to the dead state from every state, so that a
+    /// run over a buffer of lines stops at the end of each valid one.
+    pub fn stops_at_line_ends(&self) -> bool {
+        (1..self.nstates() as u32)
+            .all(|s| self.next(s, b'\n') == DEAD && self.next(s, b'\r') == DEAD)
+    }
+
     /// Bytes with a transition out of `s` that is not dead.
     pub fn live_bytes(&self, s: u32) -> ByteSet {
         let mut set = ByteSet::empty();

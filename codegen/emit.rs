@@ -472,12 +472,13 @@ pub fn emit(profiles: &[Compiled]) -> String {
                 .enumerate()
                 .map(|(k, item)| match item {
                     Some((d, _, t)) => format!(
-                        "Some(Entry {{ dfa: {}, ops: &P{i}_{prefix}{k}_OPS, tdfa: {}, rule: {:?} }})",
+                        "Some(Entry {{ dfa: {}, ops: &P{i}_{prefix}{k}_OPS, tdfa: {}, line_ends: {}, rule: {:?} }})",
                         dfa_value(&format!("P{i}_{prefix}{k}"), d, true),
                         match t {
                             Some(t) => format!("Some({})", tdfa_value(&format!("P{i}_{prefix}{k}_T"), t)),
                             None => "None".to_string(),
                         },
+                        d.stops_at_line_ends() && t.as_ref().map_or(true, |t| t.dfa.stops_at_line_ends()),
                         rule_names(prefix, k)
                     ),
                     None => "None".to_string(),

@@ -481,44 +481,53 @@ pub fn validate_lines(parser: &Parser, buf: &[u8]) -> Counts {
         }
         return c;
     };
-    // No URI has an LF or a CR, so one run of the validating DFA over the
-    // buffer stops at the end of each valid line, and finds the line on the
-    // way: no separate search for line ends. A line the DFA gives up on
-    // earlier is invalid; only then is its end searched for (memchr), and
-    // the line diagnosed. Lines are exactly those of `lines`.
-    let mut pos = 0;
-    while pos < buf.len() {
-        let (stop, s) = d.run_from(buf, pos);
-        let (end, next, at_end) = line_end(buf, stop);
-        count(&buf[pos..end], at_end && d.accept[s as usize]);
-        pos = next;
-    }
+    scan_lines(
+        buf,
+        |pos| d.run_from(buf, pos),
+        |_, line, s| count(line, s.is_some_and(|s| d.accept[s as usize])),
+    );
     c
 }
 
-/// Where a run that started at a line's start and stopped at `stop` leaves
-/// that line: its end, where the next line starts, and whether the run
-/// stopped at the line's end (else the line is invalid). Lines as in
+/// The lines of `buf` as runs of a DFA that stops at line ends find them.
+/// No URI has an LF or a CR, so a run from a line's start (`run(pos)`:
+/// where it stopped, and what it found) stops at the end of a valid line:
+/// no separate search for line ends. A line the run gives up on earlier is
+/// invalid; only then is its end searched for (memchr). `each` gets the
+/// line's start, the line, and the run's result when the run reached the
+/// line's end (`None` for a line it gave up on). Lines are exactly those of
 /// [`lines`]: a CR ends a line before an LF and at the end of the buffer.
 #[inline]
-fn line_end(buf: &[u8], stop: usize) -> (usize, usize, bool) {
-    match buf.get(stop) {
-        None => (stop, stop, true),
-        Some(b'\n') => (stop, stop + 1, true),
-        Some(b'\r') if matches!(buf.get(stop + 1), Some(b'\n') | None) => (stop, stop + 2, true),
-        Some(_) => {
-            let lf = memchr::memchr(b'\n', &buf[stop..]).map_or(buf.len(), |p| stop + p);
-            // `lf > stop`: the byte at `stop` is not an LF.
-            let end = if buf[lf - 1] == b'\r' { lf - 1 } else { lf };
-            (end, lf + 1, false)
-        }
+fn scan_lines<'b, T>(
+    buf: &'b [u8],
+    mut run: impl FnMut(usize) -> (usize, T),
+    mut each: impl FnMut(usize, &'b [u8], Option<T>),
+) {
+    let mut pos = 0;
+    while pos < buf.len() {
+        let (stop, found) = run(pos);
+        let (end, next, found) = match buf.get(stop) {
+            None => (stop, stop, Some(found)),
+            Some(b'\n') => (stop, stop + 1, Some(found)),
+            Some(b'\r') if matches!(buf.get(stop + 1), Some(b'\n') | None) => {
+                (stop, stop + 2, Some(found))
+            }
+            Some(_) => {
+                let lf = memchr::memchr(b'\n', &buf[stop..]).map_or(buf.len(), |p| stop + p);
+                // `lf > stop`: the byte at `stop` is not an LF.
+                let end = if buf[lf - 1] == b'\r' { lf - 1 } else { lf };
+                (end, lf + 1, None)
+            }
+        };
+        each(pos, &buf[pos..end], found);
+        pos = next;
     }
 }
 
 /// The records of the lines of `buf` in order (`base` added to their
 /// offsets). With a tagged DFA that stops at line ends, one run per line
-/// over the buffer finds the line and its spans together; a line it gives
-/// up on is parsed again on its own for the exact error.
+/// over the buffer finds the line and its spans together (`scan_lines`); a
+/// line it gives up on is parsed again on its own for the exact error.
 fn parse_buf(
     parser: &Parser,
     buf: &[u8],
@@ -532,20 +541,19 @@ fn parse_buf(
         }
         return;
     };
-    let mut pos = 0;
-    while pos < buf.len() {
-        let (stop, spans) = crate::parse::run_tdfa_from(t, buf, pos);
-        let (end, next, at_end) = line_end(buf, stop);
-        let line = &buf[pos..end];
-        put(match spans {
-            Some(s) if at_end && line.len() < u32::MAX as usize => {
-                let s = crate::uri_ref::with_path(s, line.len());
-                record_of(parser, base + pos, line, Ok(s), long)
-            }
-            _ => record(parser, base + pos, line, long),
-        });
-        pos = next;
-    }
+    scan_lines(
+        buf,
+        |pos| crate::parse::run_tdfa_from(t, buf, pos),
+        |pos, line, spans| {
+            put(match spans.flatten() {
+                Some(s) if line.len() < u32::MAX as usize => {
+                    let s = crate::uri_ref::with_path(s, line.len());
+                    record_of(parser, base + pos, line, Ok(s), long)
+                }
+                _ => record(parser, base + pos, line, long),
+            })
+        },
+    );
 }
 
 /// [`validate_lines`] across `threads` threads (0: all cores).

@@ -374,4 +374,18 @@ mod tests {
             .flatten()
             .all(|e| e.tdfa.is_some()));
     }
+
+    /// The generator's `line_ends` says what the tables say, and every
+    /// entry of the bundled grammars has it (no URI holds an LF or a CR).
+    #[test]
+    fn line_ends_flag_matches_the_tables() {
+        for &p in Profile::ALL {
+            for e in p.tables().entries.iter().flatten() {
+                let tables = e.dfa.stops_at_line_ends()
+                    && e.tdfa.as_ref().map_or(true, |t| t.dfa.stops_at_line_ends());
+                assert_eq!(e.line_ends, tables, "{p:?} {}", e.rule);
+                assert!(e.line_ends, "{p:?} {}", e.rule);
+            }
+        }
+    }
 }

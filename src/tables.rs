@@ -128,8 +128,9 @@ impl Dfa {
         (i, s)
     }
 
-    /// Whether LF and CR lead to the dead state from every state, so that a
-    /// run over a buffer of lines stops at the end of each valid one.
+    /// Whether LF and CR lead to the dead state from every state (what the
+    /// generator decides for `Entry::line_ends`; for the tests).
+    #[cfg(test)]
     pub(crate) fn stops_at_line_ends(&self) -> bool {
         (1..self.accept.len())
             .all(|s| self.step(s as u16, b'\n') == DEAD && self.step(s as u16, b'\r') == DEAD)
@@ -266,6 +267,10 @@ pub(crate) struct Entry {
     pub dfa: Dfa,
     pub ops: &'static [Op],
     pub tdfa: Option<Tdfa>,
+    /// Whether LF and CR lead both DFAs to the dead state from every state,
+    /// so that a run over a buffer of lines stops at each valid line's end
+    /// (decided by the generator: no grammar here allows either byte).
+    pub line_ends: bool,
     /// The grammar's name for it (`URI-reference`, `relative-URI`, ...).
     pub rule: &'static str,
 }

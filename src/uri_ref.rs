@@ -245,17 +245,21 @@ impl Parser {
     /// The validating DFA, when one run of it over a buffer of lines stops
     /// at each valid line's end (see `validate_lines`).
     pub(crate) fn line_dfa(&self) -> Option<&'static crate::tables::Dfa> {
-        let t: &'static ProfileTables = self.profile.tables();
-        let d = &t.entries[self.syntax as usize].as_ref()?.dfa;
-        d.stops_at_line_ends().then_some(d)
+        self.line_entry().map(|e| &e.dfa)
     }
 
     /// The tagged DFA of `spans`, when one run of it over a buffer of lines
     /// stops at each valid line's end (see `Batch::parse_lines`).
     pub(crate) fn line_tdfa(&self) -> Option<&'static crate::tables::Tdfa> {
+        self.line_entry()?.tdfa.as_ref()
+    }
+
+    /// This parser's entry, when its DFAs stop at line ends.
+    fn line_entry(&self) -> Option<&'static crate::tables::Entry> {
         let t: &'static ProfileTables = self.profile.tables();
-        let tdfa = t.entries[self.syntax as usize].as_ref()?.tdfa.as_ref()?;
-        tdfa.dfa.stops_at_line_ends().then_some(tdfa)
+        t.entries[self.syntax as usize]
+            .as_ref()
+            .filter(|e| e.line_ends)
     }
 
     /// Valid or the error, from one run of the validating DFA (no spans):
