@@ -689,8 +689,9 @@ pub fn relativize_into(base: &UriRef<'_>, target: &UriRef<'_>, out: &mut String)
             *best = Some(cand);
         }
     };
-    let tail = |s: &mut String| {
-        if let Some(q) = t.query {
+    // "?query" (when given) and "#fragment" (the target's).
+    let suffix = |s: &mut String, query: Option<&str>| {
+        if let Some(q) = query {
             s.push('?');
             s.push_str(q);
         }
@@ -699,19 +700,11 @@ pub fn relativize_into(base: &UriRef<'_>, target: &UriRef<'_>, out: &mut String)
             s.push_str(f);
         }
     };
+    let tail = |s: &mut String| suffix(s, t.query);
     // Same path: nothing, "?query", or the fragment alone.
     if t.path == b.path {
         let mut c = String::new();
-        if t.query != b.query {
-            if let Some(q) = t.query {
-                c.push('?');
-                c.push_str(q);
-            }
-        }
-        if let Some(f) = t.fragment {
-            c.push('#');
-            c.push_str(f);
-        }
+        suffix(&mut c, t.query.filter(|_| t.query != b.query));
         consider(c, &mut best);
     }
     // A relative path from the base's directory.
