@@ -243,7 +243,7 @@ fn normalize_once(u: &UriRef<'_>, o: NormalizeOptions, out: &mut String) {
     // After 6.2.2.2, so that "%2E" counts as a dot.
     if o.dots && scheme.is_some() {
         let p = &out[path_at..];
-        if p.starts_with('.') || p.contains("/.") {
+        if p.starts_with('.') || crate::scan::find_dot_segment(p.as_bytes()).is_some() {
             let path = out.split_off(path_at);
             // `Remove` never fails: a ".." above the root is dropped.
             let _ = crate::resolve::remove_dot_segments(&path, out, DotAboveRoot::Remove);

@@ -101,3 +101,85 @@ pub fn nibbles_of(set: &[u64; 4]) -> Option<[u8; 32]> {
     }
     Some(t)
 }
+
+/// First index `k` with `s[k] == b'/'` and `s[k + 1] == b'.'`: where a
+/// path segment that starts with "." begins (RFC 3986 5.2.4 has work to
+/// do only there). Eight bytes at a time, in plain integer arithmetic.
+#[inline]
+pub(crate) fn find_dot_segment(s: &[u8]) -> Option<usize> {
+    const LOW: u64 = 0x7f7f_7f7f_7f7f_7f7f;
+    // The high bit of each byte of `x` that equals `c`, exactly: adding 0x7f
+    // to the low seven bits sets the high bit unless they are all zero.
+    let eq = |x: u64, c: u8| {
+        let y = x ^ (u64::from(c) * 0x0101_0101_0101_0101);
+        !(((y & LOW) + LOW) | y) & !LOW
+    };
+    let mut carry = 0; // a "/" in the last byte of the previous word
+    let mut chunks = s.chunks_exact(8);
+    for (n, chunk) in chunks.by_ref().enumerate() {
+        let mut word = [0u8; 8];
+        word.copy_from_slice(chunk);
+        let x = u64::from_le_bytes(word);
+        let slash = eq(x, b'/');
+        // The high bit of byte `t` for each "." whose "/" is at `t - 1`.
+        let pairs = ((slash << 8) | carry) & eq(x, b'.');
+        if pairs != 0 {
+            return Some(n * 8 + pairs.trailing_zeros() as usize / 8 - 1);
+        }
+        carry = slash >> 56;
+    }
+    // The last seven bytes or fewer, one at a time.
+    let at = s.len() - chunks.remainder().len();
+    let mut prev_slash = carry != 0;
+    for (k, &c) in chunks.remainder().iter().enumerate() {
+        if prev_slash && c == b'.' {
+            return Some(at + k - 1);
+        }
+        prev_slash = c == b'/';
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::find_dot_segment;
+
+    fn naive(s: &[u8]) -> Option<usize> {
+        s.windows(2).position(|w| w == b"/.")
+    }
+
+    /// Every placement of "/" and "." (and near misses) at every offset and
+    /// length up to three chunks, against the obvious search.
+    #[test]
+    fn find_dot_segment_matches_the_obvious_search() {
+        let alphabet = [b'/', b'.', b'a', b'/' ^ 0x80, b'.' ^ 0x80, 0, 0xff, b'o'];
+        let mut seed = 1u64;
+        for len in 0..=24 {
+            for _ in 0..4000 {
+                let s: Vec<u8> = (0..len)
+                    .map(|_| {
+                        seed = seed
+                            .wrapping_mul(6364136223846793005)
+                            .wrapping_add(1442695040888963407);
+                        alphabet[(seed >> 61) as usize]
+                    })
+                    .collect();
+                for from in 0..=s.len() {
+                    assert_eq!(
+                        find_dot_segment(&s[from..]),
+                        naive(&s[from..]),
+                        "{s:?}[{from}..]"
+                    );
+                }
+            }
+        }
+        for b in 0..=255u8 {
+            for at in 0..17 {
+                let mut s = vec![b'x'; 18];
+                s[at] = b'/';
+                s[at + 1] = b;
+                assert_eq!(find_dot_segment(&s), naive(&s));
+            }
+        }
+    }
+}
