@@ -74,6 +74,7 @@ fn emit_dfa(out: &mut String, name: &str, d: &Dfa, labelled: bool, ops: Option<&
     // (src/scan): lo[b & 15] & hi[b >> 4] != 0 exactly for the set's bytes
     // when they are all ASCII; all zero (no skipping) otherwise.
     let _ = writeln!(out, "static {name}_NIBBLES: [[u8; 32]; {n}] = [");
+    let mut ranges = Vec::with_capacity(n);
     for s in 0..n {
         let mut t = [0u8; 32];
         let mut ascii = true;
@@ -97,6 +98,18 @@ fn emit_dfa(out: &mut String, name: &str, d: &Dfa, labelled: bool, ops: Option<&
             }
         }
         let _ = writeln!(out, "    {:?},", t);
+        ranges.push(ranges_of(&t));
+    }
+    out.push_str("];\n");
+    // And as ranges, for the SSE2 kernel (no byte shuffle there):
+    // `[n, start, span, ...]`, `n` = 0xff when there are more than 15.
+    let _ = writeln!(out, "static {name}_RANGES: [[u8; 32]; {n}] = [");
+    for r in ranges {
+        if r == [0u8; 32] {
+            out.push_str("    [0; 32],\n");
+        } else {
+            let _ = writeln!(out, "    {:?},", r);
+        }
     }
     out.push_str("];\n");
     if labelled {
@@ -119,9 +132,39 @@ fn emit_dfa(out: &mut String, name: &str, d: &Dfa, labelled: bool, ops: Option<&
     );
 }
 
+/// A nibble-table set as maximal runs of consecutive bytes: `[n, start_0,
+/// span_0, ...]` with `span = last - start`, or `n` = 0xff past 15 runs.
+/// (src/scan's `ranges_of` is the runtime's twin; a test holds them equal
+/// on every table.)
+fn ranges_of(t: &[u8; 32]) -> [u8; 32] {
+    let mut r = [0u8; 32];
+    let mut n = 0;
+    let mut b = 0usize;
+    while b < 256 {
+        if t[b & 15] & t[16 + (b >> 4)] == 0 {
+            b += 1;
+            continue;
+        }
+        let start = b;
+        while b + 1 < 256 && t[(b + 1) & 15] & t[16 + ((b + 1) >> 4)] != 0 {
+            b += 1;
+        }
+        if n == 15 {
+            r[0] = 0xff;
+            return r;
+        }
+        r[1 + 2 * n] = start as u8;
+        r[2 + 2 * n] = (b - start) as u8;
+        n += 1;
+        b += 1;
+    }
+    r[0] = n as u8;
+    r
+}
+
 fn dfa_value(name: &str, d: &Dfa, labelled: bool) -> String {
     format!(
-        "Dfa {{ classes: &{name}_CLASSES, stride: {}, trans: &{name}_TRANS, accept: &{name}_ACCEPT, stay: &{name}_STAY, nibbles: &{name}_NIBBLES, labels: {} }}",
+        "Dfa {{ classes: &{name}_CLASSES, stride: {}, trans: &{name}_TRANS, accept: &{name}_ACCEPT, stay: &{name}_STAY, nibbles: &{name}_NIBBLES, ranges: &{name}_RANGES, labels: {} }}",
         d.nclasses,
         if labelled { format!("&{name}_LABELS") } else { "&[]".to_string() }
     )

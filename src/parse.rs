@@ -375,6 +375,28 @@ mod tests {
             .all(|e| e.tdfa.is_some()));
     }
 
+    /// Every DFA's SSE2 ranges are what the runtime derives from its
+    /// nibble tables: the generator's copy cannot drift.
+    #[test]
+    fn emitted_ranges_match_the_nibble_tables() {
+        let mut dfas = 0;
+        for &p in Profile::ALL {
+            let t = p.tables();
+            let entries = t.entries.iter().chain(&t.components).flatten();
+            let all = entries
+                .flat_map(|e| std::iter::once(&e.dfa).chain(e.tdfa.as_ref().map(|t| &t.dfa)))
+                .chain(t.leaves);
+            for d in all {
+                assert_eq!(d.nibbles.len(), d.ranges.len());
+                for (n, r) in d.nibbles.iter().zip(d.ranges) {
+                    assert_eq!(*r, crate::scan::ranges_of(n), "{p:?}");
+                }
+                dfas += 1;
+            }
+        }
+        assert!(dfas > 20, "{dfas}");
+    }
+
     /// The generator's `line_ends` says what the tables say, and every
     /// entry of the bundled grammars has it (no URI holds an LF or a CR).
     #[test]

@@ -40,6 +40,8 @@ pub(crate) struct Dfa {
     /// Per state, the same self-loop set as nibble tables for the SIMD
     /// kernels (all zero when the set is not ASCII).
     pub nibbles: &'static [[u8; 32]],
+    /// Per state, the same set as byte ranges for the SSE2 kernel.
+    pub ranges: &'static [[u8; 32]],
     /// One label per state for entry and component DFAs; empty for leaves.
     pub labels: &'static [Label],
 }
@@ -75,7 +77,8 @@ impl Dfa {
             // tables hold the same set, so the loop below then stops at once
             // (or does the work when the tables are empty).
             if i == first && input.len() - i >= 16 {
-                i = crate::scan::skip(&self.nibbles[s as usize], input, i);
+                let s = s as usize;
+                i = crate::scan::skip(&self.nibbles[s], &self.ranges[s], input, i);
             }
             while i < input.len() && in_run(input[i]) {
                 i += 1;

@@ -5,7 +5,7 @@
 #[path = "support/gen.rs"]
 mod gen;
 
-use urilex::scan::{kernel, nibbles_of, skip_with, Kernel};
+use urilex::scan::{kernel, nibbles_of, ranges_of, skip_with, Kernel};
 
 fn oracle(set: &[u64; 4], input: &[u8], from: usize) -> usize {
     let mut i = from;
@@ -25,6 +25,19 @@ fn sets() -> Vec<[u64; 4]> {
     }
     for _ in 0..24 {
         out.push([rng.next() & rng.next(), rng.next(), 0, 0]);
+    }
+    // Sets of 1 to 16 random ranges (the SSE2 kernel's own path up to 15,
+    // its scalar fallback past that), touching 0x00 and 0x7f at times.
+    for k in [1, 2, 5, 10, 15, 16] {
+        let mut s = [0u64; 4];
+        for _ in 0..k {
+            let a = (rng.next() % 128) as u8;
+            let len = (rng.next() % 12) as u8;
+            for b in a..=a.saturating_add(len).min(127) {
+                s[(b >> 6) as usize] |= 1 << (b & 63);
+            }
+        }
+        out.push(s);
     }
     // The sets of RFC 3986 components as they appear in the DFAs: pchar
     // plus "/" and "?" (query), unreserved plus sub-delims (reg-name).
@@ -47,10 +60,11 @@ fn this_machine_has_a_fast_kernel() {
 
 #[test]
 fn kernels_agree_on_every_byte_lane_alignment_and_tail() {
-    let kernels = [Kernel::Scalar, Kernel::Ssse3, Kernel::Avx2];
-    let mut ran = [0usize; 3];
+    let kernels = [Kernel::Scalar, Kernel::Sse2, Kernel::Ssse3, Kernel::Avx2];
+    let mut ran = [0usize; 4];
     for set in sets() {
         let t = nibbles_of(&set).expect("ASCII set");
+        let r = ranges_of(&t);
         let filler = (0..128u8).find(|&b| set[(b >> 6) as usize] >> (b & 63) & 1 != 0);
         let mut buf = [0u8; 112];
         for len in 0..=96usize {
@@ -71,7 +85,7 @@ fn kernels_agree_on_every_byte_lane_alignment_and_tail() {
                         let input = &buf[..len];
                         let want = oracle(&set, input, align);
                         for (k, kern) in kernels.iter().enumerate() {
-                            if let Some(got) = skip_with(*kern, &t, input, align) {
+                            if let Some(got) = skip_with(*kern, &t, &r, input, align) {
                                 assert_eq!(got, want, "{kern:?} set {set:x?} len {len} align {align} pos {pos} byte {v:#x}");
                                 ran[k] += 1;
                             }
@@ -86,8 +100,10 @@ fn kernels_agree_on_every_byte_lane_alignment_and_tail() {
             }
         }
     }
-    eprintln!("checks run per kernel (scalar, ssse3, avx2): {ran:?}");
+    eprintln!("checks run per kernel (scalar, sse2, ssse3, avx2): {ran:?}");
     assert!(ran[0] > 1_000_000);
+    #[cfg(target_arch = "x86_64")]
+    assert_eq!(ran[1], ran[0], "SSE2 runs on every x86_64");
 }
 
 #[path = "support/reference.rs"]
@@ -152,4 +168,30 @@ fn long_runs_parse_as_the_reference_says() {
         }
     }
     assert!(checked > 10_000, "{checked}");
+}
+
+/// `ranges_of` against the set it came from, and its count cap.
+#[test]
+fn ranges_describe_the_set() {
+    for set in sets() {
+        let t = nibbles_of(&set).expect("ASCII set");
+        let r = ranges_of(&t);
+        if r[0] == 0xff {
+            continue;
+        }
+        for b in 0..=255u8 {
+            let inside = (0..r[0] as usize).any(|k| b.wrapping_sub(r[1 + 2 * k]) <= r[2 + 2 * k]);
+            assert_eq!(
+                inside,
+                set[(b >> 6) as usize] >> (b & 63) & 1 != 0,
+                "{set:x?} {b:#x}"
+            );
+        }
+    }
+    // Sixteen single bytes apart: one run too many.
+    let mut s = [0u64; 4];
+    for b in (0..32).step_by(2) {
+        s[0] |= 1 << b;
+    }
+    assert_eq!(ranges_of(&nibbles_of(&s).unwrap())[0], 0xff);
 }

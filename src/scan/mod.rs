@@ -7,10 +7,14 @@
 //! the scalar tables: byte `b` is in the set when
 //! `lo[b & 15] & hi[b >> 4] != 0`. With `hi[h] = 1 << h` for `h < 8` and 0
 //! above, this is exact for any set of ASCII bytes, and no byte of 0x80 or
-//! more is ever in it. Kernels: `scalar` (always built, the reference),
-//! x86_64 SSSE3 and AVX2 (chosen at run time). The `force-scalar` feature
-//! uses the scalar kernel everywhere. (SSE2 alone has no byte shuffle, so
-//! x86_64 machines without SSSE3 use the scalar kernel.)
+//! more is ever in it. SSE2 has no byte shuffle, so the generator also
+//! emits each set as byte ranges ([`Ranges`]), derived from the nibble
+//! tables (a test holds every emitted table equal to [`ranges_of`] of its
+//! nibbles). Kernels: `scalar` (always built, the reference), x86_64 SSE2,
+//! SSSE3 and AVX2 (the best one chosen at run time). The `force-scalar`
+//! feature uses the scalar kernel everywhere. There is no aarch64 NEON
+//! kernel yet: this project's only toolchain has no aarch64 standard
+//! library to build or test one with, so aarch64 runs the scalar kernel.
 #![allow(unsafe_code)]
 
 pub(crate) mod scalar;
@@ -20,11 +24,22 @@ pub(crate) mod x86_64;
 /// A byte set as nibble tables: `[lo; 16]` then `[hi; 16]`.
 pub(crate) type Nibbles = [u8; 32];
 
+/// The same set as ranges: `[n, start_0, span_0, start_1, span_1, ...]`;
+/// byte `b` is in the set when `b.wrapping_sub(start_k) <= span_k` for some
+/// `k < n`. `n` is [`TOO_MANY`] for a set of more than 15 ranges (none of
+/// the bundled grammars has one; the SSE2 kernel then runs scalar).
+pub(crate) type Ranges = [u8; 32];
+
+/// The range count that stands for "more than 15".
+pub(crate) const TOO_MANY: u8 = 0xff;
+
 /// Which kernel the DFA skip loop uses on this machine.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Kernel {
     /// One byte at a time.
     Scalar,
+    /// x86_64 SSE2, 16 bytes at a time, one compare per range of the set.
+    Sse2,
     /// x86_64 SSSE3, 16 bytes at a time.
     Ssse3,
     /// x86_64 AVX2, 32 bytes at a time.
@@ -36,39 +51,60 @@ pub fn kernel() -> Kernel {
     #[cfg(all(target_arch = "x86_64", not(feature = "force-scalar")))]
     {
         if std::arch::is_x86_feature_detected!("avx2") {
-            return Kernel::Avx2;
-        }
-        if std::arch::is_x86_feature_detected!("ssse3") {
-            return Kernel::Ssse3;
+            Kernel::Avx2
+        } else if std::arch::is_x86_feature_detected!("ssse3") {
+            Kernel::Ssse3
+        } else {
+            Kernel::Sse2
         }
     }
-    Kernel::Scalar
+    #[cfg(not(all(target_arch = "x86_64", not(feature = "force-scalar"))))]
+    {
+        Kernel::Scalar
+    }
 }
 
 /// First index at or after `from` whose byte is not in the set (or the
 /// length), with the best kernel for this machine.
 #[inline]
-pub(crate) fn skip(set: &Nibbles, input: &[u8], from: usize) -> usize {
+pub(crate) fn skip(set: &Nibbles, ranges: &Ranges, input: &[u8], from: usize) -> usize {
     #[cfg(all(target_arch = "x86_64", not(feature = "force-scalar")))]
     {
         if std::arch::is_x86_feature_detected!("avx2") {
             // SAFETY: the CPU supports AVX2, checked just above.
-            return unsafe { x86_64::skip_avx2(set, input, from) };
-        }
-        if std::arch::is_x86_feature_detected!("ssse3") {
+            unsafe { x86_64::skip_avx2(set, input, from) }
+        } else if std::arch::is_x86_feature_detected!("ssse3") {
             // SAFETY: the CPU supports SSSE3, checked just above.
-            return unsafe { x86_64::skip_ssse3(set, input, from) };
+            unsafe { x86_64::skip_ssse3(set, input, from) }
+        } else {
+            // SAFETY: every x86_64 CPU supports SSE2.
+            unsafe { x86_64::skip_sse2(set, ranges, input, from) }
         }
     }
-    scalar::skip(set, input, from)
+    #[cfg(not(all(target_arch = "x86_64", not(feature = "force-scalar"))))]
+    {
+        let _ = ranges;
+        scalar::skip(set, input, from)
+    }
 }
 
 /// [`skip`] with a chosen kernel (for tests and benchmarks); `None` when
-/// this machine cannot run it.
+/// this machine cannot run it. `ranges` is [`ranges_of`] the set.
 #[doc(hidden)]
-pub fn skip_with(kernel: Kernel, set: &[u8; 32], input: &[u8], from: usize) -> Option<usize> {
+pub fn skip_with(
+    kernel: Kernel,
+    set: &[u8; 32],
+    ranges: &[u8; 32],
+    input: &[u8],
+    from: usize,
+) -> Option<usize> {
     match kernel {
         Kernel::Scalar => Some(scalar::skip(set, input, from)),
+        #[cfg(target_arch = "x86_64")]
+        Kernel::Sse2 => {
+            // SAFETY: every x86_64 CPU supports SSE2.
+            Some(unsafe { x86_64::skip_sse2(set, ranges, input, from) })
+        }
         #[cfg(target_arch = "x86_64")]
         Kernel::Avx2 if std::arch::is_x86_feature_detected!("avx2") => {
             // SAFETY: the CPU supports AVX2, checked in the guard.
@@ -81,6 +117,34 @@ pub fn skip_with(kernel: Kernel, set: &[u8; 32], input: &[u8], from: usize) -> O
         }
         _ => None,
     }
+}
+
+/// A nibble-table set as its maximal runs of consecutive bytes (the
+/// runtime twin of the generator's own; see [`Ranges`]).
+#[doc(hidden)]
+pub fn ranges_of(set: &[u8; 32]) -> [u8; 32] {
+    let mut r = [0u8; 32];
+    let mut n = 0;
+    let mut start = None;
+    for b in 0..=256usize {
+        let inside = b < 256 && scalar::contains(set, b as u8);
+        match (start, inside) {
+            (None, true) => start = Some(b),
+            (Some(s), false) => {
+                if n == 15 {
+                    r[0] = TOO_MANY;
+                    return r;
+                }
+                r[1 + 2 * n] = s as u8;
+                r[2 + 2 * n] = (b - 1 - s) as u8;
+                n += 1;
+                start = None;
+            }
+            _ => {}
+        }
+    }
+    r[0] = n as u8;
+    r
 }
 
 /// Nibble tables for an ASCII byte set given as a 256-bit mask (for tests;

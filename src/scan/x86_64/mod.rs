@@ -1,8 +1,47 @@
 //! x86_64 kernels: SSSE3 (16 bytes) and AVX2 (32 bytes), two byte shuffles
-//! per block. Both finish the tail with the scalar kernel.
+//! per block; SSE2 (16 bytes), two compares per range of the set. All
+//! finish the tail with the scalar kernel.
 
-use super::{scalar, Nibbles};
+use super::{scalar, Nibbles, Ranges, TOO_MANY};
 use core::arch::x86_64::*;
+
+/// SSE2 skip: byte `b` is in range `k` when `b - start_k <= span_k`
+/// (wrapping, unsigned), that is when `min(b - start_k, span_k)` is
+/// `b - start_k`.
+///
+/// # Safety
+/// The CPU must support SSE2 (every x86_64 CPU does).
+#[target_feature(enable = "sse2")]
+pub(crate) unsafe fn skip_sse2(set: &Nibbles, ranges: &Ranges, input: &[u8], from: usize) -> usize {
+    let n = ranges[0];
+    if n == TOO_MANY {
+        return scalar::skip(set, input, from);
+    }
+    let n = (n as usize).min(15);
+    let mut starts = [_mm_setzero_si128(); 15];
+    let mut spans = [_mm_setzero_si128(); 15];
+    for k in 0..n {
+        starts[k] = _mm_set1_epi8(ranges[1 + 2 * k] as i8);
+        spans[k] = _mm_set1_epi8(ranges[2 + 2 * k] as i8);
+    }
+    let mut i = from;
+    while i + 16 <= input.len() {
+        // SAFETY: `i + 16 <= input.len()`, so the 16 bytes at `i` are in
+        // bounds; the load is unaligned.
+        let v = unsafe { _mm_loadu_si128(input.as_ptr().add(i) as *const __m128i) };
+        let mut inside = _mm_setzero_si128();
+        for k in 0..n {
+            let d = _mm_sub_epi8(v, starts[k]);
+            inside = _mm_or_si128(inside, _mm_cmpeq_epi8(_mm_min_epu8(d, spans[k]), d));
+        }
+        let bits = !(_mm_movemask_epi8(inside) as u32) & 0xffff;
+        if bits != 0 {
+            return i + bits.trailing_zeros() as usize;
+        }
+        i += 16;
+    }
+    scalar::skip(set, input, i)
+}
 
 /// SSSE3 skip.
 ///
