@@ -109,8 +109,8 @@ pub fn default_port(scheme: &str) -> Option<u16> {
 fn pct_copy(s: &str, unreserved: &[u64; 4], o: &NormalizeOptions, lower: bool, out: &mut String) {
     let b = s.as_bytes();
     // Fast path: nothing to change, copy the whole run.
-    let needs = |c: u8| c == b'%' || (lower && c.is_ascii_uppercase());
-    let Some(first) = b.iter().position(|&c| needs(c)) else {
+    let next = |from: usize| crate::scan::find_pct_or_upper(&b[from..], lower).map(|k| from + k);
+    let Some(first) = next(0) else {
         out.push_str(s);
         return;
     };
@@ -128,10 +128,7 @@ fn pct_copy(s: &str, unreserved: &[u64; 4], o: &NormalizeOptions, lower: bool, o
             i += 3;
         } else {
             // Copy up to the next byte that needs work.
-            let end = b[i + 1..]
-                .iter()
-                .position(|&c| needs(c))
-                .map_or(b.len(), |p| i + 1 + p);
+            let end = next(i + 1).unwrap_or(b.len());
             let c = b[i];
             if lower && c.is_ascii_uppercase() {
                 out.push(c.to_ascii_lowercase() as char);
@@ -197,14 +194,15 @@ pub fn normalize_into(u: &UriRef<'_>, o: NormalizeOptions, out: &mut String) {
 fn normalize_once(u: &UriRef<'_>, o: NormalizeOptions, out: &mut String) {
     crate::steps::add(u.as_str().len() + 1);
     out.clear();
+    // Room for the result but for an empty http(s) path's "/" and for
+    // RFC 5952 text, which may be longer.
+    out.reserve(u.as_str().len() + 1);
     let unreserved = u.profile().tables().unreserved;
     let scheme = u.scheme();
     if let Some(s) = scheme {
+        out.push_str(s);
         if o.case {
-            s.bytes()
-                .for_each(|c| out.push(c.to_ascii_lowercase() as char));
-        } else {
-            out.push_str(s);
+            out.make_ascii_lowercase();
         }
         out.push(':');
     }
@@ -216,8 +214,8 @@ fn normalize_once(u: &UriRef<'_>, o: NormalizeOptions, out: &mut String) {
             out.push('@');
         }
         let host = u.host_str().unwrap_or("");
-        match (u.host(), o.ipv6_rfc5952) {
-            (Some(crate::Host::Ipv6(a)), true) => {
+        match (o.ipv6_rfc5952, o.ipv6_rfc5952.then(|| u.host()).flatten()) {
+            (true, Some(crate::Host::Ipv6(a))) => {
                 out.push('[');
                 out.push_str(&a.to_string());
                 out.push(']');

@@ -166,18 +166,54 @@ pub fn nibbles_of(set: &[u64; 4]) -> Option<[u8; 32]> {
     Some(t)
 }
 
+const LOW: u64 = 0x7f7f_7f7f_7f7f_7f7f;
+const ONES: u64 = 0x0101_0101_0101_0101;
+
+/// The high bit of each byte of `x` that equals `c`, exactly: adding 0x7f
+/// to the low seven bits sets the high bit unless they are all zero.
+#[inline(always)]
+fn eq(x: u64, c: u8) -> u64 {
+    let y = x ^ (u64::from(c) * ONES);
+    !(((y & LOW) + LOW) | y) & !LOW
+}
+
+/// The high bit of each byte of `x` in `a..=b` (ASCII bounds), exactly:
+/// on the low seven bits nothing carries across bytes, and bytes of 0x80 or
+/// more are masked out.
+#[inline(always)]
+fn within(x: u64, a: u8, b: u8) -> u64 {
+    let low = x & LOW;
+    let at_least_a = low + (0x80 - u64::from(a)) * ONES;
+    let above_b = low + (0x7f - u64::from(b)) * ONES;
+    at_least_a & !above_b & !x & !LOW
+}
+
+/// The first "%", or with `upper` the first of "%" and "A" to "Z": where
+/// percent-encoding normalization (RFC 3986 6.2.2.1, 6.2.2.2) has work.
+/// Eight bytes at a time, in plain integer arithmetic.
+#[inline]
+pub(crate) fn find_pct_or_upper(s: &[u8], upper: bool) -> Option<usize> {
+    let upper = if upper { u64::MAX } else { 0 };
+    let mut chunks = s.chunks_exact(8);
+    for (n, chunk) in chunks.by_ref().enumerate() {
+        let mut word = [0u8; 8];
+        word.copy_from_slice(chunk);
+        let x = u64::from_le_bytes(word);
+        let marks = eq(x, b'%') | (within(x, b'A', b'Z') & upper);
+        if marks != 0 {
+            return Some(n * 8 + marks.trailing_zeros() as usize / 8);
+        }
+    }
+    let at = s.len() - chunks.remainder().len();
+    let hit = |c: &u8| *c == b'%' || (upper != 0 && c.is_ascii_uppercase());
+    chunks.remainder().iter().position(hit).map(|k| at + k)
+}
+
 /// First index `k` with `s[k] == b'/'` and `s[k + 1] == b'.'`: where a
 /// path segment that starts with "." begins (RFC 3986 5.2.4 has work to
 /// do only there). Eight bytes at a time, in plain integer arithmetic.
 #[inline]
 pub(crate) fn find_dot_segment(s: &[u8]) -> Option<usize> {
-    const LOW: u64 = 0x7f7f_7f7f_7f7f_7f7f;
-    // The high bit of each byte of `x` that equals `c`, exactly: adding 0x7f
-    // to the low seven bits sets the high bit unless they are all zero.
-    let eq = |x: u64, c: u8| {
-        let y = x ^ (u64::from(c) * 0x0101_0101_0101_0101);
-        !(((y & LOW) + LOW) | y) & !LOW
-    };
     let mut carry = 0; // a "/" in the last byte of the previous word
     let mut chunks = s.chunks_exact(8);
     for (n, chunk) in chunks.by_ref().enumerate() {
@@ -206,7 +242,38 @@ pub(crate) fn find_dot_segment(s: &[u8]) -> Option<usize> {
 
 #[cfg(test)]
 mod tests {
-    use super::find_dot_segment;
+    use super::{find_dot_segment, find_pct_or_upper};
+
+    /// Every byte value at every place of up to three words, after every
+    /// offset, with and without upper case, against the obvious search.
+    #[test]
+    fn find_pct_or_upper_matches_the_obvious_search() {
+        for upper in [false, true] {
+            let naive = |s: &[u8]| {
+                s.iter()
+                    .position(|&c| c == b'%' || (upper && c.is_ascii_uppercase()))
+            };
+            for len in 0..=24 {
+                for at in 0..len {
+                    for b in 0..=255u8 {
+                        let mut s = vec![b'a'; len];
+                        s[at] = b;
+                        // A second probe later on, so a miss finds it.
+                        if at + 3 < len {
+                            s[at + 3] = b'%';
+                        }
+                        for from in [0, 1, 7].into_iter().filter(|&f| f <= len) {
+                            assert_eq!(
+                                find_pct_or_upper(&s[from..], upper),
+                                naive(&s[from..]),
+                                "{s:?}[{from}..] {upper}"
+                            );
+                        }
+                    }
+                }
+            }
+        }
+    }
 
     fn naive(s: &[u8]) -> Option<usize> {
         s.windows(2).position(|w| w == b"/.")
