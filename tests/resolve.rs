@@ -242,3 +242,115 @@ fn relativize_round_trips() {
         "checked {checked}, shorter {shorter}"
     );
 }
+
+/// Resolution against two independent implementations, oxiri and
+/// iri-string, on corpus pairs and on generated pairs heavy with dot
+/// segments, empty segments, colons and rootless bases. Where a peer
+/// refuses an input urilex accepts, or where a peer is known to depart from
+/// RFC 3986 (see the cases below), the RFC text decides and the pair is
+/// counted, not compared.
+#[test]
+fn resolution_agrees_with_oxiri_and_iri_string() {
+    use iri_string::types::{UriAbsoluteStr, UriReferenceStr};
+    let mut rng = gen::Rng(0xD07);
+    let corpus: Vec<&str> = include_str!("../benches/data/kasztp.txt")
+        .lines()
+        .filter(|l| UriRef::parse(l).is_ok())
+        .collect();
+    let segs = [
+        "", ".", "..", "a", "b;p", "c:d", "%2E", ".e", "e.", "..f", "g?h", "i#j", "@",
+    ];
+    let path = |rng: &mut gen::Rng, rooted: bool| {
+        let mut p = String::from(if rooted { "/" } else { "" });
+        for k in 0..rng.below(6) {
+            if k > 0 {
+                p.push('/');
+            }
+            p.push_str(segs[rng.below(segs.len())]);
+        }
+        p
+    };
+    let mut pairs: Vec<(String, String)> = corpus
+        .windows(2)
+        .step_by(3)
+        .map(|w| (w[0].to_string(), w[1].to_string()))
+        .collect();
+    for _ in 0..60_000 {
+        let base = match rng.below(4) {
+            0 => format!("http://h{}", path(&mut rng, true)),
+            1 => format!("s:{}", path(&mut rng, true)),
+            2 => format!("s:{}", path(&mut rng, false)),
+            _ => format!("s://{}?q", path(&mut rng, true)),
+        };
+        let reference = match rng.below(5) {
+            0 => path(&mut rng, true),
+            1 => format!("//x{}", path(&mut rng, true)),
+            2 => format!("{}?y#z", path(&mut rng, false)),
+            _ => path(&mut rng, false),
+        };
+        pairs.push((base, reference));
+    }
+    let (mut compared, mut refused) = (0, 0);
+    let mut bad = Vec::new();
+    for (base, reference) in &pairs {
+        let (Ok(b), Ok(r)) = (UriRef::parse(base), UriRef::parse(reference)) else {
+            continue;
+        };
+        let Ok(got) = b.resolve(&r) else { continue };
+        let got = got.as_str();
+        // oxiri: RFC 3986 5.2 with 5.2.4 as written.
+        let mut ox = String::new();
+        match (
+            oxiri::Iri::parse(base.as_str()),
+            oxiri::IriRef::parse(reference.as_str()),
+        ) {
+            (Ok(ob), Ok(or)) => {
+                if ob.resolve_into(&or, &mut ox).is_ok() {
+                    compared += 1;
+                    if ox != got {
+                        bad.push(format!(
+                            "oxiri: {base:?} + {reference:?}: {got:?} vs {ox:?}"
+                        ));
+                    }
+                } else {
+                    refused += 1;
+                }
+            }
+            _ => refused += 1,
+        }
+        // iri-string: the base without its fragment (5.2.1 ignores it).
+        // It also removes "%2E" and "%2E%2E" segments as dot segments;
+        // RFC 3986 5.2.4 removes the literal "." and ".." segments only (and
+        // 6.2.2.3 decodes "%2E" first only when normalizing), so such
+        // pairs are not compared with it.
+        let b_abs = base.split('#').next().unwrap_or("");
+        let pct_dot = |s: &str| s.to_ascii_uppercase().contains("%2E");
+        if pct_dot(base) || pct_dot(reference) {
+            refused += 1;
+        } else if let (Ok(ib), Ok(ir)) = (
+            UriAbsoluteStr::new(b_abs),
+            UriReferenceStr::new(reference.as_str()),
+        ) {
+            let is = ir.resolve_against(ib).to_string();
+            compared += 1;
+            if is != got {
+                bad.push(format!(
+                    "iri-string: {base:?} + {reference:?}: {got:?} vs {is:?}"
+                ));
+            }
+        } else {
+            refused += 1;
+        }
+    }
+    eprintln!(
+        "{compared} comparisons, {refused} refused by a peer, {} differ",
+        bad.len()
+    );
+    assert!(compared > 100_000, "{compared}");
+    assert!(
+        bad.is_empty(),
+        "{} differences:\n{}",
+        bad.len(),
+        bad[..bad.len().min(40)].join("\n")
+    );
+}
