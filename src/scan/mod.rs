@@ -11,12 +11,12 @@
 //! emits each set as byte ranges ([`Ranges`]), derived from the nibble
 //! tables (a test holds every emitted table equal to [`ranges_of`] of its
 //! nibbles). Kernels: `scalar` (always built, the reference), x86_64 SSE2,
-//! SSSE3 and AVX2 (the best one chosen at run time). The `force-scalar`
-//! feature uses the scalar kernel everywhere. There is no aarch64 NEON
-//! kernel yet: this project's only toolchain has no aarch64 standard
-//! library to build or test one with, so aarch64 runs the scalar kernel.
+//! SSSE3 and AVX2 (the best one chosen at run time), and aarch64 NEON. The
+//! `force-scalar` feature uses the scalar kernel everywhere.
 #![allow(unsafe_code)]
 
+#[cfg(target_arch = "aarch64")]
+pub(crate) mod aarch64;
 pub(crate) mod scalar;
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod x86_64;
@@ -44,6 +44,8 @@ pub enum Kernel {
     Ssse3,
     /// x86_64 AVX2, 32 bytes at a time.
     Avx2,
+    /// aarch64 NEON, 16 bytes at a time.
+    Neon,
 }
 
 /// The kernel chosen for this machine (and build).
@@ -58,7 +60,18 @@ pub fn kernel() -> Kernel {
             Kernel::Sse2
         }
     }
-    #[cfg(not(all(target_arch = "x86_64", not(feature = "force-scalar"))))]
+    #[cfg(all(target_arch = "aarch64", not(feature = "force-scalar")))]
+    {
+        if std::arch::is_aarch64_feature_detected!("neon") {
+            Kernel::Neon
+        } else {
+            Kernel::Scalar
+        }
+    }
+    #[cfg(any(
+        not(any(target_arch = "x86_64", target_arch = "aarch64")),
+        feature = "force-scalar"
+    ))]
     {
         Kernel::Scalar
     }
@@ -81,7 +94,20 @@ pub(crate) fn skip(set: &Nibbles, ranges: &Ranges, input: &[u8], from: usize) ->
             unsafe { x86_64::skip_sse2(set, ranges, input, from) }
         }
     }
-    #[cfg(not(all(target_arch = "x86_64", not(feature = "force-scalar"))))]
+    #[cfg(all(target_arch = "aarch64", not(feature = "force-scalar")))]
+    {
+        let _ = ranges;
+        if std::arch::is_aarch64_feature_detected!("neon") {
+            // SAFETY: the CPU supports NEON, checked just above.
+            unsafe { aarch64::skip_neon(set, input, from) }
+        } else {
+            scalar::skip(set, input, from)
+        }
+    }
+    #[cfg(any(
+        not(any(target_arch = "x86_64", target_arch = "aarch64")),
+        feature = "force-scalar"
+    ))]
     {
         let _ = ranges;
         scalar::skip(set, input, from)
@@ -98,6 +124,7 @@ pub fn skip_with(
     input: &[u8],
     from: usize,
 ) -> Option<usize> {
+    let _ = ranges; // only the SSE2 kernel reads them
     match kernel {
         Kernel::Scalar => Some(scalar::skip(set, input, from)),
         #[cfg(target_arch = "x86_64")]
@@ -114,6 +141,11 @@ pub fn skip_with(
         Kernel::Ssse3 if std::arch::is_x86_feature_detected!("ssse3") => {
             // SAFETY: the CPU supports SSSE3, checked in the guard.
             Some(unsafe { x86_64::skip_ssse3(set, input, from) })
+        }
+        #[cfg(target_arch = "aarch64")]
+        Kernel::Neon if std::arch::is_aarch64_feature_detected!("neon") => {
+            // SAFETY: the CPU supports NEON, checked in the guard.
+            Some(unsafe { aarch64::skip_neon(set, input, from) })
         }
         _ => None,
     }

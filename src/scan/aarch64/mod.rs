@@ -1,0 +1,36 @@
+//! aarch64 kernel: NEON, 16 bytes at a time, two table lookups per block
+//! on the same nibble tables as the x86_64 SSSE3 and AVX2 kernels. It
+//! finishes the tail with the scalar kernel.
+
+use super::{scalar, Nibbles};
+use core::arch::aarch64::*;
+
+/// NEON skip. A lane is in the set when `lo[b & 15] & hi[b >> 4]` is not
+/// zero; the sixteen verdicts are narrowed to four bits each of a `u64`
+/// (shift each 16-bit pair right by 4 and keep the low byte), so the first
+/// lane outside the set is the lowest clear bit over four.
+///
+/// # Safety
+/// The CPU must support NEON (every aarch64 CPU that runs Linux does).
+#[target_feature(enable = "neon")]
+pub(crate) unsafe fn skip_neon(set: &Nibbles, input: &[u8], from: usize) -> usize {
+    let mut i = from;
+    // SAFETY: `set` is 32 bytes, so both 16-byte loads are in bounds.
+    let (lo, hi) = unsafe { (vld1q_u8(set.as_ptr()), vld1q_u8(set.as_ptr().add(16))) };
+    let nib = vdupq_n_u8(0x0f);
+    while i + 16 <= input.len() {
+        // SAFETY: `i + 16 <= input.len()`, so the 16 bytes at `i` are in
+        // bounds; `vld1q_u8` has no alignment requirement.
+        let v = unsafe { vld1q_u8(input.as_ptr().add(i)) };
+        let l = vqtbl1q_u8(lo, vandq_u8(v, nib));
+        let h = vqtbl1q_u8(hi, vshrq_n_u8::<4>(v));
+        let inside = vtstq_u8(l, h);
+        let nibbles = vshrn_n_u16::<4>(vreinterpretq_u16_u8(inside));
+        let bits = vget_lane_u64::<0>(vreinterpret_u64_u8(nibbles));
+        if bits != u64::MAX {
+            return i + (!bits).trailing_zeros() as usize / 4;
+        }
+        i += 16;
+    }
+    scalar::skip(set, input, i)
+}
