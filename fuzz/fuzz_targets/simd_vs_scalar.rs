@@ -38,7 +38,7 @@ fuzz_target!(|x: Input| {
         i += 1;
     }
     assert_eq!(want, i);
-    for k in [Kernel::Sse2, Kernel::Ssse3, Kernel::Avx2] {
+    for k in [Kernel::Sse2, Kernel::Ssse3, Kernel::Avx2, Kernel::Neon] {
         if let Some(got) = skip_with(k, &t, &r, x.bytes, from) {
             assert_eq!(got, want, "{k:?}");
         }
