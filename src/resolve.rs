@@ -148,8 +148,7 @@ pub fn resolve_into(
     out: &mut String,
 ) -> Result<(), ResolveError> {
     out.clear();
-    let b = Parts::of(base);
-    let Some(base_scheme) = b.scheme else {
+    let Some(base_scheme) = base.scheme() else {
         return Err(ResolveError::BaseNotAbsolute);
     };
     let mut r = Parts::of(reference);
@@ -165,9 +164,10 @@ pub fn resolve_into(
         _ => DotAboveRoot::Keep,
     });
     let result = match algorithm {
-        Algorithm::Rfc3986 => rfc3986(&b, &r, dots, out),
-        Algorithm::Rfc2396bis00 => draft_2396bis(&b, &r, dots, out),
-        Algorithm::UrlDraft05 => draft_url05(&b, &r, dots, out),
+        // The base's parts as they are needed (its fragment never is).
+        Algorithm::Rfc3986 => rfc3986(base_scheme, base, &r, dots, out),
+        Algorithm::Rfc2396bis00 => draft_2396bis(&Parts::of(base), &r, dots, out),
+        Algorithm::UrlDraft05 => draft_url05(&Parts::of(base), &r, dots, out),
     };
     if result.is_err() {
         out.clear();
@@ -192,7 +192,13 @@ pub fn resolve_into(
 
 /// RFC 3986 5.2.2, with 5.2.3 (merge), 5.2.4 (remove_dot_segments) and 5.3
 /// (recomposition) writing straight into `out`.
-fn rfc3986(b: &Parts, r: &Parts, dots: DotAboveRoot, out: &mut String) -> Result<(), ResolveError> {
+fn rfc3986(
+    base_scheme: &str,
+    b: &UriRef<'_>,
+    r: &Parts,
+    dots: DotAboveRoot,
+    out: &mut String,
+) -> Result<(), ResolveError> {
     let (scheme, authority, query);
     // 5.2.2's target path: the reference's (dots removed), the base's as
     // it is, or the merge (5.2.3) of the base's directory and the
@@ -202,26 +208,31 @@ fn rfc3986(b: &Parts, r: &Parts, dots: DotAboveRoot, out: &mut String) -> Result
         (scheme, authority, query) = (s, r.authority, r.query);
         (dir, path, clean) = ("", r.path, true);
     } else {
-        scheme = b.scheme.unwrap_or("");
+        scheme = base_scheme;
         if r.authority.is_some() {
             (authority, query) = (r.authority, r.query);
             (dir, path, clean) = ("", r.path, true);
         } else {
-            authority = b.authority;
+            authority = b.authority();
+            let b_path = b.path();
             if r.path.is_empty() {
-                (dir, path, clean) = ("", b.path, false);
-                query = if r.query.is_some() { r.query } else { b.query };
+                (dir, path, clean) = ("", b_path, false);
+                query = if r.query.is_some() {
+                    r.query
+                } else {
+                    b.query()
+                };
             } else {
                 query = r.query;
                 dir = if r.path.starts_with('/') {
                     ""
-                } else if b.authority.is_some() && b.path.is_empty() {
+                } else if authority.is_some() && b_path.is_empty() {
                     // 5.2.3: "/" + the reference's path.
                     "/"
                 } else {
                     // 5.2.3: the base path up to and with its last "/".
-                    let cut = b.path.bytes().rposition(|c| c == b'/').map_or(0, |i| i + 1);
-                    &b.path[..cut]
+                    let cut = b_path.bytes().rposition(|c| c == b'/').map_or(0, |i| i + 1);
+                    &b_path[..cut]
                 };
                 (path, clean) = (r.path, true);
             }
@@ -251,12 +262,14 @@ fn rfc3986(b: &Parts, r: &Parts, dots: DotAboveRoot, out: &mut String) -> Result
 /// RFC 3986 3.3: without an authority a path cannot begin with "//" (it
 /// would read as an authority). Dot removal can produce one (`foo:/` +
 /// `.//@@`); "/." in front keeps the path and the parse.
+#[inline]
 fn guard_double_slash(out: &mut String, path_start: usize, has_authority: bool) {
     if !has_authority && out.as_bytes()[path_start..].starts_with(b"//") {
         out.insert_str(path_start, "/.");
     }
 }
 
+#[inline]
 fn finish(out: &mut String, query: Option<&str>, fragment: Option<&str>) {
     if let Some(q) = query {
         out.push('?');
