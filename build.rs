@@ -10,6 +10,7 @@ fn main() {
     let abnf = root.join("abnf");
     println!("cargo:rerun-if-changed=abnf");
     println!("cargo:rerun-if-changed=codegen");
+    println!("cargo:rerun-if-changed=src/scan/ranges.rs");
     if let Ok(entries) = std::fs::read_dir(&abnf) {
         for e in entries.flatten() {
             println!("cargo:rerun-if-changed={}", e.path().display());

@@ -6,6 +6,11 @@ use super::program::{Op, Pool, Program};
 use super::tdfa::{Tdfa, FINAL_END, FINAL_KIND, SLOTS, SRC_KIND, SRC_POS};
 use std::fmt::Write;
 
+// The range form of a byte set, shared with the runtime's SSE2 kernel.
+#[path = "../src/scan/ranges.rs"]
+mod ranges;
+use ranges::ranges_of;
+
 pub struct Compiled {
     pub spec: ProfileSpec,
     pub pool: Pool,
@@ -130,36 +135,6 @@ fn emit_dfa(out: &mut String, name: &str, d: &Dfa, labelled: bool, ops: Option<&
         "const _: () = assert!(all_below(&{name}_TRANS, {n}) && bytes_below(&{name}_CLASSES, {}));",
         d.nclasses
     );
-}
-
-/// A nibble-table set as maximal runs of consecutive bytes: `[n, start_0,
-/// span_0, ...]` with `span = last - start`, or `n` = 0xff past 15 runs.
-/// (src/scan's `ranges_of` is the runtime's twin; a test holds them equal
-/// on every table.)
-fn ranges_of(t: &[u8; 32]) -> [u8; 32] {
-    let mut r = [0u8; 32];
-    let mut n = 0;
-    let mut b = 0usize;
-    while b < 256 {
-        if t[b & 15] & t[16 + (b >> 4)] == 0 {
-            b += 1;
-            continue;
-        }
-        let start = b;
-        while b + 1 < 256 && t[(b + 1) & 15] & t[16 + ((b + 1) >> 4)] != 0 {
-            b += 1;
-        }
-        if n == 15 {
-            r[0] = 0xff;
-            return r;
-        }
-        r[1 + 2 * n] = start as u8;
-        r[2 + 2 * n] = (b - start) as u8;
-        n += 1;
-        b += 1;
-    }
-    r[0] = n as u8;
-    r
 }
 
 fn dfa_value(name: &str, d: &Dfa, labelled: bool) -> String {

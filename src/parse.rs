@@ -375,8 +375,8 @@ mod tests {
             .all(|e| e.tdfa.is_some()));
     }
 
-    /// Every DFA's SSE2 ranges are what the runtime derives from its
-    /// nibble tables: the generator's copy cannot drift.
+    /// Every DFA's SSE2 ranges are `ranges_of` its nibble tables: the two
+    /// tables the generator emits per state describe one set.
     #[test]
     fn emitted_ranges_match_the_nibble_tables() {
         let mut dfas = 0;

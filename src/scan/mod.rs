@@ -9,8 +9,8 @@
 //! above, this is exact for any set of ASCII bytes, and no byte of 0x80 or
 //! more is ever in it. SSE2 has no byte shuffle, so the generator also
 //! emits each set as byte ranges ([`Ranges`]), derived from the nibble
-//! tables (a test holds every emitted table equal to [`ranges_of`] of its
-//! nibbles). Kernels: `scalar` (always built, the reference), x86_64 SSE2,
+//! tables by [`ranges_of`], which the generator and the library share.
+//! Kernels: `scalar` (always built, the reference), x86_64 SSE2,
 //! SSSE3 and AVX2 (the best one chosen at run time), and aarch64 NEON. The
 //! `force-scalar` feature uses the scalar kernel everywhere.
 #![allow(unsafe_code)]
@@ -26,12 +26,15 @@ pub(crate) type Nibbles = [u8; 32];
 
 /// The same set as ranges: `[n, start_0, span_0, start_1, span_1, ...]`;
 /// byte `b` is in the set when `b.wrapping_sub(start_k) <= span_k` for some
-/// `k < n`. `n` is [`TOO_MANY`] for a set of more than 15 ranges (none of
+/// `k < n`. `n` is `ranges::TOO_MANY` (0xff) for a set of more than 15 ranges (none of
 /// the bundled grammars has one; the SSE2 kernel then runs scalar).
 pub(crate) type Ranges = [u8; 32];
 
-/// The range count that stands for "more than 15".
-pub(crate) const TOO_MANY: u8 = 0xff;
+mod ranges;
+/// A nibble-table set as its maximal runs of consecutive bytes (see
+/// [`Ranges`]); the generator emits every table with this same function.
+#[doc(hidden)]
+pub use ranges::ranges_of;
 
 /// Which kernel the DFA skip loop uses on this machine.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -149,34 +152,6 @@ pub fn skip_with(
         }
         _ => None,
     }
-}
-
-/// A nibble-table set as its maximal runs of consecutive bytes (the
-/// runtime twin of the generator's own; see [`Ranges`]).
-#[doc(hidden)]
-pub fn ranges_of(set: &[u8; 32]) -> [u8; 32] {
-    let mut r = [0u8; 32];
-    let mut n = 0;
-    let mut start = None;
-    for b in 0..=256usize {
-        let inside = b < 256 && scalar::contains(set, b as u8);
-        match (start, inside) {
-            (None, true) => start = Some(b),
-            (Some(s), false) => {
-                if n == 15 {
-                    r[0] = TOO_MANY;
-                    return r;
-                }
-                r[1 + 2 * n] = s as u8;
-                r[2 + 2 * n] = (b - 1 - s) as u8;
-                n += 1;
-                start = None;
-            }
-            _ => {}
-        }
-    }
-    r[0] = n as u8;
-    r
 }
 
 /// Nibble tables for an ASCII byte set given as a 256-bit mask (for tests;

@@ -2,7 +2,8 @@
 //! per block; SSE2 (16 bytes), two compares per range of the set. All
 //! finish the tail with the scalar kernel.
 
-use super::{scalar, Nibbles, Ranges, TOO_MANY};
+use super::ranges::TOO_MANY;
+use super::{scalar, Nibbles, Ranges};
 use core::arch::x86_64::*;
 
 /// SSE2 skip: byte `b` is in range `k` when `b - start_k <= span_k`
