@@ -8,7 +8,7 @@
 //! `lo[b & 15] & hi[b >> 4] != 0`. With `hi[h] = 1 << h` for `h < 8` and 0
 //! above, this is exact for any set of ASCII bytes, and no byte of 0x80 or
 //! more is ever in it. SSE2 has no byte shuffle, so the generator also
-//! emits each set as byte ranges ([`Ranges`]), derived from the nibble
+//! emits each set as byte ranges (`Ranges`), derived from the nibble
 //! tables by [`ranges_of`], which the generator and the library share.
 //! Kernels: `scalar` (always built, the reference), x86_64 SSE2,
 //! SSSE3 and AVX2 (the best one chosen at run time), and aarch64 NEON. The
@@ -26,13 +26,14 @@ pub(crate) type Nibbles = [u8; 32];
 
 /// The same set as ranges: `[n, start_0, span_0, start_1, span_1, ...]`;
 /// byte `b` is in the set when `b.wrapping_sub(start_k) <= span_k` for some
-/// `k < n`. `n` is `ranges::TOO_MANY` (0xff) for a set of more than 15 ranges (none of
-/// the bundled grammars has one; the SSE2 kernel then runs scalar).
+/// `k < n`. `n` is `ranges::TOO_MANY` (0xff) for a set of more than 15
+/// ranges (none of the bundled grammars has one; the SSE2 kernel then runs
+/// scalar).
 pub(crate) type Ranges = [u8; 32];
 
 mod ranges;
 /// A nibble-table set as its maximal runs of consecutive bytes (see
-/// [`Ranges`]); the generator emits every table with this same function.
+/// `Ranges`); the generator emits every table with this same function.
 #[doc(hidden)]
 pub use ranges::ranges_of;
 

@@ -9,7 +9,7 @@ pub const TOO_MANY: u8 = 0xff;
 /// A nibble-table set (byte `b` is in it when `lo[b & 15] & hi[b >> 4]` is
 /// not zero) as its maximal runs of consecutive bytes: `[n, start_0,
 /// span_0, start_1, span_1, ...]` with `span = last - start`, or `n` =
-/// [`TOO_MANY`] past 15 runs.
+/// `TOO_MANY` (0xff) past 15 runs.
 pub fn ranges_of(set: &[u8; 32]) -> [u8; 32] {
     let inside = |b: usize| b < 256 && set[b & 15] & set[16 + (b >> 4)] != 0;
     let mut r = [0u8; 32];
