@@ -70,6 +70,9 @@ fn this_machine_has_a_fast_kernel() {
     }
     #[cfg(all(target_arch = "aarch64", not(feature = "force-scalar")))]
     assert_eq!(kernel(), Kernel::Neon);
+    // `cargo test --test scan --features force-scalar`.
+    #[cfg(feature = "force-scalar")]
+    assert_eq!(kernel(), Kernel::Scalar);
 }
 
 fn kernels_agree_on_every_byte_lane_alignment_and_tail() {
