@@ -6,34 +6,11 @@
 //! rounds are the benchmark's own (`benches/support/peers.rs`).
 //!
 //!     cargo run --release --example resolve_peers [ROUNDS | --pairs]
-use std::hint::black_box;
-use std::time::{Duration, Instant};
-
 #[path = "../benches/support/peers.rs"]
 mod peers;
-
-type Job<'a> = Box<dyn FnMut() -> usize + 'a>;
-
-/// Runs every job `rounds` times, interleaved; prints each one's best time
-/// as MB/s and as a ratio to the first job's.
-fn race(name: &str, bytes: usize, reps: usize, rounds: usize, jobs: &mut [(&str, Job)]) {
-    let mut best = vec![Duration::MAX; jobs.len()];
-    for _ in 0..rounds {
-        for (k, (_, job)) in jobs.iter_mut().enumerate() {
-            let t = Instant::now();
-            for _ in 0..reps {
-                black_box(job());
-            }
-            best[k] = best[k].min(t.elapsed());
-        }
-    }
-    println!("{name}");
-    for (k, (label, _)) in jobs.iter().enumerate() {
-        let mbs = (bytes * reps) as f64 / best[k].as_secs_f64() / 1e6;
-        let ratio = best[0].as_secs_f64() / best[k].as_secs_f64();
-        println!("  {label:<12} {mbs:8.0} MB/s  {ratio:5.2}x {}", jobs[0].0);
-    }
-}
+#[path = "../benches/support/race.rs"]
+mod race;
+use race::{race, Job};
 
 fn resolve_set(name: &str, pairs: &[(String, String)], reps: usize, rounds: usize) {
     let bytes: usize = pairs.iter().map(|(b, r)| b.len() + r.len()).sum();
@@ -55,7 +32,7 @@ fn resolve_set(name: &str, pairs: &[(String, String)], reps: usize, rounds: usiz
             Box::new(|| peers::oxiri_resolve(&ox, pairs, &mut out2)),
         ),
     ];
-    race(name, bytes, reps, rounds, &mut jobs);
+    race(name, (bytes, pairs.len()), reps, rounds, &mut jobs);
 }
 
 fn normalize_set(name: &str, text: &str, reps: usize, rounds: usize) {
@@ -69,7 +46,7 @@ fn normalize_set(name: &str, text: &str, reps: usize, rounds: usize) {
             Box::new(|| peers::urilex_normalize(&lines, &mut out)),
         ),
     ];
-    race(name, bytes, reps, rounds, &mut jobs);
+    race(name, (bytes, lines.len()), reps, rounds, &mut jobs);
 }
 
 fn main() {
