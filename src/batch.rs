@@ -600,15 +600,11 @@ fn record_of(
         Ok(spans) => {
             rec.status = VALID;
             rec.host_kind = spans.kind;
-            for c in 0..8 {
-                if spans.slots[2 * c] != NONE && spans.slots[2 * c + 1] != NONE {
-                    rec.present |= 1 << c;
-                }
-            }
+            // Branch-free: one pass of compares, no jump per slot.
+            let set = spans.slots.map(|s| s != NONE);
+            rec.present = (0..8).fold(0, |p, c| p | ((set[2 * c] & set[2 * c + 1]) as u8) << c);
             if line.len() <= u16::MAX as usize {
-                for (i, &s) in spans.slots.iter().enumerate() {
-                    rec.spans[i] = if s == NONE { 0 } else { s as u16 };
-                }
+                rec.spans = core::array::from_fn(|i| spans.slots[i] as u16 * set[i] as u16);
             } else {
                 rec.status = LONG;
                 rec.set_wide(long.len() as u32);
