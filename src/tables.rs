@@ -143,26 +143,10 @@ impl Dfa {
     /// where it failed (the byte that led to the dead state, or the length
     /// when the input ended too soon) and the state just before.
     pub(crate) fn scan(&self, input: &[u8]) -> Result<(), (usize, u16)> {
-        let mut s = START;
-        let mut i = 0;
-        let result = loop {
-            i = self.skip(s, input, i);
-            if i >= input.len() {
-                break if self.accept[s as usize] {
-                    Ok(())
-                } else {
-                    Err((input.len(), s))
-                };
-            }
-            let t = self.step(s, input[i]);
-            if t == DEAD {
-                break Err((i, s));
-            }
-            s = t;
-            i += 1;
-        };
-        crate::steps::add(i + 1);
-        result
+        match self.run_from(input, 0) {
+            (i, s) if i == input.len() && self.accept[s as usize] => Ok(()),
+            failed => Err(failed),
+        }
     }
 }
 
