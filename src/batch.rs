@@ -548,7 +548,7 @@ fn parse_buf(
             put(match spans.flatten() {
                 Some(s) if line.len() < u32::MAX as usize => {
                     let s = crate::uri_ref::with_path(s, line.len());
-                    record_of(parser, base + pos, line, Ok(s), long)
+                    valid_record(base + pos, line, s, long)
                 }
                 _ => record(parser, base + pos, line, long),
             })
@@ -578,8 +578,37 @@ pub fn validate_lines_parallel(parser: &Parser, buf: &[u8], threads: usize) -> C
 }
 
 /// The record of one line (spans of a line over `u16::MAX` go to `long`).
+/// Out of line: `parse_buf` comes here only for the lines its run gave up
+/// on, and the hot loop stays small.
+#[cold]
+#[inline(never)]
 fn record(parser: &Parser, start: usize, line: &[u8], long: &mut Vec<Spans>) -> Record {
     record_of(parser, start, line, parser.spans(line), long)
+}
+
+/// The record of a valid line: inlined into the hot loop, so the spans
+/// go from the run's registers to the record without a round trip through
+/// memory.
+#[inline(always)]
+fn valid_record(start: usize, line: &[u8], spans: Spans, long: &mut Vec<Spans>) -> Record {
+    let mut rec = Record {
+        start: start as u32,
+        status: VALID,
+        host_kind: spans.kind,
+        err_component: u8::MAX,
+        ..Record::default()
+    };
+    // Branch-free: one pass of compares, no jump per slot.
+    let set = spans.slots.map(|s| s != NONE);
+    rec.present = (0..8).fold(0, |p, c| p | ((set[2 * c] & set[2 * c + 1]) as u8) << c);
+    if line.len() <= u16::MAX as usize {
+        rec.spans = core::array::from_fn(|i| spans.slots[i] as u16 * set[i] as u16);
+    } else {
+        rec.status = LONG;
+        rec.set_wide(long.len() as u32);
+        long.push(spans);
+    }
+    rec
 }
 
 /// The record of a line with its parse result.
@@ -597,20 +626,7 @@ fn record_of(
         ..Record::default()
     };
     match result {
-        Ok(spans) => {
-            rec.status = VALID;
-            rec.host_kind = spans.kind;
-            // Branch-free: one pass of compares, no jump per slot.
-            let set = spans.slots.map(|s| s != NONE);
-            rec.present = (0..8).fold(0, |p, c| p | ((set[2 * c] & set[2 * c + 1]) as u8) << c);
-            if line.len() <= u16::MAX as usize {
-                rec.spans = core::array::from_fn(|i| spans.slots[i] as u16 * set[i] as u16);
-            } else {
-                rec.status = LONG;
-                rec.set_wide(long.len() as u32);
-                long.push(spans);
-            }
-        }
+        Ok(spans) => return valid_record(start, line, spans, long),
         Err(e) => {
             rec.status = e.kind as u8 + 1;
             rec.err_component = e.component.map_or(u8::MAX, |c| c as u8);

@@ -161,7 +161,7 @@ pub(crate) fn run_program(t: &ProfileTables, ops: &[Op], input: &[u8]) -> Option
 /// Runs a tagged DFA over the whole input: the spans of the program's parse
 /// in one pass, or `None` when the input does not match. Runs of bytes that
 /// keep the state and write nothing are skipped as in `Dfa::scan`.
-#[inline]
+#[inline(always)]
 pub(crate) fn run_tdfa(t: &Tdfa, input: &[u8]) -> Option<Spans> {
     match run_tdfa_from(t, input, 0) {
         (stop, spans) if stop == input.len() => spans,
@@ -174,7 +174,7 @@ pub(crate) fn run_tdfa(t: &Tdfa, input: &[u8]) -> Option<Spans> {
 /// input ended there, or the spans `input[from..stop]` would have. Batches
 /// of lines run it over the whole buffer: no URI holds an LF, so a valid
 /// line's run stops at its end.
-#[inline]
+#[inline(always)]
 pub(crate) fn run_tdfa_from(t: &Tdfa, input: &[u8], from: usize) -> (usize, Option<Spans>) {
     let d = &t.dfa;
     // The registers (unset at first), the length, the host kinds, the

@@ -177,6 +177,7 @@ impl Parser {
     }
 
     /// Parses a string.
+    #[inline(always)]
     pub fn parse<'a>(&self, input: &'a str) -> Result<UriRef<'a>, ParseError> {
         let spans = self.spans(input.as_bytes())?;
         Ok(UriRef {
@@ -216,6 +217,7 @@ impl Parser {
 
     /// The tables and entry for this parser's syntax, or why `input` cannot
     /// be parsed at all (too long, or a syntax the profile lacks).
+    #[inline(always)]
     fn entry(
         &self,
         input: &[u8],
@@ -230,6 +232,7 @@ impl Parser {
         }
     }
 
+    #[inline(always)]
     pub(crate) fn spans(&self, input: &[u8]) -> Result<Spans, ParseError> {
         let (t, entry) = self.entry(input)?;
         let found = match &entry.tdfa {
@@ -350,6 +353,7 @@ impl Parser {
 
 /// Every reference has a path (RFC 3986 3.3). Where a draft grammar leaves
 /// it out, it is empty where the query or the fragment starts, or at the end.
+#[inline(always)]
 pub(crate) fn with_path(mut spans: Spans, len: usize) -> Spans {
     let p = Component::Path as usize * 2;
     if spans.slots[p] == parse::NONE {
