@@ -409,11 +409,13 @@ impl<'a> UriRef<'a> {
     }
 
     /// The whole reference, as given.
+    #[inline]
     pub fn as_str(&self) -> &'a str {
         self.src
     }
 
     /// The profile it was parsed with.
+    #[inline]
     pub fn profile(&self) -> Profile {
         self.profile
     }
@@ -429,6 +431,7 @@ impl<'a> UriRef<'a> {
     /// let r = urilex::UriRef::parse("http://a/b").unwrap();
     /// assert_eq!(r.span(urilex::Component::Path), Some(8..10));
     /// ```
+    #[inline]
     pub fn span(&self, c: Component) -> Option<core::ops::Range<usize>> {
         if c == Component::Path {
             return Some(self.path_span());
@@ -437,6 +440,7 @@ impl<'a> UriRef<'a> {
     }
 
     /// A component's text, if present.
+    #[inline]
     pub fn component(&self, c: Component) -> Option<&'a str> {
         if c == Component::Path {
             return Some(self.path());
@@ -445,22 +449,27 @@ impl<'a> UriRef<'a> {
     }
 
     /// The scheme, without its `:`.
+    #[inline]
     pub fn scheme(&self) -> Option<&'a str> {
         self.get(Component::Scheme)
     }
     /// The authority, without its `//`; `Some("")` for `file:///x`.
+    #[inline]
     pub fn authority(&self) -> Option<&'a str> {
         self.get(Component::Authority)
     }
     /// The userinfo, without its `@`.
+    #[inline]
     pub fn userinfo(&self) -> Option<&'a str> {
         self.get(Component::Userinfo)
     }
     /// The host's exact text, IP literals with their brackets.
+    #[inline]
     pub fn host_str(&self) -> Option<&'a str> {
         self.get(Component::Host)
     }
     /// The kind of the host, when there is one.
+    #[inline]
     pub fn host_kind(&self) -> Option<HostKind> {
         self.host_str().and(self.spans.host_kind())
     }
@@ -477,6 +486,7 @@ impl<'a> UriRef<'a> {
             .map(|h| Host::from_parts(h, self.spans.host_kind()))
     }
     /// The port's text, without its `:`; `Some("")` for `http://a:/`.
+    #[inline]
     pub fn port(&self) -> Option<&'a str> {
         self.get(Component::Port)
     }
@@ -496,10 +506,12 @@ impl<'a> UriRef<'a> {
         Some(v as u16)
     }
     /// The path; every reference has one, possibly empty (RFC 3986 3.3).
+    #[inline]
     pub fn path(&self) -> &'a str {
         let r = self.path_span();
         self.src.get(r).unwrap_or("")
     }
+    #[inline]
     fn path_span(&self) -> core::ops::Range<usize> {
         // `Parser::spans` always sets the path; the fallback keeps a
         // hand-made value from panicking.
@@ -510,18 +522,22 @@ impl<'a> UriRef<'a> {
         s..e
     }
     /// The query, without its `?`.
+    #[inline]
     pub fn query(&self) -> Option<&'a str> {
         self.get(Component::Query)
     }
     /// The fragment, without its `#`.
+    #[inline]
     pub fn fragment(&self) -> Option<&'a str> {
         self.get(Component::Fragment)
     }
     /// Has a scheme (RFC 3986 4.3).
+    #[inline]
     pub fn is_absolute(&self) -> bool {
         self.scheme().is_some()
     }
     /// Has no scheme (RFC 3986 4.2).
+    #[inline]
     pub fn is_relative(&self) -> bool {
         !self.is_absolute()
     }
