@@ -194,6 +194,15 @@ pub fn normalize_into(u: &UriRef<'_>, o: NormalizeOptions, out: &mut String) {
 fn normalize_once(u: &UriRef<'_>, o: NormalizeOptions, out: &mut String) {
     crate::steps::add(u.as_str().len() + 1);
     out.clear();
+    if already_normal(u, &o) {
+        out.push_str(u.as_str());
+        return;
+    }
+    normalize_parts(u, o, out);
+}
+
+/// `normalize_once` component by component, into the cleared `out`.
+fn normalize_parts(u: &UriRef<'_>, o: NormalizeOptions, out: &mut String) {
     // Room for the result but for an empty http(s) path's "/" and for
     // RFC 5952 text, which may be longer.
     out.reserve(u.as_str().len() + 1);
@@ -281,6 +290,37 @@ fn normalize_once(u: &UriRef<'_>, o: NormalizeOptions, out: &mut String) {
     }
 }
 
+/// Whether `normalize_once` would copy `u` unchanged, found with a few
+/// scans instead of a component-by-component copy: most references in logs
+/// are already in normal form. Only for RFC 3986 and the default steps'
+/// subsets (6.2.3 and RFC 5952 rewrite more), and it answers `false`
+/// whenever some step might change the text:
+/// - a "%" anywhere (6.2.2.1 upper-cases its hex, 6.2.2.2 may decode it);
+/// - an upper-case letter in the scheme or the host (6.2.2.1);
+/// - an empty port (3.2.3 drops its ":");
+/// - a URI's path with a segment starting with "." (6.2.2.3).
+///
+/// RFC 3986's parse of a relative reference has no scheme and the input
+/// was valid, so the fixes at the end of `normalize_once` (the "./" before a
+/// first segment that reads as a scheme, the "/." before "//") have nothing
+/// to do on an unchanged text.
+fn already_normal(u: &UriRef<'_>, o: &NormalizeOptions) -> bool {
+    if u.profile() != crate::Profile::Rfc3986 || o.scheme_based || o.ipv6_rfc5952 {
+        return false;
+    }
+    let upper = |s: Option<&str>| {
+        s.is_some_and(|s| crate::scan::find_pct_or_upper(s.as_bytes(), true).is_some())
+    };
+    let scheme = u.scheme();
+    let path = u.path();
+    !((o.percent || o.case) && memchr::memchr(b'%', u.as_str().as_bytes()).is_some())
+        && !(o.case && (upper(scheme) || upper(u.host_str())))
+        && !(o.empty_port && u.port() == Some(""))
+        && !(o.dots
+            && scheme.is_some()
+            && (path.starts_with('.') || crate::scan::find_dot_segment(path.as_bytes()).is_some()))
+}
+
 impl<'a> UriRef<'a> {
     /// The RFC 3986 6.2.2 normal form.
     ///
@@ -314,5 +354,53 @@ impl<'a> UriRef<'a> {
         normalize_into(self, o, &mut x);
         normalize_into(other, o, &mut y);
         x == y
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::parse::gen;
+
+    /// Where `already_normal` says so, the full normalization gives the
+    /// input back, under every combination of the steps it covers; and it
+    /// says so for most of the corpora (the point of having it).
+    #[test]
+    fn already_normal_only_where_nothing_changes() {
+        let mut rng = gen::Rng(0x0A11_0CA1);
+        let mut inputs: Vec<Vec<u8>> = (0..30_000).map(|_| gen::input(&mut rng)).collect();
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/benches/data");
+        let mut corpus = 0;
+        for f in ["kasztp.txt", "node_files.txt"] {
+            let text = std::fs::read(format!("{dir}/{f}")).expect("bundled corpus");
+            let lines: Vec<Vec<u8>> = crate::lines(&text).map(|(_, l)| l.to_vec()).collect();
+            corpus += lines.len();
+            inputs.extend(lines);
+        }
+        let mut out = String::new();
+        let (mut fast, mut fast_corpus) = (0, 0);
+        for (n, i) in inputs.iter().enumerate() {
+            let Ok(u) = UriRef::parse_bytes(i) else {
+                continue;
+            };
+            for bits in 0..16u8 {
+                let o = NormalizeOptions::new()
+                    .case(bits & 1 != 0)
+                    .percent(bits & 2 != 0)
+                    .dot_segments(bits & 4 != 0)
+                    .empty_port(bits & 8 != 0);
+                if already_normal(&u, &o) {
+                    out.clear();
+                    normalize_parts(&u, o, &mut out);
+                    assert_eq!(out, u.as_str(), "{o:?}");
+                    if bits == 15 {
+                        fast += 1;
+                        fast_corpus += usize::from(n >= inputs.len() - corpus);
+                    }
+                }
+            }
+        }
+        assert!(fast > 1000, "{fast}");
+        assert!(fast_corpus * 2 > corpus, "{fast_corpus} of {corpus}");
     }
 }

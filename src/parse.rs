@@ -297,7 +297,7 @@ pub(crate) fn unsupported(rule: &'static str) -> ParseError {
 
 #[cfg(test)]
 #[path = "../tests/support/gen.rs"]
-mod gen;
+pub(crate) mod gen;
 
 #[cfg(test)]
 mod tests {
