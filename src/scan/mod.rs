@@ -199,7 +199,7 @@ fn within(x: u64, a: u8, b: u8) -> u64 {
 /// The first "%", or with `upper` the first of "%" and "A" to "Z": where
 /// percent-encoding normalization (RFC 3986 6.2.2.1, 6.2.2.2) has work.
 /// Eight bytes at a time, in plain integer arithmetic.
-#[inline]
+#[inline(always)]
 pub(crate) fn find_pct_or_upper(s: &[u8], upper: bool) -> Option<usize> {
     let upper = if upper { u64::MAX } else { 0 };
     let mut chunks = s.chunks_exact(8);
@@ -213,14 +213,34 @@ pub(crate) fn find_pct_or_upper(s: &[u8], upper: bool) -> Option<usize> {
         }
     }
     let at = s.len() - chunks.remainder().len();
-    let hit = |c: &u8| *c == b'%' || (upper != 0 && c.is_ascii_uppercase());
-    chunks.remainder().iter().position(hit).map(|k| at + k)
+    let x = tail_word(chunks.remainder());
+    let marks = eq(x, b'%') | (within(x, b'A', b'Z') & upper);
+    (marks != 0).then(|| at + marks.trailing_zeros() as usize / 8)
+}
+
+/// Up to eight bytes as a little-endian word, zero above them (no grammar
+/// character is NUL, so the padding matches nothing a caller looks for).
+/// Two overlapping loads instead of a loop: their common bytes are equal,
+/// so or-ing them in place is exact.
+#[inline(always)]
+fn tail_word(t: &[u8]) -> u64 {
+    let n = t.len();
+    debug_assert!(n < 8);
+    if n >= 4 {
+        let lo = u32::from_le_bytes([t[0], t[1], t[2], t[3]]) as u64;
+        let hi = u32::from_le_bytes([t[n - 4], t[n - 3], t[n - 2], t[n - 1]]) as u64;
+        lo | hi << (8 * (n - 4))
+    } else if n > 0 {
+        t[0] as u64 | (t[n / 2] as u64) << (8 * (n / 2)) | (t[n - 1] as u64) << (8 * (n - 1))
+    } else {
+        0
+    }
 }
 
 /// First index `k` with `s[k] == b'/'` and `s[k + 1] == b'.'`: where a
 /// path segment that starts with "." begins (RFC 3986 5.2.4 has work to
 /// do only there). Eight bytes at a time, in plain integer arithmetic.
-#[inline]
+#[inline(always)]
 pub(crate) fn find_dot_segment(s: &[u8]) -> Option<usize> {
     let mut carry = 0; // a "/" in the last byte of the previous word
     let mut chunks = s.chunks_exact(8);
@@ -236,16 +256,11 @@ pub(crate) fn find_dot_segment(s: &[u8]) -> Option<usize> {
         }
         carry = slash >> 56;
     }
-    // The last seven bytes or fewer, one at a time.
+    // The last seven bytes or fewer, as one zero-padded word.
     let at = s.len() - chunks.remainder().len();
-    let mut prev_slash = carry != 0;
-    for (k, &c) in chunks.remainder().iter().enumerate() {
-        if prev_slash && c == b'.' {
-            return Some(at + k - 1);
-        }
-        prev_slash = c == b'/';
-    }
-    None
+    let x = tail_word(chunks.remainder());
+    let pairs = ((eq(x, b'/') << 8) | carry) & eq(x, b'.');
+    (pairs != 0).then(|| at + pairs.trailing_zeros() as usize / 8 - 1)
 }
 
 #[cfg(test)]
