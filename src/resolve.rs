@@ -369,10 +369,20 @@ fn remove_dot_segments_parts(
     // No segment starts with ".": rule E moves everything as it is.
     let plain =
         |s: &str| !s.starts_with('.') && crate::scan::find_dot_segment(s.as_bytes()).is_none();
-    if plain(dir) && plain(path) {
+    let dir_plain = plain(dir);
+    if dir_plain && plain(path) {
         out.push_str(dir);
         out.push_str(path);
         return Ok(());
+    }
+    // The usual relative link: a rooted directory without dot segments
+    // and a path whose dot segments all lead it ("../../x").
+    if dir_plain && dir.starts_with('/') {
+        if let Some((keep, rest)) = leading_dots(dir, path, dots) {
+            out.push_str(&dir[..keep]);
+            out.push_str(rest);
+            return Ok(());
+        }
     }
     let mut floor = out.len();
     let (mut rest, mut next) = (dir, path);
@@ -453,6 +463,42 @@ fn remove_dot_segments_parts(
             }
         }
     }
+}
+
+/// 5.2.4 on a rooted directory `dir` with no dot segments (ending in "/")
+/// followed by `path`, when `path` is "./" and "../" segments and then
+/// none: each "./" goes (rule B) and each "../" takes the directory's last
+/// segment with it (rule C), so the result is a prefix of `dir` ending in
+/// a "/" and the rest of `path`: that prefix's length and the rest. `None`
+/// when another dot segment follows, or when a ".." climbs above the root
+/// and `dots` asks for more than dropping it.
+fn leading_dots<'p>(dir: &str, path: &'p str, dots: DotAboveRoot) -> Option<(usize, &'p str)> {
+    let mut rest = path;
+    let mut up = 0;
+    loop {
+        if let Some(r) = rest.strip_prefix("../") {
+            (up, rest) = (up + 1, r);
+        } else if let Some(r) = rest.strip_prefix("./") {
+            rest = r;
+        } else {
+            break;
+        }
+    }
+    if rest.starts_with('.') || crate::scan::find_dot_segment(rest.as_bytes()).is_some() {
+        return None;
+    }
+    // The "/" that ends the kept prefix: the directory's last, then one
+    // further back per "..".
+    let b = dir.as_bytes();
+    let mut slash = b.len() - 1;
+    for _ in 0..up {
+        match b[..slash].iter().rposition(|&c| c == b'/') {
+            Some(j) => slash = j,
+            None if dots == DotAboveRoot::Remove => break,
+            None => return None,
+        }
+    }
+    Some((slash + 1, rest))
 }
 
 /// Pops the last segment of the output (not below `floor`, where kept ".."
