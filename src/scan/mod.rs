@@ -198,30 +198,51 @@ fn within(x: u64, a: u8, b: u8) -> u64 {
 
 /// The first "%", or with `upper` the first of "%" and "A" to "Z": where
 /// percent-encoding normalization (RFC 3986 6.2.2.1, 6.2.2.2) has work.
-/// Eight bytes at a time, in plain integer arithmetic.
 #[inline(always)]
 pub(crate) fn find_pct_or_upper(s: &[u8], upper: bool) -> Option<usize> {
     let upper = if upper { u64::MAX } else { 0 };
+    first_mark(s, |x| eq(x, b'%') | (within(x, b'A', b'Z') & upper))
+}
+
+/// First index `k` with `s[k] == b'/'` and `s[k + 1] == b'.'`: where a
+/// path segment that starts with "." begins (RFC 3986 5.2.4 has work to
+/// do only there).
+#[inline(always)]
+pub(crate) fn find_dot_segment(s: &[u8]) -> Option<usize> {
+    let mut carry = 0; // a "/" in the last byte of the previous word
+                       // Each "." whose "/" is the byte before: the "/" is one to the left.
+    first_mark(s, |x| {
+        let slash = eq(x, b'/');
+        let pairs = ((slash << 8) | carry) & eq(x, b'.');
+        carry = slash >> 56;
+        pairs
+    })
+    .map(|k| k - 1)
+}
+
+/// The first byte whose high bit `marks` sets in the word holding it, eight
+/// bytes at a time in plain integer arithmetic: `marks` sees the words of
+/// `s` in order (little-endian), the last one zero-padded (no grammar
+/// character is NUL, so the padding matches nothing a caller looks for).
+#[inline(always)]
+fn first_mark(s: &[u8], mut marks: impl FnMut(u64) -> u64) -> Option<usize> {
     let mut chunks = s.chunks_exact(8);
     for (n, chunk) in chunks.by_ref().enumerate() {
         let mut word = [0u8; 8];
         word.copy_from_slice(chunk);
-        let x = u64::from_le_bytes(word);
-        let marks = eq(x, b'%') | (within(x, b'A', b'Z') & upper);
-        if marks != 0 {
-            return Some(n * 8 + marks.trailing_zeros() as usize / 8);
+        let m = marks(u64::from_le_bytes(word));
+        if m != 0 {
+            return Some(n * 8 + m.trailing_zeros() as usize / 8);
         }
     }
     let at = s.len() - chunks.remainder().len();
-    let x = tail_word(chunks.remainder());
-    let marks = eq(x, b'%') | (within(x, b'A', b'Z') & upper);
-    (marks != 0).then(|| at + marks.trailing_zeros() as usize / 8)
+    let m = marks(tail_word(chunks.remainder()));
+    (m != 0).then(|| at + m.trailing_zeros() as usize / 8)
 }
 
-/// Up to eight bytes as a little-endian word, zero above them (no grammar
-/// character is NUL, so the padding matches nothing a caller looks for).
-/// Two overlapping loads instead of a loop: their common bytes are equal,
-/// so or-ing them in place is exact.
+/// Up to seven bytes as a little-endian word, zero above them. Two
+/// overlapping loads instead of a loop: their common bytes are equal, so
+/// or-ing them in place is exact.
 #[inline(always)]
 fn tail_word(t: &[u8]) -> u64 {
     let n = t.len();
@@ -235,32 +256,6 @@ fn tail_word(t: &[u8]) -> u64 {
     } else {
         0
     }
-}
-
-/// First index `k` with `s[k] == b'/'` and `s[k + 1] == b'.'`: where a
-/// path segment that starts with "." begins (RFC 3986 5.2.4 has work to
-/// do only there). Eight bytes at a time, in plain integer arithmetic.
-#[inline(always)]
-pub(crate) fn find_dot_segment(s: &[u8]) -> Option<usize> {
-    let mut carry = 0; // a "/" in the last byte of the previous word
-    let mut chunks = s.chunks_exact(8);
-    for (n, chunk) in chunks.by_ref().enumerate() {
-        let mut word = [0u8; 8];
-        word.copy_from_slice(chunk);
-        let x = u64::from_le_bytes(word);
-        let slash = eq(x, b'/');
-        // The high bit of byte `t` for each "." whose "/" is at `t - 1`.
-        let pairs = ((slash << 8) | carry) & eq(x, b'.');
-        if pairs != 0 {
-            return Some(n * 8 + pairs.trailing_zeros() as usize / 8 - 1);
-        }
-        carry = slash >> 56;
-    }
-    // The last seven bytes or fewer, as one zero-padded word.
-    let at = s.len() - chunks.remainder().len();
-    let x = tail_word(chunks.remainder());
-    let pairs = ((eq(x, b'/') << 8) | carry) & eq(x, b'.');
-    (pairs != 0).then(|| at + pairs.trailing_zeros() as usize / 8 - 1)
 }
 
 #[cfg(test)]
