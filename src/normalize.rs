@@ -250,7 +250,7 @@ fn normalize_parts(u: &UriRef<'_>, o: NormalizeOptions, out: &mut String) {
     // After 6.2.2.2, so that "%2E" counts as a dot.
     if o.dots && scheme.is_some() {
         let p = &out[path_at..];
-        if p.starts_with('.') || crate::scan::find_dot_segment(p.as_bytes()).is_some() {
+        if crate::resolve::has_dot_segment(p) {
             let path = out.split_off(path_at);
             // `Remove` never fails: a ".." above the root is dropped.
             let _ = crate::resolve::remove_dot_segments(&path, out, DotAboveRoot::Remove);
@@ -312,13 +312,10 @@ fn already_normal(u: &UriRef<'_>, o: &NormalizeOptions) -> bool {
         s.is_some_and(|s| crate::scan::find_pct_or_upper(s.as_bytes(), true).is_some())
     };
     let scheme = u.scheme();
-    let path = u.path();
     !((o.percent || o.case) && memchr::memchr(b'%', u.as_str().as_bytes()).is_some())
         && !(o.case && (upper(scheme) || upper(u.host_str())))
         && !(o.empty_port && u.port() == Some(""))
-        && !(o.dots
-            && scheme.is_some()
-            && (path.starts_with('.') || crate::scan::find_dot_segment(path.as_bytes()).is_some()))
+        && !(o.dots && scheme.is_some() && crate::resolve::has_dot_segment(u.path()))
 }
 
 impl<'a> UriRef<'a> {

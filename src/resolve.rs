@@ -213,13 +213,8 @@ fn as_written(
     out: &mut String,
 ) -> bool {
     use crate::Component;
-    let text = reference.as_str();
-    let plain = |p: &str| crate::scan::find_dot_segment(p.as_bytes()).is_none();
     // Where the kept text starts, and what goes before it.
     let (from, head): (usize, &[&str]) = if r.scheme.is_some() {
-        if r.path.starts_with('.') {
-            return false;
-        }
         (0, &[])
     } else if r.authority.is_some() {
         // The reference's "//" and on (non-strict resolution may have
@@ -233,9 +228,10 @@ fn as_written(
     } else {
         return false;
     };
-    if !plain(r.path) {
+    if has_dot_segment(r.path) {
         return false;
     }
+    let text = reference.as_str();
     let tail = &text[from..];
     crate::steps::add(text.len() + 1);
     out.reserve(head.iter().map(|h| h.len()).sum::<usize>() + tail.len());
@@ -337,6 +333,13 @@ fn finish(out: &mut String, query: Option<&str>, fragment: Option<&str>) {
     }
 }
 
+/// Whether a segment of the path `s` starts with ".": where 5.2.4 (and
+/// 6.2.2.3) may have work; without one, the path is its own result.
+#[inline]
+pub(crate) fn has_dot_segment(s: &str) -> bool {
+    s.starts_with('.') || crate::scan::find_dot_segment(s.as_bytes()).is_some()
+}
+
 /// RFC 3986 5.2.4 on `input`, appending to `out` (also normalization's
 /// 6.2.2.3).
 pub(crate) fn remove_dot_segments(
@@ -367,10 +370,8 @@ fn remove_dot_segments_parts(
     debug_assert!(dir.is_empty() || dir.ends_with('/'));
     crate::steps::add(dir.len() + path.len() + 1);
     // No segment starts with ".": rule E moves everything as it is.
-    let plain =
-        |s: &str| !s.starts_with('.') && crate::scan::find_dot_segment(s.as_bytes()).is_none();
-    let dir_plain = plain(dir);
-    if dir_plain && plain(path) {
+    let dir_plain = !has_dot_segment(dir);
+    if dir_plain && !has_dot_segment(path) {
         out.push_str(dir);
         out.push_str(path);
         return Ok(());
@@ -484,7 +485,7 @@ fn leading_dots<'p>(dir: &str, path: &'p str, dots: DotAboveRoot) -> Option<(usi
             break;
         }
     }
-    if rest.starts_with('.') || crate::scan::find_dot_segment(rest.as_bytes()).is_some() {
+    if has_dot_segment(rest) {
         return None;
     }
     // The "/" that ends the kept prefix: the directory's last, then one
