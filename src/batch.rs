@@ -577,15 +577,6 @@ pub fn validate_lines_parallel(parser: &Parser, buf: &[u8], threads: usize) -> C
     c
 }
 
-/// The record of one line (spans of a line over `u16::MAX` go to `long`).
-/// Out of line: `parse_buf` comes here only for the lines its run gave up
-/// on, and the hot loop stays small.
-#[cold]
-#[inline(never)]
-fn record(parser: &Parser, start: usize, line: &[u8], long: &mut Vec<Spans>) -> Record {
-    record_of(parser, start, line, parser.spans(line), long)
-}
-
 /// The record of a valid line: inlined into the hot loop, so the spans
 /// go from the run's registers to the record without a round trip through
 /// memory.
@@ -613,36 +604,37 @@ fn valid_record(start: usize, line: &[u8], spans: Spans, long: &mut Vec<Spans>) 
     rec
 }
 
-/// The record of a line with its parse result.
-fn record_of(
-    parser: &Parser,
-    start: usize,
-    line: &[u8],
-    result: Result<Spans, ParseError>,
-    long: &mut Vec<Spans>,
-) -> Record {
+/// The record of one line (spans of a line over `u16::MAX` go to `long`):
+/// for each item of `parse_items`, each line of a profile without a
+/// line-stopping DFA, and the lines `parse_buf`'s run gave up on. Out of
+/// line, so that `parse_buf`'s hot loop stays small.
+#[inline(never)]
+fn record(parser: &Parser, start: usize, line: &[u8], long: &mut Vec<Spans>) -> Record {
+    match parser.spans(line) {
+        Ok(spans) => valid_record(start, line, spans, long),
+        Err(e) => error_record(parser, start, &e),
+    }
+}
+
+/// The record of an invalid line.
+#[cold]
+fn error_record(parser: &Parser, start: usize, e: &ParseError) -> Record {
     let mut rec = Record {
         start: start as u32,
+        status: e.kind as u8 + 1,
         host_kind: u8::MAX,
-        err_component: u8::MAX,
+        err_component: e.component.map_or(u8::MAX, |c| c as u8),
         ..Record::default()
     };
-    match result {
-        Ok(spans) => return valid_record(start, line, spans, long),
-        Err(e) => {
-            rec.status = e.kind as u8 + 1;
-            rec.err_component = e.component.map_or(u8::MAX, |c| c as u8);
-            rec.set_wide(e.index);
-            rec.spans[2] = e.byte.map_or(0, |b| b as u16 + 1);
-            rec.spans[3] = parser
-                .get_profile()
-                .tables()
-                .rules
-                .iter()
-                .position(|r| *r == e.rule)
-                .map_or(u16::MAX, |i| i as u16);
-        }
-    }
+    rec.set_wide(e.index);
+    rec.spans[2] = e.byte.map_or(0, |b| b as u16 + 1);
+    rec.spans[3] = parser
+        .get_profile()
+        .tables()
+        .rules
+        .iter()
+        .position(|r| *r == e.rule)
+        .map_or(u16::MAX, |i| i as u16);
     rec
 }
 
