@@ -188,6 +188,29 @@ fn emit_tdfa(out: &mut String, name: &str, t: &Tdfa, regs: usize) {
     let _ = writeln!(out, "static {name}_OPS: [u16; {}] = [", flat.len());
     list(out, flat.iter().map(|x| format!("{x:#06x}")), 16);
     out.push_str("];\n");
+    // The same lists as code: one arm per list, keyed by its offset, each
+    // write a store of a constant index (the position and host kinds as
+    // values), so the hot loop runs no interpreter over `OPS`.
+    let _ = writeln!(
+        out,
+        "#[allow(non_snake_case, clippy::single_match)]\n#[inline(always)]\nfn {name}_APPLY(o: u32, r: &mut [u32; REG_FILE], pos: u32) {{\n    match o {{"
+    );
+    for (l, &at) in t.op_lists.iter().zip(&offset) {
+        if l.is_empty() {
+            continue;
+        }
+        let mut arm = String::new();
+        for &(d, s) in l {
+            let v = match s {
+                SRC_POS => "pos".to_string(),
+                k if k >= SRC_KIND => format!("{}", k - SRC_KIND),
+                r => format!("r[{r}]"),
+            };
+            let _ = write!(arm, " r[{d}] = {v};");
+        }
+        let _ = writeln!(out, "        {at} => {{{arm} }}");
+    }
+    out.push_str("        _ => {}\n    }\n}\n");
     let _ = writeln!(
         out,
         "static {name}_FINALS: [[u8; {SLOTS}]; {}] = [",
@@ -211,7 +234,7 @@ fn emit_tdfa(out: &mut String, name: &str, t: &Tdfa, regs: usize) {
 
 fn tdfa_value(name: &str, t: &Tdfa) -> String {
     format!(
-        "Tdfa {{ dfa: {}, shift: {}, packed: &{name}_PACKED, ops: &{name}_OPS, finals: &{name}_FINALS }}",
+        "Tdfa {{ dfa: {}, shift: {}, packed: &{name}_PACKED, ops: &{name}_OPS, apply: {name}_APPLY, finals: &{name}_FINALS }}",
         dfa_value(name, &t.dfa, false),
         t.dfa.nclasses.trailing_zeros()
     )

@@ -14,7 +14,7 @@
 use crate::error::{ErrorKind, ParseError};
 use crate::tables::{
     in_set, Entry, Op, ProfileTables, Tdfa, DEAD, HINT_IP_LITERAL, HINT_PERCENT, MAX_FRAMES,
-    MAX_TRAIL, REG_FILE, R_END, R_KIND, R_POS, START,
+    MAX_TRAIL, REG_FILE, R_END, R_KIND, START,
 };
 use crate::{Component, HostKind};
 
@@ -196,8 +196,7 @@ pub(crate) fn run_tdfa_from(t: &Tdfa, input: &[u8], from: usize) -> (usize, Opti
         s = e as u16;
         let o = (e >> 16) as usize;
         if o != 0 {
-            regs[R_POS] = (i - from) as u32;
-            write_regs(&mut regs, &t.ops[o + 1..=o + t.ops[o] as usize]);
+            (t.apply)(o as u32, &mut regs, (i - from) as u32);
         }
         i += 1;
     }
@@ -216,9 +215,10 @@ pub(crate) fn run_tdfa_from(t: &Tdfa, input: &[u8], from: usize) -> (usize, Opti
     (i, Some(spans))
 }
 
-/// One transition's register writes, each a plain copy within the
-/// register file (no branch on what is copied).
-#[inline]
+/// One transition's register writes read from the `ops` table, each a
+/// plain copy within the register file (`R_POS` holds the position): the
+/// reference that the generated `apply` functions are tested against.
+#[cfg(test)]
 fn write_regs(regs: &mut [u32; REG_FILE], ops: &[u16]) {
     for &op in ops {
         // In range: `tdfa_ok` checked every operation at compile time.
@@ -302,6 +302,7 @@ pub(crate) mod gen;
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::tables::R_POS;
     use crate::Profile;
 
     /// Inputs for the comparisons: generated references, the bundled
@@ -373,6 +374,44 @@ mod tests {
             .chain(&t.components)
             .flatten()
             .all(|e| e.tdfa.is_some()));
+    }
+
+    /// Every tagged DFA's generated `apply` performs exactly the register
+    /// writes its `ops` table lists, for every list a transition uses.
+    #[test]
+    fn generated_register_writes_match_the_ops_table() {
+        let mut rng = super::gen::Rng(0x0A99_17E5);
+        let mut lists = 0;
+        for &p in Profile::ALL {
+            let t = p.tables();
+            for e in t.entries.iter().chain(&t.components).flatten() {
+                let Some(tdfa) = &e.tdfa else { continue };
+                let mut offsets: Vec<u32> = tdfa.packed.iter().map(|e| e >> 16).collect();
+                offsets.sort_unstable();
+                offsets.dedup();
+                for &o in &offsets {
+                    for _ in 0..4 {
+                        let mut regs = [NONE; REG_FILE];
+                        for r in regs.iter_mut().take(R_END) {
+                            *r = rng.next() as u32;
+                        }
+                        for k in 0..4 {
+                            regs[R_KIND + k] = k as u32;
+                        }
+                        let pos = rng.next() as u32 >> 1;
+                        regs[R_POS] = pos;
+                        let mut want = regs;
+                        let n = tdfa.ops[o as usize] as usize;
+                        write_regs(&mut want, &tdfa.ops[o as usize + 1..=o as usize + n]);
+                        let mut got = regs;
+                        (tdfa.apply)(o, &mut got, pos);
+                        assert_eq!(got[..R_END], want[..R_END], "{p:?} {} list {o}", e.rule);
+                    }
+                    lists += 1;
+                }
+            }
+        }
+        assert!(lists > 100, "{lists}");
     }
 
     /// Every DFA's SSE2 ranges are `ranges_of` its nibble tables: the two

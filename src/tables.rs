@@ -182,8 +182,14 @@ pub(crate) struct Tdfa {
     /// register writes in `ops` (high 16 bits; 0 for none), from one load.
     pub packed: &'static [u32],
     /// Register writes, from an offset: a count, then that many copies
-    /// `dst << 8 | src` within the register file (see `R_POS`).
+    /// `dst << 8 | src` within the register file (see `R_POS`). The
+    /// runtime runs `apply`; this table is what it is checked against.
+    #[cfg_attr(not(test), allow(dead_code))]
     pub ops: &'static [u16],
+    /// The same register writes as code: `apply(o, regs, pos)` performs the
+    /// list at offset `o` of `ops` with `pos` as the current position
+    /// (tested against `ops`).
+    pub apply: fn(u32, &mut [u32; REG_FILE], u32),
     /// Per state, where each capture slot and (last) the host kind are at
     /// the end: an index into the registers followed by `FINALS_EXTRA`
     /// constants, the input's length and then the four host kinds. Registers
