@@ -73,10 +73,11 @@ impl Dfa {
             while i < first && in_run(input[i]) {
                 i += 1;
             }
-            // A run still going: sixteen or thirty-two bytes at a time. The
-            // tables hold the same set, so the loop below then stops at once
-            // (or does the work when the tables are empty).
-            if i == first && input.len() - i >= 16 {
+            // A run still going: sixteen or thirty-two bytes at a time, the
+            // input's last bytes included. The tables hold the same set, so
+            // the loop below then stops at once (or does the work when the
+            // tables are empty).
+            if i == first && i < input.len() {
                 let s = s as usize;
                 i = crate::scan::skip(&self.nibbles[s], &self.ranges[s], input, i);
             }
