@@ -118,6 +118,45 @@ pub(crate) fn skip(set: &Nibbles, ranges: &Ranges, input: &[u8], from: usize) ->
     }
 }
 
+/// The block loop of every SIMD kernel. `outside(at)` classifies the
+/// `width` bytes at `at`, `lane` bits per byte (the first byte lowest), set
+/// for the bytes outside the set; it is only asked for blocks within the
+/// input (`at + width <= len`). Blocks go from `from` until one has a byte
+/// outside. A run that gets within a block of the end finishes with the
+/// input's last block, which starts at or before the run's place: the lanes
+/// before the place are shifted out and the input's end stops the run
+/// (both shifts are under 64 for the kernels' widths and lanes). `short`
+/// finishes an input shorter than one block.
+#[inline(always)]
+#[cfg_attr(
+    not(any(target_arch = "x86_64", target_arch = "aarch64")),
+    allow(dead_code)
+)]
+fn run_blocks(
+    len: usize,
+    from: usize,
+    width: usize,
+    lane: u32,
+    mut outside: impl FnMut(usize) -> u64,
+    short: impl FnOnce(usize) -> usize,
+) -> usize {
+    let mut i = from;
+    while i + width <= len {
+        let bits = outside(i);
+        if bits != 0 {
+            return i + (bits.trailing_zeros() / lane) as usize;
+        }
+        i += width;
+    }
+    if i < len && len >= width {
+        let at = len - width;
+        let lane = lane as usize;
+        let bits = outside(at) >> (lane * (i - at)) | 1 << (lane * (len - i));
+        return i + bits.trailing_zeros() as usize / lane;
+    }
+    short(i)
+}
+
 /// [`skip`] with a chosen kernel (for tests and benchmarks); `None` when
 /// this machine cannot run it. `ranges` is [`ranges_of`] the set.
 #[doc(hidden)]
@@ -209,8 +248,9 @@ pub(crate) fn find_pct_or_upper(s: &[u8], upper: bool) -> Option<usize> {
 /// do only there).
 #[inline(always)]
 pub(crate) fn find_dot_segment(s: &[u8]) -> Option<usize> {
-    let mut carry = 0; // a "/" in the last byte of the previous word
-                       // Each "." whose "/" is the byte before: the "/" is one to the left.
+    // A "/" in the last byte of the previous word.
+    let mut carry = 0;
+    // Each "." whose "/" is the byte before: the "/" is one to the left.
     first_mark(s, |x| {
         let slash = eq(x, b'/');
         let pairs = ((slash << 8) | carry) & eq(x, b'.');

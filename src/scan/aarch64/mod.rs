@@ -3,7 +3,7 @@
 //! tail is the input's last sixteen bytes; only inputs shorter than that
 //! finish with the scalar kernel.
 
-use super::{scalar, Nibbles};
+use super::{run_blocks, scalar, Nibbles};
 use core::arch::aarch64::*;
 
 /// NEON skip. A lane is in the set when `lo[b & 15] & hi[b >> 4]` is not
@@ -15,14 +15,13 @@ use core::arch::aarch64::*;
 /// The CPU must support NEON (every aarch64 CPU that runs Linux does).
 #[target_feature(enable = "neon")]
 pub(crate) unsafe fn skip_neon(set: &Nibbles, input: &[u8], from: usize) -> usize {
-    let mut i = from;
     // SAFETY: `set` is 32 bytes, so both 16-byte loads are in bounds.
     let (lo, hi) = unsafe { (vld1q_u8(set.as_ptr()), vld1q_u8(set.as_ptr().add(16))) };
     let nib = vdupq_n_u8(0x0f);
     // Four bits per lane, set for the lanes outside the set.
     let outside = |at: usize| {
-        // SAFETY: callers pass `at + 16 <= input.len()`, so the 16 bytes at
-        // `at` are in bounds; `vld1q_u8` has no alignment requirement.
+        // SAFETY: `run_blocks` asks only for blocks in the input
+        // (`at + 16 <= input.len()`); `vld1q_u8` has no alignment requirement.
         let v = unsafe { vld1q_u8(input.as_ptr().add(at)) };
         let l = vqtbl1q_u8(lo, vandq_u8(v, nib));
         let h = vqtbl1q_u8(hi, vshrq_n_u8::<4>(v));
@@ -30,20 +29,7 @@ pub(crate) unsafe fn skip_neon(set: &Nibbles, input: &[u8], from: usize) -> usiz
         let nibbles = vshrn_n_u16::<4>(vreinterpretq_u16_u8(inside));
         !vget_lane_u64::<0>(vreinterpret_u64_u8(nibbles))
     };
-    let len = input.len();
-    while i + 16 <= len {
-        let bits = outside(i);
-        if bits != 0 {
-            return i + bits.trailing_zeros() as usize / 4;
-        }
-        i += 16;
-    }
-    if i < len && len >= 16 {
-        // The last sixteen bytes, which start at or before `i`: drop the
-        // lanes before `i` and stop at the end (both shifts under 64).
-        let at = len - 16;
-        let bits = outside(at) >> (4 * (i - at)) | 1 << (4 * (len - i));
-        return i + bits.trailing_zeros() as usize / 4;
-    }
-    scalar::skip(set, input, i)
+    run_blocks(input.len(), from, 16, 4, outside, |i| {
+        scalar::skip(set, input, i)
+    })
 }
