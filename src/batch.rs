@@ -9,7 +9,7 @@
 //! lost. Results are identical to [`Parser::parse_bytes`] on every line
 //! (tested differentially).
 
-use crate::parse::{Spans, NONE};
+use crate::parse::Spans;
 use crate::{Component, ErrorKind, HostKind, ParseError, Parser, Profile, UriRef};
 use core::ops::Range;
 
@@ -592,8 +592,13 @@ fn valid_record(start: usize, line: &[u8], spans: Spans, long: &mut Vec<Spans>) 
     // Branch-free: a component is present when both its ends are set.
     // An absent span's halves are never read (`present` says so), so the
     // offsets are only narrowed, which compiles to a few vector moves.
-    let set = spans.slots.map(|s| (s != NONE) as u8);
-    rec.present = (0..8).fold(0, |p, c| p | (set[2 * c] & set[2 * c + 1]) << c);
+    // Bit c from bits 2c and 2c + 1 of the unset slots.
+    let unset = u32::from(crate::scan::unset_mask(&spans.slots));
+    let mut both = !(unset | unset >> 1) & 0x5555;
+    both = (both | both >> 1) & 0x3333;
+    both = (both | both >> 2) & 0x0f0f;
+    both = (both | both >> 4) & 0x00ff;
+    rec.present = both as u8;
     if line.len() <= u16::MAX as usize {
         rec.spans = spans.slots.map(|s| s as u16);
     } else {

@@ -118,6 +118,21 @@ pub(crate) fn skip(set: &Nibbles, ranges: &Ranges, input: &[u8], from: usize) ->
     }
 }
 
+/// Bit k set when `slots[k]` is `u32::MAX` (an unset span end): the batch
+/// records' "component present" bits, sixteen compares at once with SSE2.
+#[inline(always)]
+pub(crate) fn unset_mask(slots: &[u32; 16]) -> u16 {
+    #[cfg(all(target_arch = "x86_64", not(feature = "force-scalar")))]
+    {
+        // SAFETY: every x86_64 CPU supports SSE2.
+        unsafe { x86_64::unset_mask_sse2(slots) }
+    }
+    #[cfg(not(all(target_arch = "x86_64", not(feature = "force-scalar"))))]
+    {
+        scalar::unset_mask(slots)
+    }
+}
+
 /// The block loop of every SIMD kernel. `outside(at)` classifies the
 /// `width` bytes at `at`, `lane` bits per byte (the first byte lowest), set
 /// for the bytes outside the set; it is only asked for blocks within the
@@ -301,6 +316,42 @@ fn tail_word(t: &[u8]) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::{find_dot_segment, find_pct_or_upper};
+
+    /// The SSE2 `unset_mask` against the scalar one: every pattern of set
+    /// and unset slots, the set ones holding values near the unset one and
+    /// the sign bit (the packs saturate), at four consecutive offsets (so
+    /// every placement of the slots within a 16-byte line).
+    #[cfg(target_arch = "x86_64")]
+    #[test]
+    fn unset_mask_kernels_agree() {
+        let values = [
+            0,
+            1,
+            0x7fff_ffff,
+            0x8000_0000,
+            0xffff_fffe,
+            0xffff,
+            0x1_0000,
+        ];
+        let mut store = [0u32; 20];
+        let cases = values
+            .iter()
+            .flat_map(|&v| (0..4).map(move |shift| (v, shift)));
+        for pattern in 0..=u16::MAX as u32 {
+            for (v, shift) in cases.clone() {
+                let slots = &mut store[shift..shift + 16];
+                for (k, s) in slots.iter_mut().enumerate() {
+                    *s = if pattern >> k & 1 != 0 { u32::MAX } else { v };
+                }
+                let slots: &[u32; 16] = (&*slots).try_into().unwrap();
+                let want = super::scalar::unset_mask(slots);
+                assert_eq!(want as u32, pattern);
+                // SAFETY: every x86_64 CPU supports SSE2.
+                let got = unsafe { super::x86_64::unset_mask_sse2(slots) };
+                assert_eq!(got, want, "{pattern:#x} {v:#x}");
+            }
+        }
+    }
 
     /// Every byte value at every place of up to three words, after every
     /// offset, with and without upper case, against the obvious search.

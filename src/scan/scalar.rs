@@ -17,3 +17,17 @@ pub(crate) fn skip(set: &Nibbles, input: &[u8], from: usize) -> usize {
     }
     i
 }
+
+/// Bit k set when `slots[k]` is `u32::MAX`, one slot at a time.
+#[cfg_attr(
+    all(target_arch = "x86_64", not(feature = "force-scalar")),
+    allow(dead_code)
+)]
+#[inline]
+pub(crate) fn unset_mask(slots: &[u32; 16]) -> u16 {
+    let mut m = 0u16;
+    for (k, &s) in slots.iter().enumerate() {
+        m |= u16::from(s == u32::MAX) << k;
+    }
+    m
+}
