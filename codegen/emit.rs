@@ -225,6 +225,39 @@ fn emit_tdfa(out: &mut String, name: &str, t: &Tdfa, regs: usize) {
         let _ = writeln!(out, "    {f:?},");
     }
     out.push_str("];\n");
+    // The same rows as code: one arm per distinct row (its states joined),
+    // every read at a constant index.
+    let mut rows: Vec<([u8; SLOTS], Vec<usize>)> = Vec::new();
+    for (s, f) in t.finals.iter().enumerate() {
+        if !t.dfa.accept[s] {
+            continue;
+        }
+        let f = f.map(|x| match x {
+            FINAL_END => regs as u8,
+            k if k >= FINAL_KIND => regs as u8 + 1 + (k - FINAL_KIND),
+            r => r,
+        });
+        match rows.iter_mut().find(|(row, _)| *row == f) {
+            Some((_, states)) => states.push(s),
+            None => rows.push((f, vec![s])),
+        }
+    }
+    let _ = writeln!(
+        out,
+        "#[allow(non_snake_case)]\nfn {name}_FINISH(s: usize, r: &[u32; REG_FILE]) -> Spans {{\n    match s {{"
+    );
+    for (row, states) in &rows {
+        let states: Vec<String> = states.iter().map(|s| s.to_string()).collect();
+        let slots: Vec<String> = row[..SLOTS - 1].iter().map(|k| format!("r[{k}]")).collect();
+        let _ = writeln!(
+            out,
+            "        {} => Spans {{ slots: [{}], kind: r[{}] as u8 }},",
+            states.join(" | "),
+            slots.join(", "),
+            row[SLOTS - 1]
+        );
+    }
+    out.push_str("        _ => Spans::EMPTY,\n    }\n}\n");
     let _ = writeln!(
         out,
         "const _: () = assert!(tdfa_ok(&{name}_PACKED, &{name}_TRANS, &{name}_OPS, &{name}_FINALS, {}));",
@@ -234,7 +267,7 @@ fn emit_tdfa(out: &mut String, name: &str, t: &Tdfa, regs: usize) {
 
 fn tdfa_value(name: &str, t: &Tdfa) -> String {
     format!(
-        "Tdfa {{ dfa: {}, shift: {}, packed: &{name}_PACKED, ops: &{name}_OPS, apply: {name}_APPLY, finals: &{name}_FINALS }}",
+        "Tdfa {{ dfa: {}, shift: {}, packed: &{name}_PACKED, ops: &{name}_OPS, apply: {name}_APPLY, finish: {name}_FINISH, finals: &{name}_FINALS }}",
         dfa_value(name, &t.dfa, false),
         t.dfa.nclasses.trailing_zeros()
     )

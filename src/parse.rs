@@ -206,13 +206,7 @@ pub(crate) fn run_tdfa_from(t: &Tdfa, input: &[u8], from: usize) -> (usize, Opti
         return (i, None);
     }
     regs[R_END] = (i - from) as u32;
-    let f = &t.finals[s];
-    let get = |k: usize| regs[f[k] as usize & (REG_FILE - 1)];
-    let spans = Spans {
-        slots: std::array::from_fn(get),
-        kind: get(16) as u8,
-    };
-    (i, Some(spans))
+    (i, Some((t.finish)(s, &regs)))
 }
 
 /// One transition's register writes read from the `ops` table, each a
@@ -412,6 +406,35 @@ mod tests {
             }
         }
         assert!(lists > 100, "{lists}");
+    }
+
+    /// The generated `FINISH` of every tagged DFA reads, for each accepting
+    /// state, the registers its `FINALS` row names (random register files).
+    #[test]
+    fn generated_finals_match_the_finals_table() {
+        let mut rng = super::gen::Rng(0xF1_4A15);
+        let mut states = 0;
+        for &p in Profile::ALL {
+            let t = p.tables();
+            for e in t.entries.iter().chain(&t.components).flatten() {
+                let Some(tdfa) = &e.tdfa else { continue };
+                for (s, f) in tdfa.finals.iter().enumerate() {
+                    if !tdfa.dfa.accept[s] {
+                        continue;
+                    }
+                    let mut regs = [NONE; REG_FILE];
+                    for r in regs.iter_mut() {
+                        *r = rng.next() as u32;
+                    }
+                    let get = |k: usize| regs[f[k] as usize & (REG_FILE - 1)];
+                    let got = (tdfa.finish)(s, &regs);
+                    assert_eq!(got.slots, std::array::from_fn(get), "{p:?} {} {s}", e.rule);
+                    assert_eq!(got.kind, get(16) as u8, "{p:?} {} {s}", e.rule);
+                    states += 1;
+                }
+            }
+        }
+        assert!(states > 100, "{states}");
     }
 
     /// Every DFA's SSE2 ranges are `ranges_of` its nibble tables: the two

@@ -4,6 +4,8 @@
 //! Nothing here knows a grammar: every byte class, transition and program
 //! instruction comes from the generated file.
 
+use crate::parse::Spans;
+
 /// Where a DFA state is, for error messages: the component, the innermost
 /// rule worth naming (an index into the profile's rule names, `u16::MAX` for
 /// none) and a hint (`HINT_*`).
@@ -191,10 +193,14 @@ pub(crate) struct Tdfa {
     /// list at offset `o` of `ops` with `pos` as the current position
     /// (tested against `ops`).
     pub apply: fn(u32, &mut [u32; REG_FILE], u32),
+    /// The spans of an accepting state from the registers, as code: what
+    /// `finals` says, one constant read per slot (tested against it).
+    pub finish: fn(usize, &[u32; REG_FILE]) -> Spans,
     /// Per state, where each capture slot and (last) the host kind are at
     /// the end: an index into the registers followed by `FINALS_EXTRA`
     /// constants, the input's length and then the four host kinds. Registers
     /// start out as `NONE` (never set).
+    #[cfg_attr(not(test), allow(dead_code))]
     pub finals: &'static [[u8; 17]],
 }
 
