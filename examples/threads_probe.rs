@@ -12,6 +12,7 @@ fn main() {
     let buf = std::fs::read(path).expect("read");
     let p = urilex::Parser::new();
     let mut batch = urilex::Batch::new();
+    let mut best = Vec::new();
     for t in [1usize, 2] {
         let mut best_v = f64::MAX;
         let mut best_b = f64::MAX;
@@ -25,8 +26,15 @@ fn main() {
             assert_eq!(c.total, batch.len());
         }
         println!(
-            "threads {t}: validate {:.3} s, batch {:.3} s",
-            best_v, best_b
+            "threads {t}: validate {:.1} ms, batch {:.1} ms",
+            best_v * 1e3,
+            best_b * 1e3
         );
+        best.push((best_v, best_b));
     }
+    println!(
+        "2 threads against 1: validate {:.2}x, batch {:.2}x",
+        best[0].0 / best[1].0,
+        best[0].1 / best[1].1
+    );
 }

@@ -17,10 +17,11 @@ const VALID: u8 = 0;
 /// Set in `status` when the spans live in `Batch::long`.
 const LONG: u8 = 0x80;
 
-/// One reference's result: 40 bytes.
+/// One reference's result: 40 bytes, five aligned 8-byte words without
+/// padding (so `scan::push_streaming` can store it word by word).
 #[derive(Clone, Copy, Debug, Default)]
-#[repr(C)]
-struct Record {
+#[repr(C, align(8))]
+pub(crate) struct Record {
     /// Offset of the line in the buffer (0 for slices).
     start: u32,
     /// `VALID`, or the error kind + 1; `LONG` when spans are in the side table.
@@ -38,8 +39,61 @@ struct Record {
 }
 
 const _: () = assert!(core::mem::size_of::<Record>() == 40);
+// No padding: the fields' sizes add up to the whole.
+const _: () = {
+    use core::mem::size_of;
+    assert!(size_of::<u32>() + 4 * size_of::<u8>() + size_of::<[u16; 16]>() == size_of::<Record>());
+};
+
+/// From this many bytes of input on, a parallel parse stores the records
+/// past the caches (`scan::push_streaming`): they outgrow them anyway, and
+/// a store that first reads its line doubles the memory traffic, which
+/// the threads share. (One thread measured no faster with it.)
+const STREAM_FROM: usize = 8 << 20;
+
+/// Appends `r`, streamed past the caches when `stream`.
+#[inline(always)]
+fn put_record(records: &mut Vec<Record>, r: Record, stream: bool) {
+    if stream {
+        crate::scan::push_streaming(records, r);
+    } else {
+        records.push(r);
+    }
+}
 
 impl Record {
+    /// A record from five words, field by field (tests).
+    #[cfg(test)]
+    pub(crate) fn from_words(w: [u64; 5]) -> Record {
+        let b: Vec<u8> = w.iter().flat_map(|x| x.to_le_bytes()).collect();
+        let u16_at = |k: usize| u16::from_le_bytes([b[k], b[k + 1]]);
+        Record {
+            start: u32::from_le_bytes([b[0], b[1], b[2], b[3]]),
+            status: b[4],
+            present: b[5],
+            host_kind: b[6],
+            err_component: b[7],
+            spans: core::array::from_fn(|k| u16_at(8 + 2 * k)),
+        }
+    }
+
+    /// The record's fields as five words, the inverse of `from_words`.
+    #[cfg(test)]
+    pub(crate) fn words(&self) -> [u64; 5] {
+        let mut b = Vec::with_capacity(40);
+        b.extend_from_slice(&self.start.to_le_bytes());
+        b.extend_from_slice(&[
+            self.status,
+            self.present,
+            self.host_kind,
+            self.err_component,
+        ]);
+        for s in self.spans {
+            b.extend_from_slice(&s.to_le_bytes());
+        }
+        core::array::from_fn(|k| u64::from_le_bytes(b[8 * k..8 * k + 8].try_into().unwrap()))
+    }
+
     /// The 32-bit value kept in `spans[0..2]`: the error index of an invalid
     /// reference, or a long line's place in the side table.
     fn wide(&self) -> u32 {
@@ -124,7 +178,15 @@ pub struct BatchError {
 /// ```
 #[derive(Clone, Debug, Default)]
 pub struct Batch {
-    records: Vec<Record>,
+    /// The records in order, in parts: one for a serial parse, one per
+    /// piece of the buffer for a parallel one (each filled by its thread,
+    /// so nothing waits for a count of the lines or is copied afterwards).
+    parts: Vec<Vec<Record>>,
+    /// Index of the first record of each part in use (the first
+    /// `firsts.len()` parts).
+    firsts: Vec<usize>,
+    /// Number of records.
+    len: usize,
     /// Spans of lines longer than `u16::MAX` bytes.
     long: Vec<Spans>,
     /// Length of the buffer given to `parse_lines`.
@@ -144,19 +206,38 @@ impl Batch {
     /// Room for `n` references before growing.
     pub fn with_capacity(n: usize) -> Batch {
         Batch {
-            records: Vec::with_capacity(n),
+            parts: vec![Vec::with_capacity(n)],
+            firsts: vec![0],
             ..Batch::default()
         }
     }
 
     /// Number of references.
     pub fn len(&self) -> usize {
-        self.records.len()
+        self.len
     }
 
     /// Whether there are none.
     pub fn is_empty(&self) -> bool {
-        self.records.is_empty()
+        self.len == 0
+    }
+
+    /// Record `i` (panics past the end, as slice indexing does).
+    #[inline]
+    fn rec(&self, i: usize) -> &Record {
+        if self.firsts.len() <= 1 {
+            return &self.parts[0][i];
+        }
+        assert!(i < self.len, "index {i} out of a batch of {}", self.len);
+        // The last part starting at or before `i` (empty parts share
+        // their first with the next one).
+        let k = self.firsts.partition_point(|&f| f <= i) - 1;
+        &self.parts[k][i - self.firsts[k]]
+    }
+
+    /// Every record, in order.
+    fn records(&self) -> impl Iterator<Item = &Record> {
+        self.parts[..self.firsts.len()].iter().flatten()
     }
 
     /// Bytes of storage per reference (the records only).
@@ -167,8 +248,9 @@ impl Batch {
     /// the batch held.
     pub fn parse_lines(&mut self, parser: &Parser, buf: &[u8]) {
         self.clear(parser, buf.len(), false);
-        let records = &mut self.records;
+        let records = &mut self.parts[0];
         parse_buf(parser, buf, 0, &mut self.long, |r| records.push(r));
+        self.len = records.len();
     }
 
     /// Parses each item (a slice of strings or byte strings).
@@ -182,9 +264,9 @@ impl Batch {
     /// [`parse_lines`](Self::parse_lines) across `threads` threads (0 for
     /// all cores), keeping the order of the lines. Needs the `rayon` feature.
     ///
-    /// The buffer is cut after line ends into pieces; the lines of each
-    /// piece are counted (memchr), and each thread then fills its own part
-    /// of the records in place, so nothing is copied afterwards.
+    /// The buffer is cut after line ends into pieces, and each thread fills
+    /// the records of its pieces into their own parts of the batch: nothing
+    /// counts the lines first, and nothing is copied afterwards.
     #[cfg(feature = "rayon")]
     pub fn parse_lines_parallel(&mut self, parser: &Parser, buf: &[u8], threads: usize) {
         use rayon::prelude::*;
@@ -194,73 +276,63 @@ impl Batch {
         }
         let cuts = line_cuts(buf, threads * 8);
         let pieces: Vec<(usize, usize)> = cuts.windows(2).map(|w| (w[0], w[1])).collect();
-        let run = |records: &mut Vec<Record>| -> Vec<Vec<Spans>> {
-            let counts: Vec<usize> = pieces
-                .par_iter()
-                .map(|&(a, b)| {
-                    let piece = &buf[a..b];
-                    memchr::memchr_iter(b'\n', piece).count()
-                        + usize::from(piece.last() != Some(&b'\n'))
-                })
-                .collect();
-            let total: usize = counts.iter().sum();
-            // Every record is overwritten below: only growth needs filling,
-            // so a reused batch pays no serial pass over its records.
-            records.truncate(total);
-            records.resize(total, Record::default());
-            let mut slices = Vec::with_capacity(pieces.len());
-            let mut rest: &mut [Record] = records;
-            for &n in &counts {
-                let (head, tail) = rest.split_at_mut(n);
-                slices.push(head);
-                rest = tail;
-            }
+        self.clear(parser, buf.len(), false);
+        // Parts kept from an earlier call keep their storage.
+        let mut parts = core::mem::take(&mut self.parts);
+        parts.resize_with(pieces.len(), Vec::new);
+        let stream = buf.len() >= STREAM_FROM;
+        let longs: Vec<Vec<Spans>> = on_pool(threads, || {
             pieces
                 .par_iter()
-                .zip(slices.into_par_iter())
-                .map(|(&(a, b), out)| {
+                .zip(parts.par_iter_mut())
+                .map(|(&(a, b), part)| {
+                    part.clear();
                     let mut long = Vec::new();
-                    let mut slots = out.iter_mut();
                     parse_buf(parser, &buf[a..b], a, &mut long, |r| {
-                        if let Some(slot) = slots.next() {
-                            *slot = r;
-                        }
+                        put_record(part, r, stream)
                     });
+                    // Before the join hands the part to this thread's caller.
+                    if stream {
+                        crate::scan::stream_fence();
+                    }
                     long
                 })
                 .collect()
-        };
-        let mut records = core::mem::take(&mut self.records);
-        let longs = on_pool(threads, || run(&mut records));
-        self.clear(parser, buf.len(), false);
-        self.records = records;
-        // Long lines' spans: renumber into one side table.
+        });
+        self.parts = parts;
+        self.firsts.clear();
+        let mut len = 0;
+        for p in &self.parts {
+            self.firsts.push(len);
+            len += p.len();
+        }
+        self.len = len;
+        // Long lines' spans: renumber each part's into one side table.
         if longs.iter().any(|l| !l.is_empty()) {
-            let mut bases = Vec::with_capacity(longs.len());
-            let mut base = 0u32;
-            for l in &longs {
-                bases.push(base);
-                base += l.len() as u32;
-            }
-            // Walk records piece by piece: a record's piece is the one whose
-            // byte range holds its start.
-            let mut p = 0usize;
-            for r in &mut self.records {
-                while p + 1 < pieces.len() && r.start as usize >= pieces[p].1 {
-                    p += 1;
+            for (part, l) in self.parts.iter_mut().zip(longs) {
+                let base = self.long.len() as u32;
+                if base > 0 {
+                    for r in part.iter_mut().filter(|r| r.status & LONG != 0) {
+                        r.set_wide(r.wide() + base);
+                    }
                 }
-                if r.status & LONG != 0 {
-                    r.set_wide(r.wide() + bases[p]);
-                }
-            }
-            for l in longs {
                 self.long.extend_from_slice(&l);
             }
         }
     }
 
+    /// Empties the batch down to one part in use (a serial parse fills
+    /// it). The others keep their storage for the next parallel parse.
     fn clear(&mut self, parser: &Parser, buf_len: usize, from_items: bool) {
-        self.records.clear();
+        for p in &mut self.parts {
+            p.clear();
+        }
+        if self.parts.is_empty() {
+            self.parts.push(Vec::new());
+        }
+        self.firsts.clear();
+        self.firsts.push(0);
+        self.len = 0;
         self.long.clear();
         self.profile = parser.get_profile();
         self.buf_len = buf_len;
@@ -269,12 +341,13 @@ impl Batch {
 
     fn push(&mut self, parser: &Parser, start: usize, line: &[u8]) {
         let rec = record(parser, start, line, &mut self.long);
-        self.records.push(rec);
+        self.parts[0].push(rec);
+        self.len += 1;
     }
 
     /// Whether reference `i` is valid.
     pub fn is_valid(&self, i: usize) -> bool {
-        self.records[i].status & !LONG == VALID
+        self.rec(i).status & !LONG == VALID
     }
 
     /// The error of reference `i`, if invalid.
@@ -288,7 +361,7 @@ impl Batch {
 
     /// The full [`ParseError`] of reference `i` (with its rule and byte).
     pub fn parse_error(&self, i: usize) -> Option<ParseError> {
-        let r = &self.records[i];
+        let r = self.rec(i);
         if r.status & !LONG == VALID {
             return None;
         }
@@ -311,7 +384,7 @@ impl Batch {
     /// The span of component `c` of reference `i`, relative to its line.
     /// Every valid reference has a path (possibly empty).
     pub fn span(&self, i: usize, c: Component) -> Option<Range<usize>> {
-        let r = &self.records[i];
+        let r = self.rec(i);
         if r.status & !LONG != VALID {
             return None;
         }
@@ -327,7 +400,7 @@ impl Batch {
 
     /// The host kind of reference `i`.
     pub fn host_kind(&self, i: usize) -> Option<HostKind> {
-        let r = &self.records[i];
+        let r = self.rec(i);
         if r.present & (1 << Component::Host as usize) == 0 {
             return None;
         }
@@ -336,13 +409,13 @@ impl Batch {
 
     /// Offset of reference `i`'s line in the buffer given to `parse_lines`.
     pub fn line_start(&self, i: usize) -> usize {
-        self.records[i].start as usize
+        self.rec(i).start as usize
     }
 
     /// The text of line `i` of `buf` (the buffer given to `parse_lines`).
     pub fn line<'b>(&self, i: usize, buf: &'b [u8]) -> &'b [u8] {
-        let start = self.records[i].start as usize;
-        let end = match self.records.get(i + 1) {
+        let start = self.rec(i).start as usize;
+        let end = match (i + 1 < self.len).then(|| self.rec(i + 1)) {
             Some(next) => next.start as usize - 1,
             None => {
                 let e = if self.from_items {
@@ -382,7 +455,7 @@ impl Batch {
         if let Some(e) = self.parse_error(i) {
             return Err(e);
         }
-        let r = &self.records[i];
+        let r = self.rec(i);
         let line = self.line(i, buf);
         let spans = if r.status & LONG != 0 {
             self.long[r.wide() as usize]
@@ -411,10 +484,10 @@ impl Batch {
     /// Counts of valid references, and of invalid ones by error kind.
     pub fn counts(&self) -> Counts {
         let mut c = Counts {
-            total: self.records.len(),
+            total: self.len,
             ..Counts::default()
         };
-        for r in &self.records {
+        for r in self.records() {
             match r.status & !LONG {
                 VALID => c.valid += 1,
                 s => c.invalid[s as usize - 1] += 1,

@@ -176,20 +176,36 @@ fn parallel_equals_sequential() {
     buf.extend_from_slice(b"no final newline");
     let mut one = Batch::new();
     one.parse_lines(&parser, &buf);
-    for threads in [2, 3, 4] {
-        let mut par = Batch::new();
-        par.parse_lines_parallel(&parser, &buf, threads);
+    let same = |par: &Batch, one: &Batch, buf: &[u8]| {
         assert_eq!(par.len(), one.len());
         for i in 0..one.len() {
             assert_eq!(par.line_start(i), one.line_start(i));
+            assert_eq!(par.line(i, buf), one.line(i, buf));
             assert_eq!(par.is_valid(i), one.is_valid(i));
             assert_eq!(par.parse_error(i), one.parse_error(i));
+            assert_eq!(par.get(i, buf), one.get(i, buf));
             for c in Component::ALL {
                 assert_eq!(par.span(i, c), one.span(i, c));
             }
         }
         assert_eq!(par.counts(), one.counts());
+    };
+    // One batch reused: parallel runs with different numbers of pieces, a
+    // serial run in between, and a smaller buffer after a larger one.
+    let mut par = Batch::new();
+    for threads in [2, 3, 4] {
+        par.parse_lines_parallel(&parser, &buf, threads);
+        same(&par, &one, &buf);
     }
+    par.parse_lines(&parser, &buf);
+    same(&par, &one, &buf);
+    let half = &buf[..buf.len() / 2];
+    let mut small = Batch::new();
+    small.parse_lines(&parser, half);
+    par.parse_lines_parallel(&parser, half, 3);
+    same(&par, &small, half);
+    par.parse_lines_parallel(&parser, &buf, 2);
+    same(&par, &one, &buf);
 }
 
 /// The verdict-only path counts exactly what the batch path does.
