@@ -49,9 +49,11 @@ const _: () = {
 /// past the caches (`scan::push_streaming`): they outgrow them anyway, and
 /// a store that first reads its line doubles the memory traffic, which
 /// the threads share. (One thread measured no faster with it.)
+#[cfg(feature = "rayon")]
 const STREAM_FROM: usize = 8 << 20;
 
 /// Appends `r`, streamed past the caches when `stream`.
+#[cfg(feature = "rayon")]
 #[inline(always)]
 fn put_record(records: &mut Vec<Record>, r: Record, stream: bool) {
     if stream {

@@ -138,6 +138,7 @@ pub(crate) fn unset_mask(slots: &[u32; 16]) -> u16 {
 /// batch far larger than the caches: a plain store first reads the line it
 /// writes, doubling the memory traffic of every record. Call
 /// [`stream_fence`] before another thread reads the records.
+#[cfg_attr(not(feature = "rayon"), allow(dead_code))]
 #[inline(always)]
 pub(crate) fn push_streaming(v: &mut Vec<crate::batch::Record>, r: crate::batch::Record) {
     #[cfg(all(target_arch = "x86_64", not(feature = "force-scalar")))]
@@ -167,6 +168,7 @@ pub(crate) fn push_streaming(v: &mut Vec<crate::batch::Record>, r: crate::batch:
 
 /// Orders the streamed stores of [`push_streaming`] before what follows
 /// (x86_64: `sfence`; nothing elsewhere, where they are plain stores).
+#[cfg_attr(not(feature = "rayon"), allow(dead_code))]
 #[inline]
 pub(crate) fn stream_fence() {
     #[cfg(all(target_arch = "x86_64", not(feature = "force-scalar")))]

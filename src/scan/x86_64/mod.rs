@@ -111,6 +111,7 @@ pub(crate) unsafe fn skip_avx2(set: &Nibbles, input: &[u8], from: usize) -> usiz
 ///
 /// # Safety
 /// The CPU must support SSE2 (every x86_64 CPU does).
+#[cfg_attr(feature = "force-scalar", allow(dead_code))]
 #[target_feature(enable = "sse2")]
 #[inline]
 pub(crate) unsafe fn unset_mask_sse2(slots: &[u32; 16]) -> u16 {
