@@ -4,3 +4,4 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 cargo fmt --all --check
 cargo clippy --workspace --all-targets -q -- -D warnings
+cargo clippy -p urilex --all-targets -q -- -D warnings
