@@ -312,7 +312,8 @@ fn already_normal(u: &UriRef<'_>, o: &NormalizeOptions) -> bool {
         s.is_some_and(|s| crate::scan::find_pct_or_upper(s.as_bytes(), true).is_some())
     };
     let scheme = u.scheme();
-    !((o.percent || o.case) && memchr::memchr(b'%', u.as_str().as_bytes()).is_some())
+    let pct = || crate::scan::find_pct_or_upper(u.as_str().as_bytes(), false).is_some();
+    !((o.percent || o.case) && pct())
         && !(o.case && (upper(scheme) || upper(u.host_str())))
         && !(o.empty_port && u.port() == Some(""))
         && !(o.dots && scheme.is_some() && crate::resolve::has_dot_segment(u.path()))

@@ -297,17 +297,45 @@ fn within(x: u64, a: u8, b: u8) -> u64 {
 
 /// The first "%", or with `upper` the first of "%" and "A" to "Z": where
 /// percent-encoding normalization (RFC 3986 6.2.2.1, 6.2.2.2) has work.
+/// Sixteen bytes at a time with SSE2 from sixteen bytes on, else eight.
 #[inline(always)]
 pub(crate) fn find_pct_or_upper(s: &[u8], upper: bool) -> Option<usize> {
+    #[cfg(all(target_arch = "x86_64", not(feature = "force-scalar")))]
+    if s.len() >= 16 {
+        // SAFETY: every x86_64 CPU supports SSE2, and the input has the
+        // sixteen bytes the kernel needs.
+        return unsafe { x86_64::find_pct_or_upper_sse2(s, upper) };
+    }
+    find_pct_or_upper_swar(s, upper)
+}
+
+/// `find_pct_or_upper` eight bytes at a time in integer arithmetic (the
+/// scalar twin of the SSE2 kernel).
+#[inline(always)]
+pub(crate) fn find_pct_or_upper_swar(s: &[u8], upper: bool) -> Option<usize> {
     let upper = if upper { u64::MAX } else { 0 };
     first_mark(s, |x| eq(x, b'%') | (within(x, b'A', b'Z') & upper))
 }
 
 /// First index `k` with `s[k] == b'/'` and `s[k + 1] == b'.'`: where a
 /// path segment that starts with "." begins (RFC 3986 5.2.4 has work to
-/// do only there).
+/// do only there). Sixteen places at a time with SSE2 from seventeen bytes
+/// on, else eight bytes at a time.
 #[inline(always)]
 pub(crate) fn find_dot_segment(s: &[u8]) -> Option<usize> {
+    #[cfg(all(target_arch = "x86_64", not(feature = "force-scalar")))]
+    if s.len() >= 17 {
+        // SAFETY: every x86_64 CPU supports SSE2, and the input has the
+        // seventeen bytes the kernel needs.
+        return unsafe { x86_64::find_dot_segment_sse2(s) };
+    }
+    find_dot_segment_swar(s)
+}
+
+/// `find_dot_segment` eight bytes at a time in integer arithmetic (the
+/// scalar twin of the SSE2 kernel).
+#[inline(always)]
+pub(crate) fn find_dot_segment_swar(s: &[u8]) -> Option<usize> {
     // A "/" in the last byte of the previous word.
     let mut carry = 0;
     // Each "." whose "/" is the byte before: the "/" is one to the left.
@@ -360,7 +388,8 @@ fn tail_word(t: &[u8]) -> u64 {
 
 #[cfg(test)]
 mod tests {
-    use super::{find_dot_segment, find_pct_or_upper};
+    use super::find_pct_or_upper_swar;
+    use super::{find_dot_segment, find_dot_segment_swar, find_pct_or_upper};
 
     /// Records pushed with streaming stores read back as pushed with plain
     /// ones, through every growth of the vector from empty, every byte
@@ -424,8 +453,10 @@ mod tests {
         }
     }
 
-    /// Every byte value at every place of up to three words, after every
-    /// offset, with and without upper case, against the obvious search.
+    /// Every byte value at every place of up to six words (three SSE2
+    /// blocks, the last one overlapping), after four offsets, with and
+    /// without upper case, against the obvious search: the dispatching
+    /// search (SSE2 from 16 bytes on x86_64) and the SWAR one.
     #[test]
     fn find_pct_or_upper_matches_the_obvious_search() {
         for upper in [false, true] {
@@ -433,7 +464,7 @@ mod tests {
                 s.iter()
                     .position(|&c| c == b'%' || (upper && c.is_ascii_uppercase()))
             };
-            for len in 0..=24 {
+            for len in 0..=50 {
                 for at in 0..len {
                     for b in 0..=255u8 {
                         let mut s = vec![b'a'; len];
@@ -442,12 +473,11 @@ mod tests {
                         if at + 3 < len {
                             s[at + 3] = b'%';
                         }
-                        for from in [0, 1, 7].into_iter().filter(|&f| f <= len) {
-                            assert_eq!(
-                                find_pct_or_upper(&s[from..], upper),
-                                naive(&s[from..]),
-                                "{s:?}[{from}..] {upper}"
-                            );
+                        for from in [0, 1, 7, 15].into_iter().filter(|&f| f <= len) {
+                            let want = naive(&s[from..]);
+                            let at = || format!("{s:?}[{from}..] {upper}");
+                            assert_eq!(find_pct_or_upper(&s[from..], upper), want, "{}", at());
+                            assert_eq!(find_pct_or_upper_swar(&s[from..], upper), want, "{}", at());
                         }
                     }
                 }
@@ -460,13 +490,14 @@ mod tests {
     }
 
     /// Every placement of "/" and "." (and near misses) at every offset and
-    /// length up to three chunks, against the obvious search.
+    /// length up to six words (three SSE2 blocks), against the obvious
+    /// search: the dispatching search and the SWAR one.
     #[test]
     fn find_dot_segment_matches_the_obvious_search() {
         let alphabet = [b'/', b'.', b'a', b'/' ^ 0x80, b'.' ^ 0x80, 0, 0xff, b'o'];
         let mut seed = 1u64;
-        for len in 0..=24 {
-            for _ in 0..4000 {
+        for len in 0..=50 {
+            for _ in 0..1500 {
                 let s: Vec<u8> = (0..len)
                     .map(|_| {
                         seed = seed
@@ -476,20 +507,26 @@ mod tests {
                     })
                     .collect();
                 for from in 0..=s.len() {
-                    assert_eq!(
-                        find_dot_segment(&s[from..]),
-                        naive(&s[from..]),
-                        "{s:?}[{from}..]"
-                    );
+                    let want = naive(&s[from..]);
+                    assert_eq!(find_dot_segment(&s[from..]), want, "{s:?}[{from}..]");
+                    assert_eq!(find_dot_segment_swar(&s[from..]), want, "{s:?}[{from}..]");
                 }
             }
         }
-        for b in 0..=255u8 {
-            for at in 0..17 {
-                let mut s = vec![b'x'; 18];
-                s[at] = b'/';
-                s[at + 1] = b;
-                assert_eq!(find_dot_segment(&s), naive(&s));
+        for len in [18, 40] {
+            for b in 0..=255u8 {
+                for at in 0..len - 1 {
+                    let mut s = vec![b'x'; len];
+                    s[at] = b'/';
+                    s[at + 1] = b;
+                    assert_eq!(find_dot_segment(&s), naive(&s));
+                    assert_eq!(find_dot_segment_swar(&s), naive(&s));
+                    // And "." after every byte value.
+                    s[at] = b;
+                    s[at + 1] = b'.';
+                    assert_eq!(find_dot_segment(&s), naive(&s));
+                    assert_eq!(find_dot_segment_swar(&s), naive(&s));
+                }
             }
         }
     }
