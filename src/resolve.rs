@@ -482,7 +482,7 @@ fn finish(out: &mut String, query: Option<&str>, fragment: Option<&str>) {
 
 /// Whether a segment of the path `s` starts with ".": where 5.2.4 (and
 /// 6.2.2.3) may have work; without one, the path is its own result.
-#[inline]
+#[inline(always)]
 pub(crate) fn has_dot_segment(s: &str) -> bool {
     s.starts_with('.') || crate::scan::find_dot_segment(s.as_bytes()).is_some()
 }
