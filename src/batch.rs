@@ -187,8 +187,6 @@ pub struct Batch {
     /// Index of the first record of each part in use (the first
     /// `firsts.len()` parts).
     firsts: Vec<usize>,
-    /// Number of records.
-    len: usize,
     /// Spans of lines longer than `u16::MAX` bytes.
     long: Vec<Spans>,
     /// Length of the buffer given to `parse_lines`.
@@ -216,12 +214,15 @@ impl Batch {
 
     /// Number of references.
     pub fn len(&self) -> usize {
-        self.len
+        match self.firsts.last() {
+            Some(&first) => first + self.parts[self.firsts.len() - 1].len(),
+            None => 0,
+        }
     }
 
     /// Whether there are none.
     pub fn is_empty(&self) -> bool {
-        self.len == 0
+        self.len() == 0
     }
 
     /// Record `i` (panics past the end, as slice indexing does).
@@ -230,7 +231,7 @@ impl Batch {
         if self.firsts.len() <= 1 {
             return &self.parts[0][i];
         }
-        assert!(i < self.len, "index {i} out of a batch of {}", self.len);
+        assert!(i < self.len(), "index {i} out of a batch of {}", self.len());
         // The last part starting at or before `i` (empty parts share
         // their first with the next one).
         let k = self.firsts.partition_point(|&f| f <= i) - 1;
@@ -252,7 +253,6 @@ impl Batch {
         self.clear(parser, buf.len(), false);
         let records = &mut self.parts[0];
         parse_buf(parser, buf, 0, &mut self.long, |r| records.push(r));
-        self.len = records.len();
     }
 
     /// Parses each item (a slice of strings or byte strings).
@@ -303,12 +303,11 @@ impl Batch {
         });
         self.parts = parts;
         self.firsts.clear();
-        let mut len = 0;
+        let mut first = 0;
         for p in &self.parts {
-            self.firsts.push(len);
-            len += p.len();
+            self.firsts.push(first);
+            first += p.len();
         }
-        self.len = len;
         // Long lines' spans: renumber each part's into one side table.
         if longs.iter().any(|l| !l.is_empty()) {
             for (part, l) in self.parts.iter_mut().zip(longs) {
@@ -334,7 +333,6 @@ impl Batch {
         }
         self.firsts.clear();
         self.firsts.push(0);
-        self.len = 0;
         self.long.clear();
         self.profile = parser.get_profile();
         self.buf_len = buf_len;
@@ -344,7 +342,6 @@ impl Batch {
     fn push(&mut self, parser: &Parser, start: usize, line: &[u8]) {
         let rec = record(parser, start, line, &mut self.long);
         self.parts[0].push(rec);
-        self.len += 1;
     }
 
     /// Whether reference `i` is valid.
@@ -417,7 +414,7 @@ impl Batch {
     /// The text of line `i` of `buf` (the buffer given to `parse_lines`).
     pub fn line<'b>(&self, i: usize, buf: &'b [u8]) -> &'b [u8] {
         let start = self.rec(i).start as usize;
-        let end = match (i + 1 < self.len).then(|| self.rec(i + 1)) {
+        let end = match (i + 1 < self.len()).then(|| self.rec(i + 1)) {
             Some(next) => next.start as usize - 1,
             None => {
                 let e = if self.from_items {
@@ -486,7 +483,7 @@ impl Batch {
     /// Counts of valid references, and of invalid ones by error kind.
     pub fn counts(&self) -> Counts {
         let mut c = Counts {
-            total: self.len,
+            total: self.len(),
             ..Counts::default()
         };
         for r in self.records() {

@@ -174,6 +174,13 @@ fn parallel_equals_sequential() {
         buf.extend_from_slice(format!("{} bad\n", "x".repeat(66_000 + k)).as_bytes());
     }
     buf.extend_from_slice(b"no final newline");
+    // The whole buffer and its half are on both sides of the size from
+    // which parallel parsing streams its records past the caches (8 MiB).
+    assert!(
+        buf.len() > 8 << 20 && buf.len() / 2 < 8 << 20,
+        "{}",
+        buf.len()
+    );
     let mut one = Batch::new();
     one.parse_lines(&parser, &buf);
     let same = |par: &Batch, one: &Batch, buf: &[u8]| {
