@@ -331,32 +331,37 @@ mod tests {
         out
     }
 
+    /// Every entry and component, in every profile, that has a tagged DFA.
+    fn tagged() -> impl Iterator<Item = (Profile, &'static Entry, &'static Tdfa)> {
+        Profile::ALL.iter().flat_map(|&p| {
+            let t = p.tables();
+            let entries = t.entries.iter().chain(&t.components).flatten();
+            entries.filter_map(move |e| Some((p, e, e.tdfa.as_ref()?)))
+        })
+    }
+
     /// Every tagged DFA gives exactly its program's spans and host kind, and
     /// rejects exactly what the program rejects, in every profile.
     #[test]
     fn tagged_dfas_agree_with_programs() {
         let inputs = inputs();
         let mut checked = 0;
-        for &p in Profile::ALL {
-            let t = p.tables();
-            for e in t.entries.iter().chain(&t.components).flatten() {
-                let Some(tdfa) = &e.tdfa else { continue };
-                let mut accepted = 0;
-                for i in &inputs {
-                    let want = run_program(t, e.ops, i);
-                    let got = run_tdfa(tdfa, i);
-                    assert_eq!(
-                        got,
-                        want,
-                        "{p:?} {}: {:?}",
-                        e.rule,
-                        String::from_utf8_lossy(i)
-                    );
-                    accepted += want.is_some() as usize;
-                }
-                assert!(accepted > 0, "{p:?} {}: nothing accepted", e.rule);
-                checked += 1;
+        for (p, e, tdfa) in tagged() {
+            let mut accepted = 0;
+            for i in &inputs {
+                let want = run_program(p.tables(), e.ops, i);
+                let got = run_tdfa(tdfa, i);
+                assert_eq!(
+                    got,
+                    want,
+                    "{p:?} {}: {:?}",
+                    e.rule,
+                    String::from_utf8_lossy(i)
+                );
+                accepted += want.is_some() as usize;
             }
+            assert!(accepted > 0, "{p:?} {}: nothing accepted", e.rule);
+            checked += 1;
         }
         // Every entry and component has one, except seed 000's automata
         // over the generator's size limit (its entries and authority).
@@ -376,33 +381,29 @@ mod tests {
     fn generated_register_writes_match_the_ops_table() {
         let mut rng = super::gen::Rng(0x0A99_17E5);
         let mut lists = 0;
-        for &p in Profile::ALL {
-            let t = p.tables();
-            for e in t.entries.iter().chain(&t.components).flatten() {
-                let Some(tdfa) = &e.tdfa else { continue };
-                let mut offsets: Vec<u32> = tdfa.packed.iter().map(|e| e >> 16).collect();
-                offsets.sort_unstable();
-                offsets.dedup();
-                for &o in &offsets {
-                    for _ in 0..4 {
-                        let mut regs = [NONE; REG_FILE];
-                        for r in regs.iter_mut().take(R_END) {
-                            *r = rng.next() as u32;
-                        }
-                        for k in 0..4 {
-                            regs[R_KIND + k] = k as u32;
-                        }
-                        let pos = rng.next() as u32 >> 1;
-                        regs[R_POS] = pos;
-                        let mut want = regs;
-                        let n = tdfa.ops[o as usize] as usize;
-                        write_regs(&mut want, &tdfa.ops[o as usize + 1..=o as usize + n]);
-                        let mut got = regs;
-                        (tdfa.apply)(o, &mut got, pos);
-                        assert_eq!(got[..R_END], want[..R_END], "{p:?} {} list {o}", e.rule);
+        for (p, e, tdfa) in tagged() {
+            let mut offsets: Vec<u32> = tdfa.packed.iter().map(|e| e >> 16).collect();
+            offsets.sort_unstable();
+            offsets.dedup();
+            for &o in &offsets {
+                for _ in 0..4 {
+                    let mut regs = [NONE; REG_FILE];
+                    for r in regs.iter_mut().take(R_END) {
+                        *r = rng.next() as u32;
                     }
-                    lists += 1;
+                    for k in 0..4 {
+                        regs[R_KIND + k] = k as u32;
+                    }
+                    let pos = rng.next() as u32 >> 1;
+                    regs[R_POS] = pos;
+                    let mut want = regs;
+                    let n = tdfa.ops[o as usize] as usize;
+                    write_regs(&mut want, &tdfa.ops[o as usize + 1..=o as usize + n]);
+                    let mut got = regs;
+                    (tdfa.apply)(o, &mut got, pos);
+                    assert_eq!(got[..R_END], want[..R_END], "{p:?} {} list {o}", e.rule);
                 }
+                lists += 1;
             }
         }
         assert!(lists > 100, "{lists}");
@@ -414,24 +415,20 @@ mod tests {
     fn generated_finals_match_the_finals_table() {
         let mut rng = super::gen::Rng(0xF1_4A15);
         let mut states = 0;
-        for &p in Profile::ALL {
-            let t = p.tables();
-            for e in t.entries.iter().chain(&t.components).flatten() {
-                let Some(tdfa) = &e.tdfa else { continue };
-                for (s, f) in tdfa.finals.iter().enumerate() {
-                    if !tdfa.dfa.accept[s] {
-                        continue;
-                    }
-                    let mut regs = [NONE; REG_FILE];
-                    for r in regs.iter_mut() {
-                        *r = rng.next() as u32;
-                    }
-                    let get = |k: usize| regs[f[k] as usize & (REG_FILE - 1)];
-                    let got = (tdfa.finish)(s, &regs);
-                    assert_eq!(got.slots, std::array::from_fn(get), "{p:?} {} {s}", e.rule);
-                    assert_eq!(got.kind, get(16) as u8, "{p:?} {} {s}", e.rule);
-                    states += 1;
+        for (p, e, tdfa) in tagged() {
+            for (s, f) in tdfa.finals.iter().enumerate() {
+                if !tdfa.dfa.accept[s] {
+                    continue;
                 }
+                let mut regs = [NONE; REG_FILE];
+                for r in regs.iter_mut() {
+                    *r = rng.next() as u32;
+                }
+                let get = |k: usize| regs[f[k] as usize & (REG_FILE - 1)];
+                let got = (tdfa.finish)(s, &regs);
+                assert_eq!(got.slots, std::array::from_fn(get), "{p:?} {} {s}", e.rule);
+                assert_eq!(got.kind, get(16) as u8, "{p:?} {} {s}", e.rule);
+                states += 1;
             }
         }
         assert!(states > 100, "{states}");
