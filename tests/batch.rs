@@ -1,40 +1,13 @@
 //! The batch engine against single parsing, its allocation behaviour, and
 //! its parallel path.
 
+#[path = "support/counting.rs"]
+mod counting;
 #[path = "support/gen.rs"]
 mod gen;
 
-use std::alloc::{GlobalAlloc, Layout, System};
+use counting::allocs;
 use urilex::{Batch, Component, Parser, Profile, UriRef};
-
-/// Counts allocations per thread (tests run concurrently), to prove that a
-/// reused batch allocates nothing.
-struct Counting;
-thread_local! {
-    static ALLOCS: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
-}
-fn allocs() -> usize {
-    ALLOCS.with(|a| a.get())
-}
-// SAFETY: forwards to the system allocator unchanged; only counts calls.
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, l: Layout) -> *mut u8 {
-        ALLOCS.with(|a| a.set(a.get() + 1));
-        // SAFETY: same contract as the caller's.
-        unsafe { System.alloc(l) }
-    }
-    unsafe fn dealloc(&self, p: *mut u8, l: Layout) {
-        // SAFETY: same contract as the caller's.
-        unsafe { System.dealloc(p, l) }
-    }
-    unsafe fn realloc(&self, p: *mut u8, l: Layout, n: usize) -> *mut u8 {
-        ALLOCS.with(|a| a.set(a.get() + 1));
-        // SAFETY: same contract as the caller's.
-        unsafe { System.realloc(p, l, n) }
-    }
-}
-#[global_allocator]
-static GLOBAL: Counting = Counting;
 
 fn lines_of(buf: &[u8]) -> Vec<&[u8]> {
     if buf.is_empty() {

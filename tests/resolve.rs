@@ -3,6 +3,8 @@
 //! 001 (draft-fielding-url-syntax-05) under their profiles, and the published
 //! vectors of tests/data/resolve.jsonl.
 
+#[path = "support/counting.rs"]
+mod counting;
 #[path = "support/expect.rs"]
 mod expect;
 
@@ -135,6 +137,48 @@ fn base_must_be_absolute_and_its_fragment_is_ignored() {
         resolve(Profile::Rfc3986, "foo:bar", "?baz", o).unwrap(),
         "foo:bar?baz"
     );
+}
+
+/// Resolving into a buffer with room allocates nothing per call: every RFC
+/// 3986 5.4 example and the published vectors' pairs, strict, non-strict
+/// and keeping ".." above the root, counted by the test allocator.
+#[test]
+fn resolve_into_allocates_nothing_per_call() {
+    let base = UriRef::parse(BASE).unwrap();
+    let refs: Vec<UriRef> = expect::RFC3986_NORMAL
+        .iter()
+        .chain(&expect::RFC3986_ABNORMAL)
+        .map(|(r, _)| UriRef::parse(r).unwrap())
+        .collect();
+    let text = include_str!("data/resolve.jsonl");
+    let records: Vec<Value> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let pairs: Vec<(UriRef, UriRef)> = records
+        .iter()
+        .filter_map(|r| {
+            let b = UriRef::parse(r["base"].as_str()?).ok()?;
+            Some((b, UriRef::parse(r["ref"].as_str()?).ok()?))
+        })
+        .filter(|(b, _)| b.is_absolute())
+        .collect();
+    assert!(pairs.len() > 20, "{}", pairs.len());
+    let mut out = String::with_capacity(4096);
+    let before = counting::allocs();
+    for r in &refs {
+        urilex::resolve_into(&base, r, ResolveOptions::new(), &mut out).unwrap();
+    }
+    for (b, r) in &pairs {
+        for opts in [
+            ResolveOptions::new(),
+            ResolveOptions::new().strict(false),
+            ResolveOptions::new().dot_above_root(DotAboveRoot::Keep),
+        ] {
+            let _ = urilex::resolve_into(b, r, opts, &mut out);
+        }
+    }
+    assert_eq!(counting::allocs() - before, 0);
 }
 
 #[test]
