@@ -2,7 +2,7 @@
 //! on request, 6.2.3 (scheme-based) and RFC 5952 IPv6 text.
 
 use crate::pct::{pct_at, push_pct};
-use crate::resolve::{reparse, DotAboveRoot};
+use crate::resolve::reparse;
 use crate::tables::in_set;
 use crate::{UriRef, UriRefBuf};
 
@@ -247,14 +247,10 @@ fn normalize_parts(u: &UriRef<'_>, o: NormalizeOptions, out: &mut String) {
     pct_copy(u.path(), unreserved, &o, false, out);
     // 6.2.2.3, for URIs: "apply remove_dot_segments to the path". A
     // relative reference keeps its dot segments until it is resolved (5.2).
-    // After 6.2.2.2, so that "%2E" counts as a dot.
-    if o.dots && scheme.is_some() {
-        let p = &out[path_at..];
-        if crate::resolve::has_dot_segment(p) {
-            let path = out.split_off(path_at);
-            // `Remove` never fails: a ".." above the root is dropped.
-            let _ = crate::resolve::remove_dot_segments(&path, out, DotAboveRoot::Remove);
-        }
+    // After 6.2.2.2, so that "%2E" counts as a dot. A ".." above the root
+    // is dropped. In place: `out` needs no second buffer.
+    if o.dots && scheme.is_some() && crate::resolve::has_dot_segment(&out[path_at..]) {
+        crate::resolve::remove_dot_segments_in_place(out, path_at);
     }
     if o.scheme_based
         && has_authority

@@ -7,8 +7,11 @@ mod gen;
 #[path = "support/expect.rs"]
 mod expect;
 
+#[path = "support/counting.rs"]
+mod counting;
+
 use serde_json::Value;
-use urilex::{pct, Component, NormalizeOptions, UriRef};
+use urilex::{normalize_into, pct, Component, NormalizeOptions, UriRef};
 
 #[test]
 fn published_normalize_vectors() {
@@ -156,4 +159,52 @@ fn percent_encoding_uses_the_grammar_sets() {
         pct::decode_utf8("ok%E2%82"),
         Err(pct::DecodeError::InvalidUtf8 { index: 2 })
     );
+}
+
+/// Normalizing many references into one reused buffer allocates nothing
+/// per call once the buffer has grown (RFC 3986 profile): the published
+/// vectors (dot segments, percent-encoding, case, ports) and a bundled
+/// corpus, with every step on, the scheme-based ones included.
+#[test]
+fn normalize_into_a_reused_buffer_allocates_nothing() {
+    let mut inputs: Vec<String> = include_str!("data/normalize.jsonl")
+        .lines()
+        .map(|l| {
+            let r: Value = serde_json::from_str(l).unwrap();
+            r["input"].as_str().unwrap().to_string()
+        })
+        .collect();
+    let corpus = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/benches/data/kasztp.txt"
+    ))
+    .unwrap();
+    inputs.extend(corpus.lines().take(5000).map(str::to_string));
+    inputs.extend(
+        [
+            "http://a/b/c/./../../g",
+            "s:a/./b/../c/%2E%2E/d",
+            "HTTP://A:80/%7e/./x/..",
+        ]
+        .map(String::from),
+    );
+    let refs: Vec<UriRef<'_>> = inputs
+        .iter()
+        .filter_map(|s| UriRef::parse(s).ok())
+        .collect();
+    assert!(refs.len() > 5000);
+    let mut dotted = 0;
+    for o in [
+        NormalizeOptions::new(),
+        NormalizeOptions::new().scheme_based(true),
+    ] {
+        let mut out = String::with_capacity(1 << 16);
+        let before = counting::allocs();
+        for u in &refs {
+            normalize_into(u, o, &mut out);
+            dotted += usize::from(u.path().contains("/."));
+        }
+        assert_eq!(counting::allocs() - before, 0, "{o:?}");
+    }
+    assert!(dotted > 20, "{dotted}");
 }
