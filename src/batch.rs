@@ -288,7 +288,7 @@ impl Batch {
                 .par_iter()
                 .zip(parts.par_iter_mut())
                 .map(|(&(a, b), part)| {
-                    part.clear();
+                    // `clear` above emptied every part.
                     let mut long = Vec::new();
                     parse_buf(parser, &buf[a..b], a, &mut long, |r| {
                         put_record(part, r, stream)

@@ -2,7 +2,7 @@
 //! on request, 6.2.3 (scheme-based) and RFC 5952 IPv6 text.
 
 use crate::pct::{pct_at, push_pct};
-use crate::resolve::reparse;
+use crate::resolve::{reparse, DotAboveRoot};
 use crate::tables::in_set;
 use crate::{UriRef, UriRefBuf};
 
@@ -250,7 +250,8 @@ fn normalize_parts(u: &UriRef<'_>, o: NormalizeOptions, out: &mut String) {
     // After 6.2.2.2, so that "%2E" counts as a dot. A ".." above the root
     // is dropped. In place: `out` needs no second buffer.
     if o.dots && scheme.is_some() && crate::resolve::has_dot_segment(&out[path_at..]) {
-        crate::resolve::remove_dot_segments_in_place(out, path_at);
+        // `Remove` never fails.
+        let _ = crate::resolve::remove_dot_segments_in_place(out, path_at, DotAboveRoot::Remove);
     }
     if o.scheme_based
         && has_authority

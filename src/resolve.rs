@@ -373,58 +373,126 @@ pub(crate) fn has_dot_segment(s: &str) -> bool {
     s.starts_with('.') || crate::scan::find_dot_segment(s.as_bytes()).is_some()
 }
 
-/// RFC 3986 5.2.4 on `out[start..]`, in place, a ".." above the root
-/// dropped (`DotAboveRoot::Remove`): normalization's 6.2.2.3 on a path it
-/// has just written, with no second buffer. The output never gets ahead of
-/// the input (each rule only drops input or moves a segment down), so the
-/// output is written over the input it has consumed: `w <= r` throughout.
-/// Every cut is at a "/" or a ".", so the text stays UTF-8.
-pub(crate) fn remove_dot_segments_in_place(out: &mut String, start: usize) {
+/// RFC 3986 5.2.4 on `out[start..]`, in place: the rules A to E in turn,
+/// for normalization (6.2.2.3, on the path it has just written) and for
+/// the merges that the segment stack (`push_segments`) leaves. `dots`
+/// only changes what a ".." with nothing to pop does (`pop_in_place`).
+/// The output never gets ahead of the input (each rule drops input, moves a
+/// segment down, or writes no more than the ".." it consumed), so it is
+/// written over the input it has consumed: `w <= r` throughout. Every cut
+/// is at a "/" or a ".", so the text stays UTF-8.
+pub(crate) fn remove_dot_segments_in_place(
+    out: &mut String,
+    start: usize,
+    dots: DotAboveRoot,
+) -> Result<(), ResolveError> {
     crate::steps::add(out.len() - start + 1);
     let mut v = std::mem::take(out).into_bytes();
     let n = v.len();
     let (mut r, mut w) = (start, start);
-    // C: the last output segment and the "/" before it go.
-    let pop =
-        |v: &[u8], w: usize| start + v[start..w].iter().rposition(|&c| c == b'/').unwrap_or(0);
-    while r < n {
-        match &v[r..n] {
-            // A: "../" or "./" at the start.
-            [b'.', b'.', b'/', ..] => r += 3,
-            [b'.', b'/', ..] => r += 2,
-            // B: "/./" becomes "/" (the input goes on at its second "/").
-            [b'/', b'.', b'/', ..] => r += 2,
-            // B: "/." at the end becomes "/".
-            [b'/', b'.'] => {
-                r += 1;
-                v[r] = b'/';
+    // Where kept ".." segments end: nothing below is popped.
+    let mut floor = start;
+    let result = loop {
+        if r >= n {
+            break Ok(());
+        }
+        let step = match &v[r..n] {
+            // A: "../" at the start of a relative path.
+            [b'.', b'.', b'/', ..] => {
+                r += 3;
+                if dots == DotAboveRoot::Remove {
+                    Ok(())
+                } else {
+                    pop_in_place(&mut v, &mut w, &mut floor, dots, false).map(|()| {
+                        if dots == DotAboveRoot::Keep && w == floor {
+                            v[w] = b'/';
+                            w += 1;
+                            floor = w;
+                        }
+                    })
+                }
             }
-            // C: "/../" becomes "/", "/.." at the end too; both pop.
+            // A: "./" at the start; B: "/./" becomes "/" (the input goes
+            // on at its second "/").
+            [b'.', b'/', ..] | [b'/', b'.', b'/', ..] => {
+                r += 2;
+                Ok(())
+            }
+            // C: "/../" becomes "/", and the last output segment goes.
             [b'/', b'.', b'.', b'/', ..] => {
                 r += 3;
-                w = pop(&v, w);
+                pop_in_place(&mut v, &mut w, &mut floor, dots, true)
             }
-            [b'/', b'.', b'.'] => {
-                r += 2;
-                v[r] = b'/';
-                w = pop(&v, w);
+            // B: "/." at the end becomes "/"; D: a lone "." goes.
+            [b'/', b'.'] | [b'.'] => {
+                if v[r] == b'/' {
+                    v[w] = b'/';
+                    w += 1;
+                }
+                break Ok(());
             }
-            // D: a lone "." or "..".
-            [b'.'] | [b'.', b'.'] => r = n,
-            // E: the first segment, with its "/", up to the next "/".
+            // C: "/.." at the end becomes "/" and pops; D: a lone "..".
+            [b'/', b'.', b'.'] | [b'.', b'.'] => {
+                let lead = v[r] == b'/';
+                let popped = if lead || dots != DotAboveRoot::Remove {
+                    pop_in_place(&mut v, &mut w, &mut floor, dots, lead)
+                } else {
+                    Ok(())
+                };
+                if lead && popped.is_ok() {
+                    // At most "/.." was written for the three bytes read.
+                    v.truncate(w);
+                    v.push(b'/');
+                    w += 1;
+                }
+                break popped;
+            }
+            // E, up to the next segment that starts with ".".
             rest => {
-                let lead = usize::from(rest[0] == b'/');
-                let len = lead + memchr::memchr(b'/', &rest[lead..]).unwrap_or(rest.len() - lead);
+                let len = 1 + crate::scan::find_dot_segment(&rest[1..]).unwrap_or(rest.len() - 1);
                 v.copy_within(r..r + len, w);
                 (r, w) = (r + len, w + len);
+                Ok(())
             }
+        };
+        if step.is_err() {
+            break step;
         }
-    }
+    };
     v.truncate(w);
     *out = String::from_utf8(v).unwrap_or_else(|e| {
         // Not reached: only whole ASCII-delimited segments were moved.
         String::from_utf8_lossy(e.as_bytes()).into_owned()
     });
+    result
+}
+
+/// Pops the last segment of the output `v[..w]` (not below `floor`, where
+/// kept ".." segments end), or deals with a ".." that climbs above the
+/// root: dropped, an error, or kept (written over the ".." just read).
+fn pop_in_place(
+    v: &mut [u8],
+    w: &mut usize,
+    floor: &mut usize,
+    dots: DotAboveRoot,
+    rooted: bool,
+) -> Result<(), ResolveError> {
+    if *w > *floor {
+        let cut = v[*floor..*w].iter().rposition(|&c| c == b'/').unwrap_or(0);
+        *w = *floor + cut;
+        return Ok(());
+    }
+    match dots {
+        DotAboveRoot::Remove => Ok(()),
+        DotAboveRoot::Error => Err(ResolveError::AboveRoot),
+        DotAboveRoot::Keep => {
+            let kept: &[u8] = if rooted { b"/.." } else { b".." };
+            v[*w..*w + kept.len()].copy_from_slice(kept);
+            *w += kept.len();
+            *floor = *w;
+            Ok(())
+        }
+    }
 }
 
 /// RFC 3986 5.2.4 on `dir` + `path`, appending to `out`: a merged path is
@@ -463,7 +531,7 @@ fn remove_dot_segments_parts(
 
 /// `remove_dot_segments_parts` where some segment starts with "."
 /// (`dir_plain`: not one of the directory's). Inlined for its rooted case;
-/// the rules one by one are `dot_segments_by_rules`.
+/// the rules one by one are `remove_dot_segments_in_place`.
 #[inline(always)]
 fn dot_segments(
     dir: &str,
@@ -491,123 +559,9 @@ fn dot_segments(
         // A ".." above the root to keep or refuse: the rules one by one.
         out.truncate(floor);
     }
-    dot_segments_by_rules(dir, path, out, dots)
-}
-
-/// 5.2.4's rules A to E in turn on `dir` + `path` (see
-/// `remove_dot_segments_parts`).
-#[inline(never)]
-fn dot_segments_by_rules(
-    dir: &str,
-    path: &str,
-    out: &mut String,
-    dots: DotAboveRoot,
-) -> Result<(), ResolveError> {
-    let mut floor = out.len();
-    let (mut rest, mut next) = (dir, path);
-    let mut lead = false;
-    loop {
-        if rest.is_empty() {
-            if next.is_empty() {
-                if lead {
-                    out.push('/');
-                }
-                return Ok(());
-            }
-            (rest, next) = (next, "");
-        }
-        if !lead {
-            if let Some(r) = rest.strip_prefix('/') {
-                (lead, rest) = (true, r);
-                continue;
-            }
-        }
-        let last = next.is_empty();
-        match (lead, rest.as_bytes()) {
-            // A: "./" at the start; B: "/./" becomes "/".
-            (_, [b'.', b'/', ..]) => rest = &rest[2..],
-            // A: "../" at the start of a relative path.
-            (false, [b'.', b'.', b'/', ..]) => {
-                rest = &rest[3..];
-                if dots != DotAboveRoot::Remove {
-                    pop(out, &mut floor, dots, false)?;
-                    if dots == DotAboveRoot::Keep && out.len() == floor {
-                        out.push('/');
-                        floor = out.len();
-                    }
-                }
-            }
-            // C: "/../" becomes "/", and the last output segment goes.
-            (true, [b'.', b'.', b'/', ..]) => {
-                rest = &rest[3..];
-                pop(out, &mut floor, dots, true)?;
-            }
-            // B: "/." at the end becomes "/"; D: a lone "." goes.
-            (_, [b'.']) if last => {
-                if lead {
-                    out.push('/');
-                }
-                return Ok(());
-            }
-            // C: "/.." at the end becomes "/" and pops; D: a lone "..".
-            (_, [b'.', b'.']) if last => {
-                if lead || dots != DotAboveRoot::Remove {
-                    pop(out, &mut floor, dots, lead)?;
-                }
-                if lead {
-                    out.push('/');
-                }
-                return Ok(());
-            }
-            // E, up to the next segment that starts with ".".
-            (_, bytes) => {
-                if lead {
-                    out.push('/');
-                }
-                match crate::scan::find_dot_segment(bytes) {
-                    Some(k) => {
-                        out.push_str(&rest[..k]);
-                        (lead, rest) = (true, &rest[k + 1..]);
-                    }
-                    // The end of `dir`: its final "/" leads what follows.
-                    None if !last && rest.ends_with('/') => {
-                        out.push_str(&rest[..rest.len() - 1]);
-                        (lead, rest) = (true, "");
-                    }
-                    None => {
-                        out.push_str(rest);
-                        (lead, rest) = (false, "");
-                    }
-                }
-            }
-        }
-    }
-}
-
-/// Pops the last segment of the output (not below `floor`, where kept ".."
-/// segments end), or deals with a ".." that climbs above the root.
-fn pop(
-    out: &mut String,
-    floor: &mut usize,
-    dots: DotAboveRoot,
-    rooted: bool,
-) -> Result<(), ResolveError> {
-    if out.len() > *floor {
-        let tail = &out.as_bytes()[*floor..];
-        let cut = tail.iter().rposition(|&c| c == b'/').unwrap_or(0);
-        out.truncate(*floor + cut);
-        Ok(())
-    } else {
-        match dots {
-            DotAboveRoot::Remove => Ok(()),
-            DotAboveRoot::Error => Err(ResolveError::AboveRoot),
-            DotAboveRoot::Keep => {
-                out.push_str(if rooted { "/.." } else { ".." });
-                *floor = out.len();
-                Ok(())
-            }
-        }
-    }
+    out.push_str(dir);
+    out.push_str(path);
+    remove_dot_segments_in_place(out, floor, dots)
 }
 
 /// The drafts' string-buffer dot removal (seed 000 5.2 steps 3-7, seed 001
@@ -1166,6 +1120,32 @@ mod tests {
         assert!(taken > 100_000 && dotted > 10_000, "{taken} {dotted}");
     }
 
+    /// The oracle's pop: the last segment of the output (not below `floor`, where kept ".."
+    /// segments end), or deals with a ".." that climbs above the root.
+    fn pop(
+        out: &mut String,
+        floor: &mut usize,
+        dots: DotAboveRoot,
+        rooted: bool,
+    ) -> Result<(), ResolveError> {
+        if out.len() > *floor {
+            let tail = &out.as_bytes()[*floor..];
+            let cut = tail.iter().rposition(|&c| c == b'/').unwrap_or(0);
+            out.truncate(*floor + cut);
+            Ok(())
+        } else {
+            match dots {
+                DotAboveRoot::Remove => Ok(()),
+                DotAboveRoot::Error => Err(ResolveError::AboveRoot),
+                DotAboveRoot::Keep => {
+                    out.push_str(if rooted { "/.." } else { ".." });
+                    *floor = out.len();
+                    Ok(())
+                }
+            }
+        }
+    }
+
     // The first implementation of 5.2.4: the RFC's rules A to E read one
     // byte at a time from the merged path as two slices, writing to a
     // second buffer. Kept as the oracle for `remove_dot_segments_parts`
@@ -1301,13 +1281,16 @@ mod tests {
                 checked += 1;
             }
         }
-        // In place (normalization's, `Remove` only), after the prefix.
-        let mut want = prefix.to_string();
-        let want = oracle_parts(p, "", &mut want, DotAboveRoot::Remove).map(|()| want);
-        let mut got = format!("{prefix}{p}");
-        remove_dot_segments_in_place(&mut got, prefix.len());
-        assert_eq!(Ok(got), want, "in place: {prefix:?} + {p:?}");
-        checked + 1
+        // In place on the whole path, after the prefix.
+        for dots in MODES {
+            let mut want = prefix.to_string();
+            let want = oracle_parts(p, "", &mut want, dots).map(|()| want);
+            let mut got = format!("{prefix}{p}");
+            let got = remove_dot_segments_in_place(&mut got, prefix.len(), dots).map(|()| got);
+            assert_eq!(got, want, "in place: {prefix:?} + {p:?} {dots:?}");
+            checked += 1;
+        }
+        checked
     }
 
     /// Every path of up to ten bytes over "/", "." and "a".
