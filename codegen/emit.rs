@@ -1,9 +1,9 @@
 //! Stage 6: Rust source for the tables, deterministic byte for byte.
 
 use super::dfa::Dfa;
-use super::ir::{ProfileSpec, COMPONENTS, ENTRIES};
+use super::ir::ProfileSpec;
 use super::program::{Op, Pool, Program};
-use super::tdfa::{Tdfa, FINAL_END, FINAL_KIND, SLOTS, SRC_KIND, SRC_POS};
+use super::tdfa::{Tdfa, FINAL_END, FINAL_KIND, SRC_KIND, SRC_POS};
 use std::fmt::Write;
 
 // The range form of a byte set, shared with the runtime's SSE2 kernel.
@@ -11,11 +11,27 @@ use std::fmt::Write;
 mod ranges;
 use ranges::ranges_of;
 
+pub type Built = (Dfa, Program, Option<Tdfa>);
+
 pub struct Compiled {
     pub spec: ProfileSpec,
     pub pool: Pool,
-    pub entries: Vec<Option<(Dfa, Program, Option<Tdfa>)>>,
-    pub components: Vec<Option<(Dfa, Program, Option<Tdfa>)>>,
+    /// Per entry the profile declares, in order: its name and automata.
+    pub entries: Vec<(String, Built)>,
+    /// Per `;@ scheme`: the scheme and the automata of its rule.
+    pub schemes: Vec<(String, Built)>,
+    /// Per part index of the layout (`None` for unused and hidden ones).
+    pub parts: Vec<Option<Built>>,
+}
+
+impl Compiled {
+    fn all(&self) -> impl Iterator<Item = &Built> {
+        self.entries
+            .iter()
+            .map(|(_, b)| b)
+            .chain(self.schemes.iter().map(|(_, b)| b))
+            .chain(self.parts.iter().flatten())
+    }
 }
 
 fn list<T: std::fmt::Display>(
@@ -146,10 +162,13 @@ fn dfa_value(name: &str, d: &Dfa, labelled: bool) -> String {
 }
 
 /// `regs` is `MAX_REGS`: after the registers, the runtime's register file
-/// holds the input's length (`regs`), host kinds 0 to 3 (`regs + 1 + k`)
-/// and the current position (`regs + 5`), so that every operation is a
-/// plain copy and every final slot one read.
-fn emit_tdfa(out: &mut String, name: &str, t: &Tdfa, regs: usize) {
+/// holds the input's length (`regs`), kinds 0 to `kinds - 1` (`regs + 1 +
+/// k`) and the current position (`regs + 1 + kinds`), so that every
+/// operation is a plain copy and every final slot one read. `max_slots` is
+/// the runtime's span slots (`MAX_SLOTS`).
+fn emit_tdfa(out: &mut String, name: &str, t: &Tdfa, regs: usize, kinds: usize, max_slots: usize) {
+    let pos_reg = regs + 1 + kinds;
+    let nslots = t.nslots;
     emit_dfa(out, name, &t.dfa, false, Some(&t.op_at));
     // Operation lists flattened: a count, then `dst << 8 | src` per write.
     let mut flat: Vec<u16> = Vec::new();
@@ -159,7 +178,7 @@ fn emit_tdfa(out: &mut String, name: &str, t: &Tdfa, regs: usize) {
         flat.push(l.len() as u16);
         flat.extend(l.iter().map(|&(d, s)| {
             let s = match s {
-                SRC_POS => regs as u8 + 5,
+                SRC_POS => pos_reg as u8,
                 k if k >= SRC_KIND => regs as u8 + 1 + (k - SRC_KIND),
                 r => r,
             };
@@ -213,30 +232,32 @@ fn emit_tdfa(out: &mut String, name: &str, t: &Tdfa, regs: usize) {
     out.push_str("        _ => {}\n    }\n}\n");
     let _ = writeln!(
         out,
-        "static {name}_FINALS: [[u8; {SLOTS}]; {}] = [",
-        t.finals.len()
+        "static {name}_FINALS: [u8; {}] = [",
+        t.finals.len() * nslots
     );
+    let fix = |f: &Vec<u8>| -> Vec<u8> {
+        f.iter()
+            .map(|&x| match x {
+                FINAL_END => regs as u8,
+                k if k >= FINAL_KIND => regs as u8 + 1 + (k - FINAL_KIND),
+                r => r,
+            })
+            .collect()
+    };
     for f in &t.finals {
-        let f = f.map(|x| match x {
-            FINAL_END => regs as u8,
-            k if k >= FINAL_KIND => regs as u8 + 1 + (k - FINAL_KIND),
-            r => r,
-        });
-        let _ = writeln!(out, "    {f:?},");
+        let f = fix(f);
+        let f: Vec<String> = f.iter().map(|x| x.to_string()).collect();
+        let _ = writeln!(out, "    {},", f.join(", "));
     }
     out.push_str("];\n");
     // The same rows as code: one arm per distinct row (its states joined),
     // every read at a constant index.
-    let mut rows: Vec<([u8; SLOTS], Vec<usize>)> = Vec::new();
+    let mut rows: Vec<(Vec<u8>, Vec<usize>)> = Vec::new();
     for (s, f) in t.finals.iter().enumerate() {
         if !t.dfa.accept[s] {
             continue;
         }
-        let f = f.map(|x| match x {
-            FINAL_END => regs as u8,
-            k if k >= FINAL_KIND => regs as u8 + 1 + (k - FINAL_KIND),
-            r => r,
-        });
+        let f = fix(f);
         match rows.iter_mut().find(|(row, _)| *row == f) {
             Some((_, states)) => states.push(s),
             None => rows.push((f, vec![s])),
@@ -248,13 +269,17 @@ fn emit_tdfa(out: &mut String, name: &str, t: &Tdfa, regs: usize) {
     );
     for (row, states) in &rows {
         let states: Vec<String> = states.iter().map(|s| s.to_string()).collect();
-        let slots: Vec<String> = row[..SLOTS - 1].iter().map(|k| format!("r[{k}]")).collect();
+        let mut slots: Vec<String> = row[..nslots - 1]
+            .iter()
+            .map(|k| format!("r[{k}]"))
+            .collect();
+        slots.resize(max_slots, "crate::parse::NONE".to_string());
         let _ = writeln!(
             out,
             "        {} => Spans {{ slots: [{}], kind: r[{}] as u8 }},",
             states.join(" | "),
             slots.join(", "),
-            row[SLOTS - 1]
+            row[nslots - 1]
         );
     }
     out.push_str("        _ => Spans::EMPTY,\n    }\n}\n");
@@ -263,17 +288,19 @@ fn emit_tdfa(out: &mut String, name: &str, t: &Tdfa, regs: usize) {
         "const _: () = assert!(tdfa_ok(&{name}_PACKED, &{name}_TRANS, &{name}_OPS, &{name}_FINALS, {}));",
         t.dfa.nclasses
     );
+    let _ = nslots;
 }
 
 fn tdfa_value(name: &str, t: &Tdfa) -> String {
     format!(
-        "Tdfa {{ dfa: {}, shift: {}, packed: &{name}_PACKED, ops: &{name}_OPS, apply: {name}_APPLY, finish: {name}_FINISH, finals: &{name}_FINALS }}",
+        "Tdfa {{ dfa: {}, shift: {}, packed: &{name}_PACKED, ops: &{name}_OPS, apply: {name}_APPLY, finish: {name}_FINISH, finals: &{name}_FINALS, nslots: {} }}",
         dfa_value(name, &t.dfa, false),
-        t.dfa.nclasses.trailing_zeros()
+        t.dfa.nclasses.trailing_zeros(),
+        t.nslots
     )
 }
 
-fn emit_program(out: &mut String, name: &str, p: &Program, pool: &Pool) {
+fn emit_program(out: &mut String, name: &str, p: &Program, pool: &Pool, spec: &ProfileSpec) {
     let _ = writeln!(out, "static {name}_OPS: [Op; {}] = [", p.ops.len());
     for (pc, op) in p.ops.iter().enumerate() {
         let (text, comment) = match op {
@@ -285,13 +312,14 @@ fn emit_program(out: &mut String, name: &str, p: &Program, pool: &Pool) {
                 format!("Op::Save({s})"),
                 format!(
                     "{} {}",
-                    COMPONENTS[*s as usize / 2],
+                    spec.part_at(*s as usize / 2)
+                        .map_or("?", |p| p.name.as_str()),
                     if s % 2 == 0 { "start" } else { "end" }
                 ),
             ),
             Op::Kind(k) => (
                 format!("Op::Kind({k})"),
-                super::ir::HOST_KINDS[*k as usize].to_string(),
+                spec.kinds[*k as usize].name.clone(),
             ),
             Op::Match => ("Op::Match".to_string(), String::new()),
         };
@@ -313,6 +341,75 @@ fn emit_program(out: &mut String, name: &str, p: &Program, pool: &Pool) {
     );
 }
 
+/// The entry names of all profiles: the default profile's in its order,
+/// then the others' new ones (the runtime's `Syntax`).
+fn syntaxes(profiles: &[Compiled]) -> Vec<String> {
+    let mut names: Vec<String> = Vec::new();
+    let order = profiles
+        .iter()
+        .filter(|p| p.spec.is_default)
+        .chain(profiles.iter().filter(|p| !p.spec.is_default));
+    for p in order {
+        for (n, _) in &p.entries {
+            if !names.contains(n) {
+                names.push(n.clone());
+            }
+        }
+    }
+    names
+}
+
+/// A public enum generated from the grammar: one variant per name.
+fn emit_enum(
+    out: &mut String,
+    name: &str,
+    doc: &str,
+    derive_default: bool,
+    items: &[(String, String, String)],
+) {
+    out.push_str(doc);
+    let _ = writeln!(
+        out,
+        "#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord{})]",
+        if derive_default { ", Default" } else { "" }
+    );
+    out.push_str("#[non_exhaustive]\n");
+    let _ = writeln!(out, "pub enum {name} {{");
+    for (i, (variant, _, vdoc)) in items.iter().enumerate() {
+        let _ = writeln!(out, "    /// {vdoc}");
+        if derive_default && i == 0 {
+            out.push_str("    #[default]\n");
+        }
+        let _ = writeln!(out, "    {variant} = {i},");
+    }
+    out.push_str("}\n\n");
+    let _ = writeln!(out, "impl {name} {{");
+    let _ = writeln!(out, "    /// Every variant, in the grammar's order.");
+    let _ = writeln!(
+        out,
+        "    pub const ALL: [{name}; {}] = [{}];\n",
+        items.len(),
+        items
+            .iter()
+            .map(|(v, _, _)| format!("{name}::{v}"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    );
+    let _ = writeln!(out, "    /// The name the grammar gives it.\n    pub const fn as_str(self) -> &'static str {{\n        match self {{");
+    for (v, n, _) in items {
+        let _ = writeln!(out, "            {name}::{v} => {n:?},");
+    }
+    out.push_str("        }\n    }\n\n");
+    let _ = writeln!(
+        out,
+        "    /// The variant with this name (ASCII case ignored).\n    pub fn from_name(name: &str) -> Option<{name}> {{\n        {name}::ALL.iter().copied().find(|x| x.as_str().eq_ignore_ascii_case(name))\n    }}\n"
+    );
+    let _ = writeln!(
+        out,
+        "    #[allow(dead_code)]\n    pub(crate) const fn from_index(i: u8) -> Option<{name}> {{\n        if (i as usize) < {name}::ALL.len() {{ Some({name}::ALL[i as usize]) }} else {{ None }}\n    }}\n}}\n"
+    );
+}
+
 pub fn emit(profiles: &[Compiled]) -> String {
     let mut out = String::new();
     out.push_str(
@@ -320,35 +417,154 @@ pub fn emit(profiles: &[Compiled]) -> String {
          // Regenerate with `cargo build`; refresh the reviewed copy in codegen/golden/ with\n\
          // `UPDATE_GOLDEN=1 cargo test --test codegen`.\n\n",
     );
-    let progs = profiles
-        .iter()
-        .flat_map(|p| p.entries.iter().chain(&p.components))
-        .flatten();
-    let frames = progs
-        .clone()
-        .map(|(_, p, _)| p.max_frames)
-        .max()
-        .unwrap_or(0);
-    let trail = progs.map(|(_, p, _)| p.max_trail).max().unwrap_or(0);
+    let built = || profiles.iter().flat_map(|p| p.all());
+    let frames = built().map(|(_, p, _)| p.max_frames).max().unwrap_or(0);
+    let trail = built().map(|(_, p, _)| p.max_trail).max().unwrap_or(0);
     let _ = writeln!(
         out,
         "/// Most backtracking frames any program needs.\npub(crate) const MAX_FRAMES: usize = {};",
         frames.max(1)
     );
     let _ = writeln!(out, "/// Most `Save`/`Kind` instructions on one path of any program.\npub(crate) const MAX_TRAIL: usize = {};", trail.max(1));
-    let max_regs = profiles
-        .iter()
-        .flat_map(|p| p.entries.iter().chain(&p.components))
-        .flatten()
+    let max_regs = built()
         .filter_map(|(_, _, t)| t.as_ref().map(|t| t.nregs))
         .max()
         .unwrap_or(1);
-    assert!(max_regs + 5 < super::tdfa::SRC_KIND as usize);
+    let max_kinds = profiles
+        .iter()
+        .map(|p| p.spec.kinds.len())
+        .max()
+        .unwrap_or(0)
+        .max(1);
+    let max_slots = profiles
+        .iter()
+        .map(|p| 2 * p.spec.nparts())
+        .max()
+        .unwrap_or(0)
+        .max(2);
+    assert!(max_regs + 1 + max_kinds < SRC_KIND as usize);
+    assert!(max_kinds < (FINAL_END - FINAL_KIND) as usize);
     let _ = writeln!(
         out,
-        "/// Most registers any tagged DFA uses.\npub(crate) const MAX_REGS: usize = {};\n",
-        max_regs
+        "/// Most registers any tagged DFA uses.\npub(crate) const MAX_REGS: usize = {max_regs};"
     );
+    let _ = writeln!(
+        out,
+        "/// Most kinds any profile gives its classified part.\npub(crate) const MAX_KINDS: usize = {max_kinds};"
+    );
+    let _ = writeln!(
+        out,
+        "/// Span slots of the profile with the most parts: two per part.\npub(crate) const MAX_SLOTS: usize = {max_slots};"
+    );
+    let def = profiles.iter().find(|p| p.spec.is_default);
+    let def_slots = def.map_or(0, |p| 2 * p.spec.nparts());
+    let _ = writeln!(
+        out,
+        "/// Span slots of the default profile's parts (the typed `Component`s).\npub(crate) const DEFAULT_SLOTS: usize = {def_slots};\n"
+    );
+
+    // Syntax: the entry points.
+    let syn = syntaxes(profiles);
+    let items: Vec<(String, String, String)> = syn
+        .iter()
+        .map(|n| {
+            let rules: Vec<String> = profiles
+                .iter()
+                .filter_map(|p| {
+                    let (_, r) = p.spec.entries.iter().find(|(e, _)| e == n)?;
+                    Some(format!(
+                        "`{}` ({})",
+                        p.spec.grammar.rules[*r].name, p.spec.cli_name
+                    ))
+                })
+                .collect();
+            (
+                super::ir::camel(n),
+                n.clone(),
+                format!("Entry `{n}`: {}.", rules.join(", ")),
+            )
+        })
+        .collect();
+    emit_enum(
+        &mut out,
+        "Syntax",
+        "/// Which rule of a profile the whole input must match: the entry points\n/// the grammars declare with `;@ entry`. The first is the default.\n///\n/// ```\n/// assert_eq!(urilex::Syntax::default().as_str(), \"reference\");\n/// ```\n",
+        true,
+        &items,
+    );
+    let _ = writeln!(
+        out,
+        "/// Number of entry points.\npub(crate) const SYNTAXES: usize = {};\n",
+        syn.len()
+    );
+
+    // Component and HostKind: the default profile's parts and kinds.
+    if let Some(def) = def {
+        let g = &def.spec.grammar;
+        let items: Vec<(String, String, String)> = def
+            .spec
+            .parts
+            .iter()
+            .filter(|p| !p.hidden)
+            .map(|p| {
+                let rules: Vec<&str> = p.rules.iter().map(|&r| g.rules[r].name.as_str()).collect();
+                (
+                    p.variant.clone(),
+                    p.name.clone(),
+                    format!(
+                        "`{}`: rule {} of `abnf/{}`.",
+                        p.name,
+                        rules.join(" / "),
+                        def.spec.file
+                    ),
+                )
+            })
+            .collect();
+        emit_enum(
+            &mut out,
+            "Component",
+            "/// The parts of the default grammar, as a typed view: every profile keeps\n/// them at the same index. Other parts a profile declares are read by name\n/// (`UriRef::part`).\n///\n/// ```\n/// assert_eq!(urilex::Component::Userinfo.as_str(), \"userinfo\");\n/// ```\n",
+            false,
+            &items,
+        );
+        let kind_part = def.spec.kind_part.and_then(|k| def.spec.part_at(k));
+        let items: Vec<(String, String, String)> = def
+            .spec
+            .kinds
+            .iter()
+            .enumerate()
+            .map(|(k, kind)| {
+                let rules: Vec<&str> = def
+                    .spec
+                    .kind_rules
+                    .iter()
+                    .filter(|(_, kk)| *kk == k)
+                    .map(|(r, _)| g.rules[*r].name.as_str())
+                    .collect();
+                (
+                    kind.variant.clone(),
+                    kind.name.clone(),
+                    format!("`{}`: the part matched {}.", kind.name, rules.join(" or ")),
+                )
+            })
+            .collect();
+        emit_enum(
+            &mut out,
+            "HostKind",
+            &format!(
+                "/// What kind of `{}` a reference has, as the default grammar's `;@ kind`\n/// directives classify it.\n///\n/// ```\n/// assert_eq!(urilex::HostKind::RegName.as_str(), \"reg-name\");\n/// ```\n",
+                kind_part.map_or("", |p| p.name.as_str())
+            ),
+            false,
+            &items,
+        );
+        let _ = writeln!(
+            out,
+            "/// The part the default profile classifies (`HostKind`).\npub(crate) const KIND_COMPONENT: Component = Component::{};\n",
+            kind_part.map_or("Host", |p| p.variant.as_str())
+        );
+    }
+
     // The Profile enum.
     out.push_str(
         "/// A grammar that urilex parses with; one per `.abnf` file in `abnf/` that declares\n",
@@ -402,8 +618,7 @@ pub fn emit(profiles: &[Compiled]) -> String {
         let _ = writeln!(
             out,
             "            Profile::{} => crate::resolve::Algorithm::{},",
-            p.spec.variant,
-            super::ir::RESOLUTIONS[p.spec.resolution].1
+            p.spec.variant, p.spec.resolution
         );
     }
     out.push_str("        }\n    }\n\n");
@@ -416,156 +631,209 @@ pub fn emit(profiles: &[Compiled]) -> String {
     out.push_str("        }\n    }\n}\n\n");
 
     for (i, p) in profiles.iter().enumerate() {
-        let g = &p.spec.grammar;
-        let _ = writeln!(
-            out,
-            "// ---- profile {} (abnf/{}) ----\n",
-            p.spec.cli_name, p.spec.file
-        );
-        let _ = writeln!(out, "static P{i}_RULES: [&str; {}] = [", g.rules.len());
-        list(&mut out, g.rules.iter().map(|r| format!("{:?}", r.name)), 6);
-        out.push_str("];\n");
-        let _ = writeln!(
-            out,
-            "static P{i}_SETS: [[u64; 4]; {}] = [",
-            p.pool.sets.len()
-        );
-        for s in &p.pool.sets {
-            let _ = writeln!(
-                out,
-                "    [{:#x}, {:#x}, {:#x}, {:#x}], // {:?}",
-                s.0[0], s.0[1], s.0[2], s.0[3], s
-            );
-        }
-        out.push_str("];\n");
-        let _ = writeln!(
-            out,
-            "static P{i}_FIRSTS: [([u64; 4], bool); {}] = [",
-            p.pool.firsts.len()
-        );
-        for (s, end) in &p.pool.firsts {
-            let _ = writeln!(
-                out,
-                "    ([{:#x}, {:#x}, {:#x}, {:#x}], {end}), // {:?}",
-                s.0[0], s.0[1], s.0[2], s.0[3], s
-            );
-        }
-        out.push_str("];\n");
-        for (l, d) in p.pool.leaves.iter().enumerate() {
-            let _ = writeln!(out, "// leaf {l}: {}", p.pool.leaf_names[l]);
-            emit_dfa(&mut out, &format!("P{i}_L{l}"), d, false, None);
-        }
-        let _ = writeln!(
-            out,
-            "static P{i}_LEAVES: [Dfa; {}] = [",
-            p.pool.leaves.len()
-        );
-        for (l, d) in p.pool.leaves.iter().enumerate() {
-            let _ = writeln!(out, "    {},", dfa_value(&format!("P{i}_L{l}"), d, false));
-        }
-        out.push_str("];\n");
-        let emit_entries =
-            |out: &mut String,
-             prefix: &str,
-             names: &[&str],
-             items: &[Option<(Dfa, Program, Option<Tdfa>)>]| {
-                for (k, item) in items.iter().enumerate() {
-                    if let Some((d, prog, tdfa)) = item {
-                        let _ = writeln!(out, "// {prefix} {}", names[k]);
-                        let name = format!("P{i}_{prefix}{k}");
-                        emit_dfa(out, &name, d, true, None);
-                        emit_program(out, &name, prog, &p.pool);
-                        if let Some(t) = tdfa {
-                            emit_tdfa(out, &format!("{name}_T"), t, max_regs);
-                        }
-                    }
-                }
-            };
-        emit_entries(&mut out, "E", &ENTRIES, &p.entries);
-        emit_entries(&mut out, "C", &COMPONENTS, &p.components);
-        // Bytes each component may hold literally: those that keep an
-        // accepting state of its DFA where it is (percent-encoding's sets).
-        let _ = writeln!(out, "static P{i}_LITERAL: [[u64; 4]; 8] = [");
-        for item in &p.components {
-            let mut set = [0u64; 4];
-            if let Some((d, _, _)) = item {
-                for st in 0..d.nstates() {
-                    if !d.accept[st] || st == 0 {
-                        continue;
-                    }
-                    for b in 0..=255u8 {
-                        if b != b'%'
-                            && d.trans[st * d.nclasses + d.classes[b as usize] as usize] as usize
-                                == st
-                        {
-                            set[(b >> 6) as usize] |= 1 << (b & 63);
-                        }
-                    }
-                }
-            }
-            let _ = writeln!(
-                out,
-                "    [{:#x}, {:#x}, {:#x}, {:#x}],",
-                set[0], set[1], set[2], set[3]
-            );
-        }
-        out.push_str("];\n");
-        // The `;@ unreserved` rule's characters (percent-decoding may restore
-        // them anywhere, RFC 3986 2.3 and 6.2.2.2).
-        let mut unres = [0u64; 4];
-        if let Some(r) = p.spec.unreserved {
-            let d = super::dfa::build(&super::nfa::from_rules(g, None, &[r]), false);
-            for b in 0..=255u8 {
-                let t = d.next(super::dfa::START, b);
-                if t != super::dfa::DEAD && d.accept[t as usize] {
-                    unres[(b >> 6) as usize] |= 1 << (b & 63);
-                }
-            }
-        }
-        let _ = writeln!(
-            out,
-            "static P{i}_UNRESERVED: [u64; 4] = [{:#x}, {:#x}, {:#x}, {:#x}];",
-            unres[0], unres[1], unres[2], unres[3]
-        );
-        // The grammar's own name for an entry or a component, for errors.
-        let rule_names = |prefix: &str, k: usize| -> String {
-            let rules: Vec<usize> = if prefix == "E" {
-                p.spec.entries[k].into_iter().collect()
-            } else {
-                p.spec.components[k].clone()
-            };
-            rules
-                .iter()
-                .map(|&r| g.rules[r].name.as_str())
-                .collect::<Vec<_>>()
-                .join(" / ")
-        };
-        let entry_list = |prefix: &str, items: &[Option<(Dfa, Program, Option<Tdfa>)>]| -> String {
-            items
-                .iter()
-                .enumerate()
-                .map(|(k, item)| match item {
-                    Some((d, _, t)) => format!(
-                        "Some(Entry {{ dfa: {}, ops: &P{i}_{prefix}{k}_OPS, tdfa: {}, line_ends: {}, rule: {:?} }})",
-                        dfa_value(&format!("P{i}_{prefix}{k}"), d, true),
-                        match t {
-                            Some(t) => format!("Some({})", tdfa_value(&format!("P{i}_{prefix}{k}_T"), t)),
-                            None => "None".to_string(),
-                        },
-                        d.stops_at_line_ends() && t.as_ref().map_or(true, |t| t.dfa.stops_at_line_ends()),
-                        rule_names(prefix, k)
-                    ),
-                    None => "None".to_string(),
-                })
-                .collect::<Vec<_>>()
-                .join(",\n        ")
-        };
-        let _ = writeln!(
-            out,
-            "static P{i}: ProfileTables = ProfileTables {{\n    rules: &P{i}_RULES,\n    literal: &P{i}_LITERAL,\n    unreserved: &P{i}_UNRESERVED,\n    sets: &P{i}_SETS,\n    firsts: &P{i}_FIRSTS,\n    leaves: &P{i}_LEAVES,\n    entries: [\n        {},\n    ],\n    components: [\n        {},\n    ],\n}};\n",
-            entry_list("E", &p.entries),
-            entry_list("C", &p.components)
-        );
+        emit_profile(&mut out, i, p, &syn, max_regs, max_kinds, max_slots);
     }
     out
+}
+
+fn set_words(s: &[u64; 4]) -> String {
+    format!("[{:#x}, {:#x}, {:#x}, {:#x}]", s[0], s[1], s[2], s[3])
+}
+
+fn emit_profile(
+    out: &mut String,
+    i: usize,
+    p: &Compiled,
+    syn: &[String],
+    max_regs: usize,
+    max_kinds: usize,
+    max_slots: usize,
+) {
+    let g = &p.spec.grammar;
+    let _ = writeln!(
+        out,
+        "// ---- profile {} (abnf/{}) ----\n",
+        p.spec.cli_name, p.spec.file
+    );
+    let _ = writeln!(out, "static P{i}_RULES: [&str; {}] = [", g.rules.len());
+    list(out, g.rules.iter().map(|r| format!("{:?}", r.name)), 6);
+    out.push_str("];\n");
+    let _ = writeln!(
+        out,
+        "static P{i}_SETS: [[u64; 4]; {}] = [",
+        p.pool.sets.len()
+    );
+    for s in &p.pool.sets {
+        let _ = writeln!(out, "    {}, // {:?}", set_words(&s.0), s);
+    }
+    out.push_str("];\n");
+    let _ = writeln!(
+        out,
+        "static P{i}_FIRSTS: [([u64; 4], bool); {}] = [",
+        p.pool.firsts.len()
+    );
+    for (s, end) in &p.pool.firsts {
+        let _ = writeln!(out, "    ({}, {end}), // {:?}", set_words(&s.0), s);
+    }
+    out.push_str("];\n");
+    for (l, d) in p.pool.leaves.iter().enumerate() {
+        let _ = writeln!(out, "// leaf {l}: {}", p.pool.leaf_names[l]);
+        emit_dfa(out, &format!("P{i}_L{l}"), d, false, None);
+    }
+    let _ = writeln!(
+        out,
+        "static P{i}_LEAVES: [Dfa; {}] = [",
+        p.pool.leaves.len()
+    );
+    for (l, d) in p.pool.leaves.iter().enumerate() {
+        let _ = writeln!(out, "    {},", dfa_value(&format!("P{i}_L{l}"), d, false));
+    }
+    out.push_str("];\n");
+    // Each automaton, then its value as an `Entry`.
+    let entry = |out: &mut String, name: String, what: String, rule: String, b: &Built| -> String {
+        let (d, prog, tdfa) = b;
+        let _ = writeln!(out, "// {what}");
+        emit_dfa(out, &name, d, true, None);
+        emit_program(out, &name, prog, &p.pool, &p.spec);
+        if let Some(t) = tdfa {
+            emit_tdfa(out, &format!("{name}_T"), t, max_regs, max_kinds, max_slots);
+        }
+        format!(
+            "Entry {{ dfa: {}, ops: &{name}_OPS, tdfa: {}, line_ends: {}, rule: {:?} }}",
+            dfa_value(&name, d, true),
+            match tdfa {
+                Some(_) => format!(
+                    "Some({})",
+                    tdfa_value(&format!("{name}_T"), tdfa.as_ref().unwrap())
+                ),
+                None => "None".to_string(),
+            },
+            d.stops_at_line_ends() && tdfa.as_ref().map_or(true, |t| t.dfa.stops_at_line_ends()),
+            rule
+        )
+    };
+    let mut entries = vec!["None".to_string(); syn.len()];
+    for (k, (n, b)) in p.entries.iter().enumerate() {
+        let r = p.spec.entries[k].1;
+        let at = syn
+            .iter()
+            .position(|s| s == n)
+            .expect("entry in the syntax list");
+        entries[at] = format!(
+            "Some({})",
+            entry(
+                out,
+                format!("P{i}_E{k}"),
+                format!("entry {n}"),
+                g.rules[r].name.clone(),
+                b
+            )
+        );
+    }
+    let mut schemes = Vec::new();
+    for (k, (n, b)) in p.schemes.iter().enumerate() {
+        let r = p.spec.schemes[k].1;
+        let e = entry(
+            out,
+            format!("P{i}_S{k}"),
+            format!("scheme {n}"),
+            g.rules[r].name.clone(),
+            b,
+        );
+        schemes.push(format!("({n:?}, {e})"));
+    }
+    let mut parts = Vec::new();
+    for (k, b) in p.parts.iter().enumerate() {
+        parts.push(match (b, p.spec.part_at(k)) {
+            (Some(b), Some(part)) => {
+                let rules: Vec<&str> = part
+                    .rules
+                    .iter()
+                    .map(|&r| g.rules[r].name.as_str())
+                    .collect();
+                format!(
+                    "Some({})",
+                    entry(
+                        out,
+                        format!("P{i}_C{k}"),
+                        format!("part {}", part.name),
+                        rules.join(" / "),
+                        b
+                    )
+                )
+            }
+            _ => "None".to_string(),
+        });
+    }
+    // Bytes each part may hold literally: those that keep an accepting
+    // state of its DFA where it is (percent-encoding's sets).
+    let _ = writeln!(
+        out,
+        "static P{i}_LITERAL: [[u64; 4]; {}] = [",
+        p.parts.len()
+    );
+    for item in &p.parts {
+        let mut set = [0u64; 4];
+        if let Some((d, _, _)) = item {
+            for st in 0..d.nstates() {
+                if !d.accept[st] || st == 0 {
+                    continue;
+                }
+                for b in 0..=255u8 {
+                    if b != b'%'
+                        && d.trans[st * d.nclasses + d.classes[b as usize] as usize] as usize == st
+                    {
+                        set[(b >> 6) as usize] |= 1 << (b & 63);
+                    }
+                }
+            }
+        }
+        let _ = writeln!(out, "    {},", set_words(&set));
+    }
+    out.push_str("];\n");
+    // The `;@ unreserved` rule's characters (percent-decoding may restore
+    // them anywhere, RFC 3986 2.3 and 6.2.2.2).
+    let mut unres = [0u64; 4];
+    if let Some(r) = p.spec.unreserved {
+        let d = super::dfa::build(&super::nfa::from_rules(g, None, &[r]), false);
+        for b in 0..=255u8 {
+            let t = d.next(super::dfa::START, b);
+            if t != super::dfa::DEAD && d.accept[t as usize] {
+                unres[(b >> 6) as usize] |= 1 << (b & 63);
+            }
+        }
+    }
+    let _ = writeln!(
+        out,
+        "static P{i}_UNRESERVED: [u64; 4] = {};",
+        set_words(&unres)
+    );
+    // The layout: every part index, named ("" where the profile has none).
+    let infos: Vec<String> = (0..p.spec.nparts())
+        .map(|k| match p.spec.part_at(k) {
+            Some(part) => format!(
+                "PartInfo {{ name: {:?}, index: {k}, repeated: {}, hidden: {} }}",
+                part.name, part.repeated, part.hidden
+            ),
+            None => format!("PartInfo {{ name: \"\", index: {k}, repeated: false, hidden: true }}"),
+        })
+        .collect();
+    let _ = writeln!(out, "static P{i}_PARTS: [PartInfo; {}] = [", infos.len());
+    list(out, infos, 1);
+    out.push_str("];\n");
+    let kinds: Vec<String> = p
+        .spec
+        .kinds
+        .iter()
+        .map(|k| format!("{:?}", k.name))
+        .collect();
+    let _ = writeln!(
+        out,
+        "static P{i}: ProfileTables = ProfileTables {{\n    rules: &P{i}_RULES,\n    parts: &P{i}_PARTS,\n    kind_part: {},\n    kinds: &[{}],\n    literal: &P{i}_LITERAL,\n    unreserved: &P{i}_UNRESERVED,\n    sets: &P{i}_SETS,\n    firsts: &P{i}_FIRSTS,\n    leaves: &P{i}_LEAVES,\n    entries: [\n        {},\n    ],\n    schemes: &[\n        {}\n    ],\n    components: &[\n        {},\n    ],\n}};\n",
+        p.spec.kind_part.map_or(u8::MAX as usize, |k| k),
+        kinds.join(", "),
+        entries.join(",\n        "),
+        schemes.join(",\n        "),
+        parts.join(",\n        ")
+    );
 }

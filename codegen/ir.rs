@@ -43,28 +43,33 @@ impl Grammar {
     }
 }
 
-/// The runtime's component names, in the order of `urilex::Component`.
-pub const COMPONENTS: [&str; 8] = [
-    "scheme",
-    "authority",
-    "userinfo",
-    "host",
-    "port",
-    "path",
-    "query",
-    "fragment",
-];
-/// The runtime's entry points, in the order of `urilex::Grammar`'s variants.
-pub const ENTRIES: [&str; 4] = ["reference", "uri", "absolute", "relative"];
-/// Reference-resolution algorithms the runtime implements (`src/resolve.rs`),
-/// by directive name and Rust variant.
-pub const RESOLUTIONS: [(&str, &str); 3] = [
-    ("rfc3986", "Rfc3986"),
-    ("rfc2396bis-00", "Rfc2396bis00"),
-    ("url-draft-05", "UrlDraft05"),
-];
-/// The runtime's host kinds, in the order of `urilex::HostKind`.
-pub const HOST_KINDS: [&str; 4] = ["ipv4", "ipv6", "ipvfuture", "reg-name"];
+/// A part of a reference that a profile captures: `;@ part NAME RULE...`.
+#[derive(Clone, Debug)]
+pub struct PartSpec {
+    /// The name as the grammar gives it (looked up case-insensitively).
+    pub name: String,
+    /// The Rust variant for the typed view (CamelCase of the name).
+    pub variant: String,
+    /// The rules whose text is this part.
+    pub rules: Vec<usize>,
+    /// Its index in the profile's layout: slots `2 * index` and `2 * index + 1`.
+    pub index: usize,
+    /// Where the directive is.
+    pub line: u32,
+    /// Set by the program compiler: the part occurs inside an unbounded
+    /// repetition, so it has occurrences rather than one span.
+    pub repeated: bool,
+    /// A part the generator added to hold the span of a repetition's region
+    /// (not declared, not listed to users).
+    pub hidden: bool,
+}
+
+/// A classification of the profile's classified part: `;@ kind PART NAME RULE...`.
+#[derive(Clone, Debug)]
+pub struct KindSpec {
+    pub name: String,
+    pub variant: String,
+}
 
 #[derive(Clone, Debug)]
 pub struct ProfileSpec {
@@ -76,29 +81,78 @@ pub struct ProfileSpec {
     pub is_default: bool,
     pub file: String,
     pub grammar: Grammar,
-    /// Entry rule for each of `ENTRIES`.
-    pub entries: [Option<usize>; 4],
-    /// Rules that make up each of `COMPONENTS`.
-    pub components: [Vec<usize>; 8],
-    /// Rules that give each of `HOST_KINDS`, in the order they are tried.
-    pub host_kinds: Vec<(usize, usize)>,
+    /// Entry points in declaration order: name (`reference`, ...) and rule.
+    pub entries: Vec<(String, usize)>,
+    /// Declared parts (and hidden region parts), in index order once laid out.
+    pub parts: Vec<PartSpec>,
+    /// The layout index of the part that `;@ kind` classifies.
+    pub kind_part: Option<usize>,
+    /// Kinds in layout order.
+    pub kinds: Vec<KindSpec>,
+    /// Rules that give each kind (index into `kinds`), in the grammar's order.
+    pub kind_rules: Vec<(usize, usize)>,
+    /// `;@ scheme NAME RULE`: a scheme (lower case) and the rule that its
+    /// references match instead of the entry rule.
+    pub schemes: Vec<(String, usize)>,
     pub percent: Option<usize>,
     pub ip_literal: Vec<usize>,
-    /// Index into `RESOLUTIONS`.
-    pub resolution: usize,
+    /// The runtime's resolution algorithm (a Rust variant of
+    /// `resolve::Algorithm`; an algorithm, not grammar).
+    pub resolution: String,
     /// The rule of characters that percent-decoding may always restore.
     pub unreserved: Option<usize>,
 }
 
 impl ProfileSpec {
+    /// The layout index of the part that `rule` is, if any.
     pub fn component_of(&self, rule: usize) -> Option<usize> {
-        self.components.iter().position(|rs| rs.contains(&rule))
+        self.parts
+            .iter()
+            .find(|p| p.rules.contains(&rule))
+            .map(|p| p.index)
     }
+    /// The kind that `rule` gives its part, if any.
     pub fn host_kind_of(&self, rule: usize) -> Option<usize> {
-        self.host_kinds
+        self.kind_rules
             .iter()
             .find(|(r, _)| *r == rule)
             .map(|(_, k)| *k)
+    }
+    /// Number of part indices in the layout (some may be unused).
+    pub fn nparts(&self) -> usize {
+        self.parts.iter().map(|p| p.index + 1).max().unwrap_or(0)
+    }
+    /// The part at a layout index.
+    pub fn part_at(&self, index: usize) -> Option<&PartSpec> {
+        self.parts.iter().find(|p| p.index == index)
+    }
+    /// Number of capture slots: two per part and one for the kind.
+    pub fn nslots(&self) -> usize {
+        2 * self.nparts() + 1
+    }
+    /// The kind slot (last).
+    pub fn kind_slot(&self) -> usize {
+        2 * self.nparts()
+    }
+}
+
+/// `reg-name` -> `RegName`, `rfc2396bis-00` -> `Rfc2396bis00`.
+pub fn camel(name: &str) -> String {
+    name.split(|c: char| !c.is_ascii_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .map(|w| {
+            let mut cs = w.chars();
+            let first = cs.next().map(|c| c.to_ascii_uppercase());
+            first.into_iter().chain(cs).collect::<String>()
+        })
+        .collect()
+}
+
+/// `NAME` or `NAME=Variant`.
+fn named(word: &str) -> (String, String) {
+    match word.split_once('=') {
+        Some((n, v)) => (n.to_string(), v.to_string()),
+        None => (word.to_string(), camel(word)),
     }
 }
 
@@ -112,7 +166,9 @@ fn gerr(file: &str, line: u32, message: impl Into<String>) -> GrammarError {
 
 /// Loads every `*.abnf` file in `dir` that declares a `;@ profile`, sorted by
 /// file name, with its includes. Files without a profile (like `core.abnf`)
-/// are still parsed, so that their syntax errors surface.
+/// are still parsed, so that their syntax errors surface. Parts and kinds are
+/// laid out so that those the default profile declares have the same index
+/// in every profile (the runtime's typed views, `Component` and `HostKind`).
 pub fn load_profiles(dir: &Path) -> Result<Vec<ProfileSpec>, GrammarError> {
     let mut files: Vec<_> = std::fs::read_dir(dir)
         .map_err(|e| {
@@ -151,7 +207,74 @@ pub fn load_profiles(dir: &Path) -> Result<Vec<ProfileSpec>, GrammarError> {
             format!("exactly one profile must say `;@ default`, found {defaults}"),
         ));
     }
+    layout(&mut out);
     Ok(out)
+}
+
+/// Part and kind indices: the default profile's in declaration order, and in
+/// every other profile the same index for the same name, new names after.
+fn layout(specs: &mut [ProfileSpec]) {
+    let Some(def) = specs.iter().find(|p| p.is_default) else {
+        return;
+    };
+    let base: Vec<String> = def
+        .parts
+        .iter()
+        .map(|p| p.name.to_ascii_lowercase())
+        .collect();
+    let base_kinds: Vec<String> = def.kinds.iter().map(|k| k.name.clone()).collect();
+    for spec in specs.iter_mut() {
+        let mut next = base.len();
+        for p in spec.parts.iter_mut() {
+            p.index = match base.iter().position(|b| *b == p.name.to_ascii_lowercase()) {
+                Some(i) => i,
+                None => {
+                    next += 1;
+                    next - 1
+                }
+            };
+        }
+        spec.kind_part = spec.kind_part.map(|i| spec.parts[i].index);
+        spec.parts.sort_by_key(|p| p.index);
+        // Kinds: the default's names keep their index; kind rules follow.
+        let mut order: Vec<usize> = Vec::new();
+        for b in &base_kinds {
+            if let Some(k) = spec.kinds.iter().position(|k| k.name == *b) {
+                order.push(k);
+            }
+        }
+        for k in 0..spec.kinds.len() {
+            if !order.contains(&k) {
+                order.push(k);
+            }
+        }
+        // A kind the default has but this profile lacks keeps its index
+        // free: pad with placeholders so indices line up.
+        let mut kinds: Vec<KindSpec> = Vec::new();
+        let mut remap = vec![0usize; spec.kinds.len()];
+        for b in &base_kinds {
+            match spec.kinds.iter().position(|k| k.name == *b) {
+                Some(k) => {
+                    remap[k] = kinds.len();
+                    kinds.push(spec.kinds[k].clone());
+                }
+                None => kinds.push(KindSpec {
+                    name: String::new(),
+                    variant: String::new(),
+                }),
+            }
+        }
+        for &k in &order {
+            if !base_kinds.contains(&spec.kinds[k].name) {
+                remap[k] = kinds.len();
+                kinds.push(spec.kinds[k].clone());
+            }
+        }
+        for (_, k) in spec.kind_rules.iter_mut() {
+            *k = remap[*k];
+        }
+        spec.kinds = kinds;
+    }
 }
 
 fn build_profile(
@@ -159,7 +282,8 @@ fn build_profile(
     file: &str,
     parsed: abnf::ParsedFile,
 ) -> Result<ProfileSpec, GrammarError> {
-    let mut sources = vec![(file.to_string(), parsed.rules)];
+    // Included rules first, so that the file's own `=/` can extend them.
+    let mut sources = Vec::new();
     for d in &parsed.directives {
         if d.words[0] == "include" {
             let inc = d
@@ -171,6 +295,7 @@ fn build_profile(
             sources.push((inc.clone(), abnf::parse(inc, &text)?.rules));
         }
     }
+    sources.push((file.to_string(), parsed.rules));
     let grammar = resolve(sources)?;
     let rule = |line: u32, name: &str| {
         grammar.lookup(name).ok_or_else(|| {
@@ -188,14 +313,18 @@ fn build_profile(
         is_default: false,
         file: file.to_string(),
         grammar: Grammar::default(),
-        entries: [None; 4],
-        components: Default::default(),
-        host_kinds: Vec::new(),
+        entries: Vec::new(),
+        parts: Vec::new(),
+        kind_part: None,
+        kinds: Vec::new(),
+        kind_rules: Vec::new(),
+        schemes: Vec::new(),
         percent: None,
         ip_literal: Vec::new(),
-        resolution: 0,
+        resolution: String::new(),
         unreserved: None,
     };
+    let mut kind_part_name: Option<(String, u32)> = None;
     for d in &parsed.directives {
         let w = &d.words;
         let arg = |i: usize| {
@@ -211,61 +340,98 @@ fn build_profile(
             "default" => spec.is_default = true,
             "include" => {}
             "entry" => {
-                let a1 = arg(1)?;
-                let k = ENTRIES.iter().position(|e| e == a1).ok_or_else(|| {
-                    gerr(
-                        file,
-                        d.line,
-                        format!("unknown entry `{}`; known: {ENTRIES:?}", w[1]),
-                    )
-                })?;
-                spec.entries[k] = Some(rule(d.line, arg(2)?)?);
+                let name = arg(1)?.clone();
+                if spec.entries.iter().any(|(n, _)| *n == name) {
+                    return Err(gerr(file, d.line, format!("entry `{name}` given twice")));
+                }
+                spec.entries.push((name, rule(d.line, arg(2)?)?));
             }
-            "component" => {
-                let a1 = arg(1)?;
-                let k = COMPONENTS.iter().position(|e| e == a1).ok_or_else(|| {
-                    gerr(
-                        file,
-                        d.line,
-                        format!("unknown component `{}`; known: {COMPONENTS:?}", w[1]),
-                    )
-                })?;
-                arg(2)?;
-                for n in &w[2..] {
-                    spec.components[k].push(rule(d.line, n)?);
+            "part" => {
+                // `;@ part NAME RULE...`, or `;@ part RULE`: named after it.
+                let name = arg(1)?.clone();
+                let names: Vec<&String> = if w.len() == 2 {
+                    vec![&w[1]]
+                } else {
+                    w[2..].iter().collect()
+                };
+                if spec
+                    .parts
+                    .iter()
+                    .any(|p| p.name.eq_ignore_ascii_case(&name))
+                {
+                    return Err(gerr(file, d.line, format!("part `{name}` given twice")));
+                }
+                let mut rules = Vec::new();
+                for n in names {
+                    let r = rule(d.line, n)?;
+                    if let Some(p) = spec.parts.iter().find(|p| p.rules.contains(&r)) {
+                        return Err(gerr(
+                            file,
+                            d.line,
+                            format!("rule `{n}` is already part `{}`", p.name),
+                        ));
+                    }
+                    rules.push(r);
+                }
+                let (name, variant) = named(&name);
+                spec.parts.push(PartSpec {
+                    name,
+                    variant,
+                    rules,
+                    index: spec.parts.len(),
+                    line: d.line,
+                    repeated: false,
+                    hidden: false,
+                });
+            }
+            "kind" => {
+                // `;@ kind PART NAME[=Variant] RULE...`
+                let part = arg(1)?.clone();
+                arg(3)?;
+                match &kind_part_name {
+                    Some((p, _)) if !p.eq_ignore_ascii_case(&part) => {
+                        return Err(gerr(
+                            file,
+                            d.line,
+                            format!("a profile classifies one part; `{p}` already has kinds"),
+                        ))
+                    }
+                    _ => kind_part_name = Some((part, d.line)),
+                }
+                let (name, variant) = named(arg(2)?);
+                let k = match spec.kinds.iter().position(|k| k.name == name) {
+                    Some(k) => k,
+                    None => {
+                        spec.kinds.push(KindSpec { name, variant });
+                        spec.kinds.len() - 1
+                    }
+                };
+                for n in &w[3..] {
+                    spec.kind_rules.push((rule(d.line, n)?, k));
                 }
             }
-            "host-kind" => {
-                let a1 = arg(1)?;
-                let k = HOST_KINDS.iter().position(|e| e == a1).ok_or_else(|| {
-                    gerr(
+            "scheme" => {
+                let name = arg(1)?.to_ascii_lowercase();
+                if spec.schemes.iter().any(|(n, _)| *n == name) {
+                    return Err(gerr(file, d.line, format!("scheme `{name}` given twice")));
+                }
+                if name.is_empty()
+                    || !name.as_bytes()[0].is_ascii_alphabetic()
+                    || !name
+                        .bytes()
+                        .all(|b| b.is_ascii_alphanumeric() || b"+-.".contains(&b))
+                {
+                    return Err(gerr(
                         file,
                         d.line,
-                        format!("unknown host kind `{}`; known: {HOST_KINDS:?}", w[1]),
-                    )
-                })?;
-                arg(2)?;
-                for n in &w[2..] {
-                    spec.host_kinds.push((rule(d.line, n)?, k));
+                        format!("`{name}` is not a scheme name (RFC 3986 3.1)"),
+                    ));
                 }
+                spec.schemes.push((name, rule(d.line, arg(2)?)?));
             }
             "percent" => spec.percent = Some(rule(d.line, arg(1)?)?),
             "unreserved" => spec.unreserved = Some(rule(d.line, arg(1)?)?),
-            "resolution" => {
-                let a1 = arg(1)?;
-                spec.resolution =
-                    RESOLUTIONS
-                        .iter()
-                        .position(|(n, _)| n == a1)
-                        .ok_or_else(|| {
-                            let known: Vec<_> = RESOLUTIONS.iter().map(|(n, _)| *n).collect();
-                            gerr(
-                                file,
-                                d.line,
-                                format!("unknown resolution `{a1}`; known: {known:?}"),
-                            )
-                        })?;
-            }
+            "resolution" => spec.resolution = camel(arg(1)?),
             "ip-literal" => {
                 for n in &w[1..] {
                     spec.ip_literal.push(rule(d.line, n)?);
@@ -281,12 +447,29 @@ fn build_profile(
             "`;@ profile` needs a CamelCase variant name, a CLI name and a description",
         ));
     }
-    if spec.entries[0].is_none() {
+    if spec.entries.is_empty() {
         return Err(gerr(
             file,
             1,
-            "a profile needs at least `;@ entry reference RULE`",
+            "a profile needs at least one `;@ entry NAME RULE`",
         ));
+    }
+    if spec.resolution.is_empty() {
+        return Err(gerr(file, 1, "a profile needs `;@ resolution ALGORITHM`"));
+    }
+    if let Some((name, line)) = kind_part_name {
+        spec.kind_part = Some(
+            spec.parts
+                .iter()
+                .position(|p| p.name.eq_ignore_ascii_case(&name))
+                .ok_or_else(|| {
+                    gerr(
+                        file,
+                        line,
+                        format!("`;@ kind` names undeclared part `{name}`"),
+                    )
+                })?,
+        );
     }
     spec.grammar = grammar;
     Ok(spec)

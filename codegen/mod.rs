@@ -29,33 +29,35 @@ pub fn compile_dir(dir: &Path) -> Result<Vec<emit::Compiled>, abnf::GrammarError
     let mut out = Vec::new();
     for spec in specs {
         let mut pool = program::Pool::default();
+        let nslots = spec.nslots();
         let build = |rules: &[usize], pool: &mut program::Pool| -> Result<_, abnf::GrammarError> {
             let n = nfa::from_rules(&spec.grammar, Some(&spec), rules);
             let d = dfa::build(&n, true);
             let p = program::compile(&spec, pool, rules)?;
-            let t = tdfa::build(&p, pool);
+            let t = tdfa::build(&p, pool, nslots);
             Ok((d, p, t))
         };
         let mut entries = Vec::new();
-        for e in spec.entries {
-            entries.push(match e {
-                Some(r) => Some(build(&[r], &mut pool)?),
-                None => None,
-            });
+        for (name, r) in &spec.entries {
+            entries.push((name.clone(), build(&[*r], &mut pool)?));
         }
-        let mut components = Vec::new();
-        for rules in spec.components.iter() {
-            components.push(if rules.is_empty() {
-                None
-            } else {
-                Some(build(rules, &mut pool)?)
+        let mut schemes = Vec::new();
+        for (name, r) in &spec.schemes {
+            schemes.push((name.clone(), build(&[*r], &mut pool)?));
+        }
+        let mut parts = Vec::new();
+        for index in 0..spec.nparts() {
+            parts.push(match spec.part_at(index) {
+                Some(p) if !p.hidden => Some(build(&p.rules, &mut pool)?),
+                _ => None,
             });
         }
         out.push(emit::Compiled {
             spec,
             pool,
             entries,
-            components,
+            schemes,
+            parts,
         });
     }
     Ok(out)

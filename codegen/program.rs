@@ -81,14 +81,14 @@ struct Compiler<'a> {
 }
 
 impl Compiler<'_> {
-    fn triggers(&self, r: usize, active: u8, in_kind: bool) -> bool {
+    fn triggers(&self, r: usize, active: u64, in_kind: bool) -> bool {
         self.spec
             .component_of(r)
-            .is_some_and(|c| active & (1 << c) == 0)
+            .is_some_and(|c| active & (1u64 << c) == 0)
             || (!in_kind && self.spec.host_kind_of(r).is_some())
     }
 
-    fn needs_structure(&self, e: &Expr, active: u8, in_kind: bool) -> bool {
+    fn needs_structure(&self, e: &Expr, active: u64, in_kind: bool) -> bool {
         mentions(&self.spec.grammar, e, &|r| {
             self.triggers(r, active, in_kind)
         })
@@ -128,7 +128,7 @@ impl Compiler<'_> {
         self.ops.push(Op::Leaf(idx));
     }
 
-    fn compile(&mut self, e: &Expr, active: u8, in_kind: bool) -> Result<(), GrammarError> {
+    fn compile(&mut self, e: &Expr, active: u64, in_kind: bool) -> Result<(), GrammarError> {
         if !self.needs_structure(e, active, in_kind) {
             match e {
                 Expr::Empty => {}
@@ -154,7 +154,7 @@ impl Compiler<'_> {
                 let comp = self
                     .spec
                     .component_of(r)
-                    .filter(|&c| active & (1 << c) == 0);
+                    .filter(|&c| active & (1u64 << c) == 0);
                 let kind = if in_kind {
                     None
                 } else {
@@ -163,7 +163,7 @@ impl Compiler<'_> {
                 let mut active2 = active;
                 if let Some(c) = comp {
                     self.ops.push(Op::Save(2 * c as u8));
-                    active2 |= 1 << c;
+                    active2 |= 1u64 << c;
                 }
                 if let Some(k) = kind {
                     self.ops.push(Op::Kind(k as u8));

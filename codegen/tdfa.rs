@@ -29,12 +29,11 @@ use super::dfa::{self, Dfa, DEAD, START};
 use super::program::{Op, Pool, Program};
 use std::collections::{HashMap, VecDeque};
 
-/// Slots: component `c` start is `2c`, end `2c + 1`; slot 16 is the host
-/// kind. Every register starts out as "unset", so a slot that no thread has
-/// set needs no state of its own, and neither does the kind: both are data,
-/// which keeps the automaton about the size of the validating DFA.
-pub const SLOTS: usize = 17;
-pub const KIND_SLOT: usize = 16;
+// Slots: part `c` start is `2c`, end `2c + 1`; the last slot is the kind
+// of the profile's classified part (the profile's layout gives the count).
+// Every register starts out as "unset", so a slot that no thread has set
+// needs no state of its own, and neither does the kind: both are data,
+// which keeps the automaton about the size of the validating DFA.
 /// Source value of an operation: the current position.
 pub const SRC_POS: u8 = 0xfe;
 /// Source value of an operation: host kind k is `SRC_KIND + k`.
@@ -71,7 +70,7 @@ enum Val {
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 struct Thread {
     k: Kernel,
-    regs: [Val; SLOTS],
+    regs: Vec<Val>,
 }
 
 /// One register operation: `dst := src`, registers numbered globally
@@ -88,7 +87,9 @@ pub struct Tdfa {
     pub op_lists: Vec<Vec<RegOp>>,
     /// Per state: where each slot's final value comes from (a register,
     /// `FINAL_END`, or `FINAL_KIND + k` for the kind slot).
-    pub finals: Vec<[u8; SLOTS]>,
+    pub finals: Vec<Vec<u8>>,
+    /// Slots per state: two per part and the kind.
+    pub nslots: usize,
     /// Registers used, including the scratch register for swaps (a copy
     /// cycle goes through it).
     pub nregs: usize,
@@ -97,6 +98,7 @@ pub struct Tdfa {
 struct Nfa<'a> {
     ops: &'a [Op],
     pool: &'a Pool,
+    kind_slot: usize,
 }
 
 impl Nfa<'_> {
@@ -106,8 +108,8 @@ impl Nfa<'_> {
     /// a later arrival at an instruction can only repeat earlier results.
     fn close(&self, from: &Thread, la: Option<u8>, visited: &mut [bool], out: &mut Vec<Thread>) {
         match from.k {
-            Kernel::At(pc) => self.walk(pc, from.regs, la, visited, out),
-            Kernel::In(pc, q) => self.leaf(pc, q, from.regs, la, visited, out),
+            Kernel::At(pc) => self.walk(pc, from.regs.clone(), la, visited, out),
+            Kernel::In(pc, q) => self.leaf(pc, q, from.regs.clone(), la, visited, out),
         }
     }
 
@@ -117,7 +119,7 @@ impl Nfa<'_> {
         &self,
         pc: usize,
         q: u32,
-        regs: [Val; SLOTS],
+        regs: Vec<Val>,
         la: Option<u8>,
         visited: &mut [bool],
         out: &mut Vec<Thread>,
@@ -131,7 +133,7 @@ impl Nfa<'_> {
             if q2 != DEAD {
                 out.push(Thread {
                     k: Kernel::In(pc, q2),
-                    regs,
+                    regs: regs.clone(),
                 });
             }
         }
@@ -143,7 +145,7 @@ impl Nfa<'_> {
     fn walk(
         &self,
         pc: usize,
-        mut regs: [Val; SLOTS],
+        mut regs: Vec<Val>,
         la: Option<u8>,
         visited: &mut [bool],
         out: &mut Vec<Thread>,
@@ -163,7 +165,7 @@ impl Nfa<'_> {
                 }
             }
             Op::Split(alt, _, _) => {
-                self.walk(pc + 1, regs, la, visited, out);
+                self.walk(pc + 1, regs.clone(), la, visited, out);
                 self.walk(alt, regs, la, visited, out);
             }
             Op::Jmp(t) => self.walk(t, regs, la, visited, out),
@@ -172,7 +174,8 @@ impl Nfa<'_> {
                 self.walk(pc + 1, regs, la, visited, out);
             }
             Op::Kind(k) => {
-                regs[KIND_SLOT] = Val::Kind(k);
+                let ks = self.kind_slot;
+                regs[ks] = Val::Kind(k);
                 self.walk(pc + 1, regs, la, visited, out);
             }
             Op::Match => {
@@ -228,10 +231,10 @@ type Move = (usize, u8, Val);
 /// Renames registers per slot in order of first use; returns the renamed
 /// threads and, per slot, `(new register, source)` for every register whose
 /// value is not already in place.
-fn canonical(threads: Vec<Thread>) -> (Vec<Thread>, Vec<Move>) {
+fn canonical(threads: Vec<Thread>, nslots: usize) -> (Vec<Thread>, Vec<Move>) {
     let mut out = threads;
     let mut moves = Vec::new();
-    for slot in 0..SLOTS {
+    for slot in 0..nslots {
         let mut names: Vec<Val> = Vec::new();
         for t in out.iter_mut() {
             let v = t.regs[slot];
@@ -255,12 +258,16 @@ fn canonical(threads: Vec<Thread>) -> (Vec<Thread>, Vec<Move>) {
 
 /// Builds the tagged DFA of a program, or `None` when it would be too big
 /// (the runtime then runs the program).
-pub fn build(p: &Program, pool: &Pool) -> Option<Tdfa> {
-    let nfa = Nfa { ops: &p.ops, pool };
+pub fn build(p: &Program, pool: &Pool, nslots: usize) -> Option<Tdfa> {
+    let nfa = Nfa {
+        ops: &p.ops,
+        pool,
+        kind_slot: nslots - 1,
+    };
     let (class_of, nclasses, reps) = classes(&p.ops, pool);
     let start = vec![Thread {
         k: Kernel::At(0),
-        regs: [Val::Reg(0); SLOTS],
+        regs: vec![Val::Reg(0); nslots],
     }];
     let mut states: Vec<Vec<Thread>> = vec![Vec::new(), start.clone()];
     let mut index: HashMap<Vec<Thread>, u32> = HashMap::new();
@@ -284,7 +291,7 @@ pub fn build(p: &Program, pool: &Pool) -> Option<Tdfa> {
             }
             let mut seen = std::collections::HashSet::new();
             let next: Vec<Thread> = out.into_iter().filter(|t| seen.insert(t.k)).collect();
-            let (next, moves) = canonical(next);
+            let (next, moves) = canonical(next, nslots);
             let id = match index.get(&next) {
                 Some(&id) => id,
                 None => {
@@ -312,7 +319,7 @@ pub fn build(p: &Program, pool: &Pool) -> Option<Tdfa> {
 
     // Registers: per slot as many as any state uses (every register a
     // transition writes is one of its target state's).
-    let mut per_slot = [0usize; SLOTS];
+    let mut per_slot = vec![0usize; nslots];
     for t in states.iter().flatten() {
         for (slot, v) in t.regs.iter().enumerate() {
             if let Val::Reg(r) = v {
@@ -320,9 +327,9 @@ pub fn build(p: &Program, pool: &Pool) -> Option<Tdfa> {
             }
         }
     }
-    let mut base = [0usize; SLOTS];
+    let mut base = vec![0usize; nslots];
     let mut total = 0;
-    for slot in 0..SLOTS {
+    for slot in 0..nslots {
         base[slot] = total;
         total += per_slot[slot];
     }
@@ -374,15 +381,17 @@ pub fn build(p: &Program, pool: &Pool) -> Option<Tdfa> {
         };
         op_at.push(id);
     }
-    let fin: Vec<Option<[u8; SLOTS]>> = finals
+    let fin: Vec<Option<Vec<u8>>> = finals
         .iter()
         .map(|f| {
             f.as_ref().map(|t| {
-                std::array::from_fn(|slot| match t.regs[slot] {
-                    Val::Pos => FINAL_END,
-                    Val::Kind(k) => FINAL_KIND + k,
-                    Val::Reg(r) => global(slot, r),
-                })
+                (0..nslots)
+                    .map(|slot| match t.regs[slot] {
+                        Val::Pos => FINAL_END,
+                        Val::Kind(k) => FINAL_KIND + k,
+                        Val::Reg(r) => global(slot, r),
+                    })
+                    .collect()
             })
         })
         .collect();
@@ -390,14 +399,14 @@ pub fn build(p: &Program, pool: &Pool) -> Option<Tdfa> {
     // Minimize: Moore refinement from the final actions (the dead state
     // alone), with each transition's operation list as its output.
     let mut block: Vec<u32> = {
-        let mut ids: HashMap<Option<[u8; SLOTS]>, u32> = HashMap::new();
+        let mut ids: HashMap<Option<Vec<u8>>, u32> = HashMap::new();
         fin.iter()
             .enumerate()
             .map(|(s, f)| {
                 let key = if s == DEAD as usize {
-                    Some([0xfd; SLOTS])
+                    Some(vec![0xfd; nslots])
                 } else {
-                    *f
+                    f.clone()
                 };
                 let k = ids.len() as u32;
                 *ids.entry(key).or_insert(k)
@@ -444,7 +453,7 @@ pub fn build(p: &Program, pool: &Pool) -> Option<Tdfa> {
             new_ops.push(op_at[i]);
         }
         accept.push(s != DEAD as usize && fin[s].is_some());
-        finals_out.push(fin[s].unwrap_or([0; SLOTS]));
+        finals_out.push(fin[s].clone().unwrap_or_else(|| vec![0; nslots]));
     }
     // Rows padded to a power of two (with dead transitions that no class
     // reaches), so that the runtime finds a transition with a shift rather
@@ -469,6 +478,7 @@ pub fn build(p: &Program, pool: &Pool) -> Option<Tdfa> {
         op_at,
         op_lists: lists,
         finals: finals_out,
+        nslots,
         nregs,
     })
 }

@@ -9,7 +9,8 @@
 //! lost. Results are identical to [`Parser::parse_bytes`] on every line
 //! (tested differentially).
 
-use crate::parse::Spans;
+use crate::parse::{Spans, NONE};
+use crate::tables::{DEFAULT_SLOTS, MAX_SLOTS};
 use crate::{Component, ErrorKind, HostKind, ParseError, Parser, Profile, UriRef};
 use core::ops::Range;
 
@@ -32,17 +33,28 @@ pub(crate) struct Record {
     host_kind: u8,
     /// Error component, or `u8::MAX`.
     err_component: u8,
-    /// Valid: start and end of each component, relative to `start`.
-    /// Invalid: error index (two halves), offending byte + 1 (0 at end), and
-    /// the rule's index in the profile's rule table.
-    spans: [u16; 16],
+    /// Valid: start and end of each of the default grammar's parts (the
+    /// typed `Component`s), relative to `start`. Invalid: error index (two
+    /// halves), offending byte + 1 (0 at end), and the rule's index in the
+    /// profile's rule table.
+    spans: [u16; DEFAULT_SLOTS],
 }
 
+// The record is laid out for the default grammar's eight parts: five
+// 8-byte words that `scan::push_streaming` stores one by one and that
+// `scan::unset_mask` reads as one 64-byte line. A default grammar with
+// another number of parts stops the build here, to have both resized.
+// References with parts beyond these (other profiles) keep all their
+// spans in the side table.
+const _: () = assert!(DEFAULT_SLOTS == 16 && DEFAULT_SLOTS <= MAX_SLOTS);
 const _: () = assert!(core::mem::size_of::<Record>() == 40);
 // No padding: the fields' sizes add up to the whole.
 const _: () = {
     use core::mem::size_of;
-    assert!(size_of::<u32>() + 4 * size_of::<u8>() + size_of::<[u16; 16]>() == size_of::<Record>());
+    assert!(
+        size_of::<u32>() + 4 * size_of::<u8>() + size_of::<[u16; DEFAULT_SLOTS]>()
+            == size_of::<Record>()
+    );
 };
 
 /// From this many bytes of input on, a parallel parse stores the records
@@ -353,7 +365,7 @@ impl Batch {
     pub fn error(&self, i: usize) -> Option<BatchError> {
         self.parse_error(i).map(|e| BatchError {
             kind: e.kind,
-            component: e.component,
+            component: e.component(),
             index: e.index(),
         })
     }
@@ -367,7 +379,13 @@ impl Batch {
         let kind = crate::error::ErrorKind::from_index(r.status - 1)?;
         Some(ParseError {
             kind,
-            component: Component::from_index(r.err_component),
+            part: self
+                .profile
+                .tables()
+                .parts
+                .get(r.err_component as usize)
+                .map(|p| p.name)
+                .filter(|n| !n.is_empty()),
             index: r.wide(),
             byte: r.spans[2].checked_sub(1).map(|b| b as u8),
             rule: self
@@ -460,7 +478,7 @@ impl Batch {
             self.long[r.wide() as usize]
         } else {
             let mut spans = Spans::EMPTY;
-            for c in 0..8 {
+            for c in 0..DEFAULT_SLOTS / 2 {
                 if r.present & (1 << c) != 0 {
                     spans.slots[2 * c] = r.spans[2 * c] as u32;
                     spans.slots[2 * c + 1] = r.spans[2 * c + 1] as u32;
@@ -472,7 +490,7 @@ impl Batch {
         // Valid references are ASCII in every grammar, so this holds.
         let text = core::str::from_utf8(line).map_err(|e| ParseError {
             kind: ErrorKind::InvalidCharacter,
-            component: None,
+            part: None,
             index: e.valid_up_to() as u32,
             byte: line.get(e.valid_up_to()).copied(),
             rule: "",
@@ -665,14 +683,21 @@ fn valid_record(start: usize, line: &[u8], spans: Spans, long: &mut Vec<Spans>) 
     // An absent span's halves are never read (`present` says so), so the
     // offsets are only narrowed, which compiles to a few vector moves.
     // Bit c from bits 2c and 2c + 1 of the unset slots.
-    let unset = u32::from(crate::scan::unset_mask(&spans.slots));
+    let inline: &[u32; DEFAULT_SLOTS] = spans
+        .slots
+        .first_chunk()
+        .expect("MAX_SLOTS >= DEFAULT_SLOTS");
+    let unset = u32::from(crate::scan::unset_mask(inline));
     let mut both = !(unset | unset >> 1) & 0x5555;
     both = (both | both >> 1) & 0x3333;
     both = (both | both >> 2) & 0x0f0f;
     both = (both | both >> 4) & 0x00ff;
     rec.present = both as u8;
-    if line.len() <= u16::MAX as usize {
-        rec.spans = spans.slots.map(|s| s as u16);
+    // Parts beyond the default grammar's (another profile's) do not fit
+    // the record: such a reference keeps its spans in the side table.
+    let extra = spans.slots[DEFAULT_SLOTS..].iter().any(|&s| s != NONE);
+    if line.len() <= u16::MAX as usize && !extra {
+        rec.spans = inline.map(|s| s as u16);
     } else {
         rec.status = LONG;
         rec.set_wide(long.len() as u32);
@@ -700,7 +725,10 @@ fn error_record(parser: &Parser, start: usize, e: &ParseError) -> Record {
         start: start as u32,
         status: e.kind as u8 + 1,
         host_kind: u8::MAX,
-        err_component: e.component.map_or(u8::MAX, |c| c as u8),
+        err_component: e
+            .part
+            .and_then(|n| parser.get_profile().part(n))
+            .map_or(u8::MAX, |p| p.index() as u8),
         ..Record::default()
     };
     rec.set_wide(e.index);

@@ -76,7 +76,8 @@ impl ErrorKind {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct ParseError {
     pub(crate) kind: ErrorKind,
-    pub(crate) component: Option<Component>,
+    /// The part (by the grammar's name) the fault is in.
+    pub(crate) part: Option<&'static str>,
     pub(crate) index: u32,
     pub(crate) byte: Option<u8>,
     pub(crate) rule: &'static str,
@@ -87,9 +88,23 @@ impl ParseError {
     pub const fn kind(&self) -> ErrorKind {
         self.kind
     }
-    /// The component being matched, when the grammar places the fault in one.
-    pub const fn component(&self) -> Option<Component> {
-        self.component
+    /// The component being matched, when the grammar places the fault in
+    /// one of the default grammar's parts.
+    pub fn component(&self) -> Option<Component> {
+        Component::from_name(self.part?)
+    }
+    /// The part being matched, by the name the profile's grammar gives it
+    /// (also parts that [`Component`] has no variant for, such as RFC 6874's
+    /// `zone`).
+    ///
+    /// ```
+    /// use urilex::{Parser, Profile};
+    /// let e = Parser::new().profile(Profile::Rfc6874).parse("http://[::1%25a%2]/").unwrap_err();
+    /// assert_eq!(e.part(), Some("zone"));
+    /// assert_eq!(e.component(), None);
+    /// ```
+    pub const fn part(&self) -> Option<&'static str> {
+        self.part
     }
     /// Byte offset of the fault in the input (see [`ErrorKind`]).
     pub const fn index(&self) -> usize {
@@ -150,8 +165,8 @@ impl fmt::Display for ParseError {
             }
         }
         write!(f, " at byte {}", self.index)?;
-        if let Some(c) = self.component {
-            write!(f, " in {}", c.as_str())?;
+        if let Some(c) = self.part {
+            write!(f, " in {c}")?;
         }
         write!(f, " (rule {})", self.rule)
     }

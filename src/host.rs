@@ -46,7 +46,7 @@ impl<'a> Host<'a> {
                 Some(a) => Host::Ipv4(a),
                 None => Host::RegName(text),
             },
-            Some(HostKind::Ipv6) => match ipv6(inner.as_bytes()) {
+            Some(HostKind::Ipv6) => match ipv6(zoneless(inner).as_bytes()) {
                 Some(a) => Host::Ipv6(a),
                 None => Host::RegName(text),
             },
@@ -123,6 +123,12 @@ pub(crate) fn ipv6(s: &[u8]) -> Option<Ipv6Addr> {
     all[..head.len()].copy_from_slice(&head);
     all[8 - tail.len()..].copy_from_slice(&tail);
     Some(Ipv6Addr::from(all))
+}
+
+/// An IPv6 literal's address without an RFC 6874 zone (`%25` and the
+/// zone identifier, which the profile's `zone` part holds).
+fn zoneless(inner: &str) -> &str {
+    inner.split_once("%25").map_or(inner, |(a, _)| a)
 }
 
 #[cfg(test)]

@@ -50,5 +50,5 @@ pub use host::Host;
 pub use lint::{Lint, LintKind};
 pub use normalize::{default_port, normalize_into, NormalizeOptions};
 pub use resolve::{relativize_into, resolve_into, DotAboveRoot, ResolveError, ResolveOptions};
-pub use tables::Profile;
+pub use tables::{PartInfo, Profile};
 pub use uri_ref::{Component, HostKind, Parser, Syntax, UriRef, UriRefBuf};

@@ -14,31 +14,38 @@
 use crate::error::{ErrorKind, ParseError};
 use crate::tables::{
     in_set, Entry, Op, ProfileTables, Tdfa, DEAD, HINT_IP_LITERAL, HINT_PERCENT, MAX_FRAMES,
-    MAX_TRAIL, REG_FILE, R_END, R_KIND, START,
+    MAX_KINDS, MAX_SLOTS, MAX_TRAIL, REG_FILE, R_END, R_KIND, START,
 };
 use crate::{Component, HostKind};
 
 /// Marks an absent span boundary.
 pub(crate) const NONE: u32 = u32::MAX;
 
-/// Capture slots as the programs write them: component `c` spans
-/// `slots[2c]..slots[2c + 1]`; `kind` is the host kind or `u8::MAX`.
+/// Capture slots as the programs write them: part `c` spans
+/// `slots[2c]..slots[2c + 1]` (the profile's layout; `MAX_SLOTS` is the
+/// largest any grammar needs); `kind` is the classified part's kind or
+/// `u8::MAX`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub(crate) struct Spans {
-    pub slots: [u32; 16],
+    pub slots: [u32; MAX_SLOTS],
     pub kind: u8,
 }
 
 impl Spans {
     pub(crate) const EMPTY: Spans = Spans {
-        slots: [NONE; 16],
+        slots: [NONE; MAX_SLOTS],
         kind: u8::MAX,
     };
 
     #[inline]
     pub(crate) fn get(&self, c: Component) -> Option<(usize, usize)> {
-        let i = c as usize * 2;
-        let (s, e) = (self.slots[i], self.slots[i + 1]);
+        self.get_index(c as usize)
+    }
+
+    /// The span of the part at layout index `i`, if set.
+    #[inline]
+    pub(crate) fn get_index(&self, i: usize) -> Option<(usize, usize)> {
+        let (s, e) = (*self.slots.get(2 * i)?, *self.slots.get(2 * i + 1)?);
         if s == NONE || e == NONE {
             None
         } else {
@@ -59,7 +66,7 @@ pub(crate) fn run_program(t: &ProfileTables, ops: &[Op], input: &[u8]) -> Option
     // Backtracking frames: (pc to resume at, position, trail length).
     let mut frames = [(0u16, 0u32, 0u8); MAX_FRAMES];
     let mut nframes = 0usize;
-    // Undo trail: (slot, old value); slot 16 is the host kind.
+    // Undo trail: (slot, old value); slot `u8::MAX` is the kind.
     let mut trail = [(0u8, 0u32); MAX_TRAIL];
     let mut ntrail = 0usize;
     let mut pc = 0usize;
@@ -121,7 +128,7 @@ pub(crate) fn run_program(t: &ProfileTables, ops: &[Op], input: &[u8]) -> Option
             }
             Op::Kind(k) => {
                 if ntrail < MAX_TRAIL {
-                    trail[ntrail] = (16, spans.kind as u32);
+                    trail[ntrail] = (u8::MAX, spans.kind as u32);
                     ntrail += 1;
                 }
                 spans.kind = k;
@@ -144,7 +151,7 @@ pub(crate) fn run_program(t: &ProfileTables, ops: &[Op], input: &[u8]) -> Option
             while ntrail > tl as usize {
                 ntrail -= 1;
                 let (slot, old) = trail[ntrail];
-                if slot == 16 {
+                if slot == u8::MAX {
                     spans.kind = old as u8;
                 } else {
                     spans.slots[slot as usize] = old;
@@ -180,7 +187,7 @@ pub(crate) fn run_tdfa_from(t: &Tdfa, input: &[u8], from: usize) -> (usize, Opti
     // The registers (unset at first), the length, the host kinds, the
     // position.
     let mut regs = [NONE; REG_FILE];
-    for k in 0..4 {
+    for k in 0..MAX_KINDS {
         regs[R_KIND + k] = k as u32;
     }
     let mut s = START;
@@ -256,13 +263,16 @@ pub(crate) fn diagnose_at(
         (_, None) => ErrorKind::UnexpectedEnd,
         (_, Some(_)) => ErrorKind::InvalidCharacter,
     };
-    let component = label.and_then(|l| Component::from_index(l.component));
+    let part = label
+        .and_then(|l| t.parts.get(l.component as usize))
+        .map(|p| p.name)
+        .filter(|n| !n.is_empty());
     let rule = label
         .and_then(|l| t.rules.get(l.rule as usize).copied())
         .unwrap_or(entry_rule);
     ParseError {
         kind,
-        component,
+        part,
         index: index as u32,
         byte,
         rule,
@@ -272,7 +282,7 @@ pub(crate) fn diagnose_at(
 pub(crate) fn too_long() -> ParseError {
     ParseError {
         kind: ErrorKind::TooLong,
-        component: None,
+        part: None,
         index: u32::MAX,
         byte: None,
         rule: "",
@@ -282,7 +292,7 @@ pub(crate) fn too_long() -> ParseError {
 pub(crate) fn unsupported(rule: &'static str) -> ParseError {
     ParseError {
         kind: ErrorKind::Unsupported,
-        component: None,
+        part: None,
         index: 0,
         byte: None,
         rule,
@@ -319,7 +329,7 @@ mod tests {
         let mut parts = Vec::new();
         for i in &out {
             if let Some(s) = run_program(t, entry.ops, i) {
-                for c in 0..8 {
+                for c in 0..MAX_SLOTS / 2 {
                     let (a, b) = (s.slots[2 * c], s.slots[2 * c + 1]);
                     if a != NONE && b != NONE {
                         parts.push(i[a as usize..b as usize].to_vec());
@@ -335,7 +345,12 @@ mod tests {
     fn tagged() -> impl Iterator<Item = (Profile, &'static Entry, &'static Tdfa)> {
         Profile::ALL.iter().flat_map(|&p| {
             let t = p.tables();
-            let entries = t.entries.iter().chain(&t.components).flatten();
+            let entries = t
+                .entries
+                .iter()
+                .chain(t.components)
+                .flatten()
+                .chain(t.schemes.iter().map(|(_, e)| e));
             entries.filter_map(move |e| Some((p, e, e.tdfa.as_ref()?)))
         })
     }
@@ -365,12 +380,12 @@ mod tests {
         }
         // Every entry and component has one, except seed 000's automata
         // over the generator's size limit (its entries and authority).
-        assert_eq!(checked, 3 * (4 + 8) - 5);
+        assert_eq!(checked, 3 * (4 + 8) - 5 + (4 + 9));
         let t = Profile::Rfc3986.tables();
         assert!(t
             .entries
             .iter()
-            .chain(&t.components)
+            .chain(t.components)
             .flatten()
             .all(|e| e.tdfa.is_some()));
     }
@@ -391,7 +406,7 @@ mod tests {
                     for r in regs.iter_mut().take(R_END) {
                         *r = rng.next() as u32;
                     }
-                    for k in 0..4 {
+                    for k in 0..MAX_KINDS {
                         regs[R_KIND + k] = k as u32;
                     }
                     let pos = rng.next() as u32 >> 1;
@@ -416,18 +431,21 @@ mod tests {
         let mut rng = super::gen::Rng(0xF1_4A15);
         let mut states = 0;
         for (p, e, tdfa) in tagged() {
-            for (s, f) in tdfa.finals.iter().enumerate() {
+            for (s, f) in tdfa.finals.chunks(tdfa.nslots).enumerate() {
                 if !tdfa.dfa.accept[s] {
                     continue;
                 }
+                let n = tdfa.nslots;
                 let mut regs = [NONE; REG_FILE];
                 for r in regs.iter_mut() {
                     *r = rng.next() as u32;
                 }
                 let get = |k: usize| regs[f[k] as usize & (REG_FILE - 1)];
                 let got = (tdfa.finish)(s, &regs);
-                assert_eq!(got.slots, std::array::from_fn(get), "{p:?} {} {s}", e.rule);
-                assert_eq!(got.kind, get(16) as u8, "{p:?} {} {s}", e.rule);
+                let want: [u32; MAX_SLOTS] =
+                    std::array::from_fn(|k| if k < n - 1 { get(k) } else { NONE });
+                assert_eq!(got.slots, want, "{p:?} {} {s}", e.rule);
+                assert_eq!(got.kind, get(n - 1) as u8, "{p:?} {} {s}", e.rule);
                 states += 1;
             }
         }
@@ -441,7 +459,7 @@ mod tests {
         let mut dfas = 0;
         for &p in Profile::ALL {
             let t = p.tables();
-            let entries = t.entries.iter().chain(&t.components).flatten();
+            let entries = t.entries.iter().chain(t.components).flatten();
             let all = entries
                 .flat_map(|e| std::iter::once(&e.dfa).chain(e.tdfa.as_ref().map(|t| &t.dfa)))
                 .chain(t.leaves);

@@ -196,22 +196,25 @@ pub(crate) struct Tdfa {
     /// The spans of an accepting state from the registers, as code: what
     /// `finals` says, one constant read per slot (tested against it).
     pub finish: fn(usize, &[u32; REG_FILE]) -> Spans,
-    /// Per state, where each capture slot and (last) the host kind are at
-    /// the end: an index into the registers followed by `FINALS_EXTRA`
-    /// constants, the input's length and then the four host kinds. Registers
-    /// start out as `NONE` (never set).
+    /// Per state, `nslots` bytes: where each capture slot and (last) the
+    /// kind are at the end, an index into the register file (registers,
+    /// then the input's length, then the kinds). Registers start out as
+    /// `NONE` (never set).
     #[cfg_attr(not(test), allow(dead_code))]
-    pub finals: &'static [[u8; 17]],
+    pub finals: &'static [u8],
+    /// Capture slots of the profile: two per part, then the kind.
+    #[cfg_attr(not(test), allow(dead_code))]
+    pub nslots: usize,
 }
 
 /// The register file of a tagged DFA run: `MAX_REGS` registers (unset at
 /// first), then the values that copies and final actions read besides
-/// them: the input's length, the four host kinds, the current position.
+/// them: the input's length, the `MAX_KINDS` kinds, the current position.
 pub(crate) const R_END: usize = MAX_REGS;
 pub(crate) const R_KIND: usize = MAX_REGS + 1;
-pub(crate) const R_POS: usize = MAX_REGS + 5;
+pub(crate) const R_POS: usize = MAX_REGS + 1 + MAX_KINDS;
 /// A power of two, so that masking an index is its bounds check.
-pub(crate) const REG_FILE: usize = (MAX_REGS + 6).next_power_of_two();
+pub(crate) const REG_FILE: usize = (R_POS + 1).next_power_of_two();
 
 /// The packed transitions agree with the DFA's, every operation list is in
 /// range and copies within the register file (writing only registers), every
@@ -220,7 +223,7 @@ pub(crate) const fn tdfa_ok(
     packed: &[u32],
     trans: &[u16],
     ops: &[u16],
-    finals: &[[u8; 17]],
+    finals: &[u8],
     stride: usize,
 ) -> bool {
     if packed.len() != trans.len() || !stride.is_power_of_two() {
@@ -248,12 +251,8 @@ pub(crate) const fn tdfa_ok(
     }
     let mut s = 0;
     while s < finals.len() {
-        let mut k = 0;
-        while k < 17 {
-            if finals[s][k] as usize >= R_POS {
-                return false;
-            }
-            k += 1;
+        if finals[s] as usize >= R_POS {
+            return false;
         }
         s += 1;
     }
@@ -275,10 +274,51 @@ pub(crate) struct Entry {
     pub rule: &'static str,
 }
 
+/// A part of a reference that a profile's grammar declares (`;@ part`).
+///
+/// ```
+/// use urilex::Profile;
+/// let zone = Profile::Rfc6874.part("zone").unwrap();
+/// assert_eq!(zone.name(), "zone");
+/// assert!(Profile::Rfc3986.part("zone").is_none());
+/// assert!(Profile::Rfc3986.parts().any(|p| p.name() == "host"));
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct PartInfo {
+    pub(crate) name: &'static str,
+    pub(crate) index: u8,
+    pub(crate) repeated: bool,
+    pub(crate) hidden: bool,
+}
+
+impl PartInfo {
+    /// Its name, as the grammar's `;@ part` directive gives it.
+    pub const fn name(&self) -> &'static str {
+        self.name
+    }
+    /// Its index in the profile's layout (`UriRef::part_at`); the parts of
+    /// the default grammar (`Component`) have the same index in every profile.
+    pub const fn index(&self) -> usize {
+        self.index as usize
+    }
+    /// Whether it sits inside a repetition of its grammar, so that a
+    /// reference may hold it several times (`UriRef::occurrences`).
+    pub const fn is_repeated(&self) -> bool {
+        self.repeated
+    }
+}
+
 pub(crate) struct ProfileTables {
     pub rules: &'static [&'static str],
-    /// Per component, the bytes it may hold without percent-encoding.
-    pub literal: &'static [[u64; 4]; 8],
+    /// The layout: per part index, the part (hidden where the profile has
+    /// none at that index, or where the generator keeps a region's span).
+    pub parts: &'static [PartInfo],
+    /// The part the `;@ kind` directives classify, or `u8::MAX`.
+    pub kind_part: usize,
+    /// The kinds' names by index ("" for a default kind this profile lacks).
+    pub kinds: &'static [&'static str],
+    /// Per part, the bytes it may hold without percent-encoding.
+    pub literal: &'static [[u64; 4]],
     /// The characters of the grammar's `unreserved` rule.
     pub unreserved: &'static [u64; 4],
     pub sets: &'static [[u64; 4]],
@@ -286,9 +326,43 @@ pub(crate) struct ProfileTables {
     pub firsts: &'static [([u64; 4], bool)],
     pub leaves: &'static [Dfa],
     /// Indexed by `Syntax as usize`.
-    pub entries: [Option<Entry>; 4],
-    /// Indexed by `Component as usize`.
-    pub components: [Option<Entry>; 8],
+    pub entries: [Option<Entry>; SYNTAXES],
+    /// `;@ scheme` rules: a lower-case scheme and the entry that references
+    /// with that scheme match instead of the syntax's rule.
+    pub schemes: &'static [(&'static str, Entry)],
+    /// Indexed by part index: each part's rules on their own.
+    pub components: &'static [Option<Entry>],
+}
+
+impl Profile {
+    /// The parts its grammar declares (`;@ part`), in layout order.
+    ///
+    /// ```
+    /// let names: Vec<_> = urilex::Profile::Rfc3986.parts().map(|p| p.name()).collect();
+    /// assert_eq!(names, ["scheme", "authority", "userinfo", "host", "port", "path", "query", "fragment"]);
+    /// ```
+    pub fn parts(self) -> impl Iterator<Item = PartInfo> {
+        self.tables().parts.iter().copied().filter(|p| !p.hidden)
+    }
+
+    /// The part with this name, ASCII case ignored.
+    pub fn part(self, name: &str) -> Option<PartInfo> {
+        self.parts().find(|p| p.name.eq_ignore_ascii_case(name))
+    }
+
+    /// The kinds its grammar gives the classified part (`;@ kind`).
+    pub fn kinds(self) -> impl Iterator<Item = &'static str> {
+        self.tables()
+            .kinds
+            .iter()
+            .copied()
+            .filter(|k| !k.is_empty())
+    }
+
+    /// The schemes whose references match their own rule (`;@ scheme`).
+    pub fn schemes(self) -> impl Iterator<Item = &'static str> {
+        self.tables().schemes.iter().map(|(n, _)| *n)
+    }
 }
 
 /// Whether a program's backtracking needs fit the runtime's fixed arrays.
@@ -333,8 +407,8 @@ pub(crate) const fn program_ok(ops: &[Op], leaves: usize, sets: usize, firsts: u
                     && (r as usize) < firsts
             }
             Op::Jmp(t) => (t as usize) > pc && (t as usize) < ops.len(),
-            Op::Save(s) => s < 16,
-            Op::Kind(k) => k < 4,
+            Op::Save(s) => (s as usize) < MAX_SLOTS,
+            Op::Kind(k) => (k as usize) < MAX_KINDS,
             Op::Match => true,
         };
         if !ok {

@@ -13,131 +13,11 @@ use crate::Profile;
 use core::fmt;
 use core::str::FromStr;
 
-/// The components of a URI reference (RFC 3986 section 3).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Component {
-    /// `scheme` (3.1)
-    Scheme = 0,
-    /// `authority` (3.2), without the `//`
-    Authority = 1,
-    /// `userinfo` (3.2.1)
-    Userinfo = 2,
-    /// `host` (3.2.2)
-    Host = 3,
-    /// `port` (3.2.3)
-    Port = 4,
-    /// `path` (3.3)
-    Path = 5,
-    /// `query` (3.4)
-    Query = 6,
-    /// `fragment` (3.5)
-    Fragment = 7,
-}
-
-impl Component {
-    /// Every component, in order of appearance.
-    pub const ALL: [Component; 8] = [
-        Component::Scheme,
-        Component::Authority,
-        Component::Userinfo,
-        Component::Host,
-        Component::Port,
-        Component::Path,
-        Component::Query,
-        Component::Fragment,
-    ];
-
-    /// The component's name in lower case.
-    ///
-    /// ```
-    /// assert_eq!(urilex::Component::Userinfo.as_str(), "userinfo");
-    /// ```
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            Component::Scheme => "scheme",
-            Component::Authority => "authority",
-            Component::Userinfo => "userinfo",
-            Component::Host => "host",
-            Component::Port => "port",
-            Component::Path => "path",
-            Component::Query => "query",
-            Component::Fragment => "fragment",
-        }
-    }
-
-    pub(crate) fn from_index(i: u8) -> Option<Component> {
-        Component::ALL.get(i as usize).copied()
-    }
-}
+pub use crate::tables::{Component, HostKind, PartInfo, Syntax};
 
 impl fmt::Display for Component {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.as_str())
-    }
-}
-
-/// What kind of host a reference names (RFC 3986 section 3.2.2).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum HostKind {
-    /// `IPv4address`
-    Ipv4 = 0,
-    /// `IPv6address` in brackets
-    Ipv6 = 1,
-    /// `IPvFuture` in brackets
-    IpvFuture = 2,
-    /// `reg-name`
-    RegName = 3,
-}
-
-impl HostKind {
-    /// `ipv4`, `ipv6`, `ipvfuture` or `reg-name`.
-    ///
-    /// ```
-    /// assert_eq!(urilex::HostKind::RegName.as_str(), "reg-name");
-    /// ```
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            HostKind::Ipv4 => "ipv4",
-            HostKind::Ipv6 => "ipv6",
-            HostKind::IpvFuture => "ipvfuture",
-            HostKind::RegName => "reg-name",
-        }
-    }
-
-    pub(crate) fn from_index(i: u8) -> Option<HostKind> {
-        [
-            HostKind::Ipv4,
-            HostKind::Ipv6,
-            HostKind::IpvFuture,
-            HostKind::RegName,
-        ]
-        .get(i as usize)
-        .copied()
-    }
-}
-
-/// Which rule of a profile the whole input must match.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
-pub enum Syntax {
-    /// `URI-reference`: a URI or a relative reference (the default).
-    #[default]
-    Reference = 0,
-    /// `URI`: absolute, with an optional fragment.
-    Uri = 1,
-    /// `absolute-URI`: absolute, no fragment.
-    AbsoluteUri = 2,
-    /// `relative-ref`: no scheme.
-    RelativeRef = 3,
-}
-
-impl Syntax {
-    fn rule_name(self) -> &'static str {
-        match self {
-            Syntax::Reference => "URI-reference",
-            Syntax::Uri => "URI",
-            Syntax::AbsoluteUri => "absolute-URI",
-            Syntax::RelativeRef => "relative-ref",
-        }
     }
 }
 
@@ -193,6 +73,7 @@ impl Parser {
         let spans = self.spans(input)?;
         // A match is ASCII (the grammars are), so this cannot fail; if a
         // future grammar admitted other bytes, invalid UTF-8 is still refused.
+        let rule = self.entry(input).map_or("", |(_, e)| e.rule);
         match core::str::from_utf8(input) {
             Ok(src) => Ok(UriRef {
                 src,
@@ -201,10 +82,10 @@ impl Parser {
             }),
             Err(e) => Err(ParseError {
                 kind: crate::ErrorKind::InvalidCharacter,
-                component: None,
+                part: None,
                 index: e.valid_up_to() as u32,
                 byte: input.get(e.valid_up_to()).copied(),
-                rule: self.syntax.rule_name(),
+                rule,
             }),
         }
     }
@@ -227,8 +108,8 @@ impl Parser {
         }
         let t: &'static ProfileTables = self.profile.tables();
         match &t.entries[self.syntax as usize] {
-            Some(entry) => Ok((t, entry)),
-            None => Err(parse::unsupported(self.syntax.rule_name())),
+            Some(entry) => Ok((t, dispatch(t, entry, input))),
+            None => Err(parse::unsupported(self.syntax.as_str())),
         }
     }
 
@@ -257,9 +138,13 @@ impl Parser {
         self.line_entry()?.tdfa.as_ref()
     }
 
-    /// This parser's entry, when its DFAs stop at line ends.
+    /// This parser's entry, when its DFAs stop at line ends (and the
+    /// profile does not choose its rule by the scheme, line by line).
     fn line_entry(&self) -> Option<&'static crate::tables::Entry> {
         let t: &'static ProfileTables = self.profile.tables();
+        if !t.schemes.is_empty() {
+            return None;
+        }
         t.entries[self.syntax as usize]
             .as_ref()
             .filter(|e| e.line_ends)
@@ -297,7 +182,7 @@ impl Parser {
                     kind: crate::ErrorKind::MissingScheme,
                     index: 0,
                     byte: input.first().copied(),
-                    component: Some(Component::Scheme),
+                    part: Some(Component::Scheme.as_str()),
                     rule: err.rule,
                 };
             }
@@ -316,13 +201,42 @@ impl Parser {
         if input.len() >= u32::MAX as usize {
             return Err(parse::too_long());
         }
+        self.validate_part_at(component as usize, component.as_str(), input)
+    }
+
+    /// Checks one part on its own, by the name the profile's grammar gives it.
+    ///
+    /// ```
+    /// use urilex::{Parser, Profile};
+    /// let p = Parser::new().profile(Profile::Rfc6874);
+    /// assert!(p.validate_part("zone", b"eth0").is_ok());
+    /// assert!(p.validate_part("zone", b"eth 0").is_err());
+    /// assert!(Parser::new().validate_part("zone", b"eth0").is_err()); // RFC 3986 has none
+    /// ```
+    pub fn validate_part(&self, name: &str, input: &[u8]) -> Result<(), ParseError> {
+        match self.profile.part(name) {
+            Some(p) => self.validate_part_at(p.index(), p.name(), input),
+            None => Err(parse::unsupported("part")),
+        }
+    }
+
+    fn validate_part_at(
+        &self,
+        index: usize,
+        name: &'static str,
+        input: &[u8],
+    ) -> Result<(), ParseError> {
+        if input.len() >= u32::MAX as usize {
+            return Err(parse::too_long());
+        }
         let t = self.profile.tables();
-        let Some(entry) = &t.components[component as usize] else {
-            return Err(parse::unsupported(component.as_str()));
+        let Some(Some(entry)) = t.components.get(index) else {
+            return Err(parse::unsupported(name));
         };
-        entry.dfa.scan(input).map_err(|(index, state)| {
-            parse::diagnose_at(t, entry, component.as_str(), input, index, state)
-        })
+        entry
+            .dfa
+            .scan(input)
+            .map_err(|(index, state)| parse::diagnose_at(t, entry, name, input, index, state))
     }
 
     /// Parses a host on its own and tells its kind.
@@ -337,8 +251,8 @@ impl Parser {
             return Err(parse::too_long());
         }
         let t = self.profile.tables();
-        let Some(entry) = &t.components[Component::Host as usize] else {
-            return Err(parse::unsupported("host"));
+        let Some(Some(entry)) = t.components.get(crate::tables::KIND_COMPONENT as usize) else {
+            return Err(parse::unsupported(crate::tables::KIND_COMPONENT.as_str()));
         };
         let found = match &entry.tdfa {
             Some(tdfa) => parse::run_tdfa(tdfa, bytes),
@@ -348,6 +262,48 @@ impl Parser {
             Some(spans) => Ok(Host::from_parts(input, spans.host_kind())),
             None => Err(parse::diagnose(t, entry, entry.rule, bytes)),
         }
+    }
+}
+
+/// The entry a reference matches: the profile's `;@ scheme` rule for its
+/// scheme (compared ignoring ASCII case, RFC 3986 3.1), when the entry's
+/// grammar lets the input begin with a scheme and its `:`; else `entry`.
+#[inline(always)]
+fn dispatch(
+    t: &'static ProfileTables,
+    entry: &'static crate::tables::Entry,
+    input: &[u8],
+) -> &'static crate::tables::Entry {
+    if t.schemes.is_empty() {
+        return entry;
+    }
+    dispatch_scheme(t, entry, input)
+}
+
+#[inline(never)]
+fn dispatch_scheme(
+    t: &'static ProfileTables,
+    entry: &'static crate::tables::Entry,
+    input: &[u8],
+) -> &'static crate::tables::Entry {
+    let longest = t.schemes.iter().map(|(n, _)| n.len()).max().unwrap_or(0);
+    let head = &input[..input.len().min(longest + 1)];
+    let Some(colon) = head.iter().position(|&b| b == b':') else {
+        return entry;
+    };
+    let scheme = &input[..colon];
+    let Some((_, e)) = t
+        .schemes
+        .iter()
+        .find(|(n, _)| n.as_bytes().eq_ignore_ascii_case(scheme))
+    else {
+        return entry;
+    };
+    // Only where the syntax itself admits a scheme here (not in a
+    // relative reference, say): its DFA is still alive after the colon.
+    match entry.dfa.run_from(&input[..=colon], 0) {
+        (i, s) if i == colon + 1 && s != crate::tables::DEAD => e,
+        _ => entry,
     }
 }
 
@@ -531,6 +487,67 @@ impl<'a> UriRef<'a> {
     pub fn fragment(&self) -> Option<&'a str> {
         self.get(Component::Fragment)
     }
+    /// A part's text by the name its profile's grammar gives it (`;@ part`),
+    /// ASCII case ignored; `None` when absent or not a part of the profile.
+    ///
+    /// ```
+    /// use urilex::{Parser, Profile};
+    /// let r = Parser::new().profile(Profile::Rfc6874).parse("http://[fe80::1%25eth0]:8080/").unwrap();
+    /// assert_eq!(r.part("zone"), Some("eth0"));
+    /// assert_eq!(r.part("port"), Some("8080"));
+    /// assert_eq!(r.part("no-such-part"), None);
+    /// ```
+    pub fn part(&self, name: &str) -> Option<&'a str> {
+        self.part_at(self.profile.part(name)?.index())
+    }
+
+    /// A part's text by its index in the profile's layout
+    /// ([`PartInfo::index`]).
+    pub fn part_at(&self, index: usize) -> Option<&'a str> {
+        if index == Component::Path as usize {
+            return Some(self.path());
+        }
+        self.spans
+            .get_index(index)
+            .and_then(|(s, e)| self.src.get(s..e))
+    }
+
+    /// A part's span in the input, by name.
+    pub fn part_span(&self, name: &str) -> Option<core::ops::Range<usize>> {
+        let i = self.profile.part(name)?.index();
+        if i == Component::Path as usize {
+            return Some(self.path_span());
+        }
+        self.spans.get_index(i).map(|(s, e)| s..e)
+    }
+
+    /// Every part the profile declares, with its text in this reference
+    /// (`None` when absent), in layout order.
+    ///
+    /// ```
+    /// let r = urilex::UriRef::parse("http://a/b?").unwrap();
+    /// let v: Vec<_> = r.parts().map(|(p, t)| (p.name(), t)).collect();
+    /// assert_eq!(v[0], ("scheme", Some("http")));
+    /// assert_eq!(v[6], ("query", Some("")));
+    /// ```
+    pub fn parts(&self) -> impl Iterator<Item = (PartInfo, Option<&'a str>)> + '_ {
+        self.profile
+            .parts()
+            .map(move |p| (p, self.part_at(p.index())))
+    }
+
+    /// The kind the grammar's `;@ kind` directives give the classified part
+    /// (for the bundled grammars, the host): its name, also for kinds that
+    /// [`HostKind`] has no variant for.
+    pub fn kind_name(&self) -> Option<&'static str> {
+        let t = self.profile.tables();
+        self.spans.get_index(t.kind_part)?;
+        t.kinds
+            .get(self.spans.kind as usize)
+            .copied()
+            .filter(|k| !k.is_empty())
+    }
+
     /// Has a scheme (RFC 3986 4.3).
     #[inline]
     pub fn is_absolute(&self) -> bool {

@@ -62,32 +62,32 @@ fn compile_one(files: &[(&str, &str)]) -> Result<(), String> {
 }
 
 const HEAD: &str =
-    ";@ profile T t \"test\"\n;@ default\n;@ include core.abnf\n;@ entry reference top\n";
+    ";@ profile T t \"test\"\n;@ default\n;@ resolution rfc3986\n;@ include core.abnf\n;@ entry reference top\n";
 
 #[test]
 fn grammar_errors_name_file_and_line() {
     let cases: [(&str, &str); 7] = [
-        ("top = a\na = \"x\" /\n", "t.abnf:6: empty alternative"),
+        ("top = a\na = \"x\" /\n", "t.abnf:7: empty alternative"),
         (
             "top = a\na = missing\n",
-            "t.abnf:6: undefined rule `missing`",
+            "t.abnf:7: undefined rule `missing`",
         ),
-        ("top = a\na = \"x\" a\n", "t.abnf:6: recursive rule: a -> a"),
+        ("top = a\na = \"x\" a\n", "t.abnf:7: recursive rule: a -> a"),
         (
             "top = a\na = \"x\" top\n",
-            "t.abnf:5: recursive rule: top -> a -> top",
+            "t.abnf:6: recursive rule: top -> a -> top",
         ),
         (
             "top = %x300\n",
-            "t.abnf:5: value 768 does not fit in one byte",
+            "t.abnf:6: value 768 does not fit in one byte",
         ),
         (
             "top = <prose>\n",
-            "t.abnf:5: prose value <prose> cannot be compiled",
+            "t.abnf:6: prose value <prose> cannot be compiled",
         ),
         (
             "top = \"a\"\ntop = \"b\"\n",
-            "t.abnf:6: rule `top` is already defined at t.abnf:5",
+            "t.abnf:7: rule `top` is already defined at t.abnf:6",
         ),
     ];
     for (body, want) in cases {
@@ -99,7 +99,7 @@ fn grammar_errors_name_file_and_line() {
 #[test]
 fn continuation_lines_comments_and_empty_path() {
     let g = format!(
-        "{HEAD};@ component path p\n\
+        "{HEAD};@ part path p\n\
          top = p [ \"?\" q ]   ; a comment with \"quotes\" and / slashes\n\
          \x20     / \"#\"\n\
          p = 0<pchar> / 1*%x61-62 / %x61.62.63\n\
@@ -112,7 +112,7 @@ fn continuation_lines_comments_and_empty_path() {
 fn longest_match_proof_rejects_ambiguous_structure() {
     // The path may contain "?", which also starts the query: the split is
     // ambiguous and urilex refuses to build it.
-    let g = format!("{HEAD};@ component path p\n;@ component query q\ntop = p [ \"?\" q ]\np = *( \"a\" / \"?\" )\nq = *\"b\"\n");
+    let g = format!("{HEAD};@ part path p\n;@ part query q\ntop = p [ \"?\" q ]\np = *( \"a\" / \"?\" )\nq = *\"b\"\n");
     let err = compile_one(&[("t.abnf", &g)]).unwrap_err();
     assert!(err.contains("rule `p` can go on with byte 0x3f"), "{err}");
 }
