@@ -42,6 +42,13 @@ impl ByteSet {
     pub fn is_empty(&self) -> bool {
         self.0 == [0; 4]
     }
+    pub fn intersect(&self, o: &ByteSet) -> ByteSet {
+        let mut r = *self;
+        for i in 0..4 {
+            r.0[i] &= o.0[i];
+        }
+        r
+    }
     pub fn iter(&self) -> impl Iterator<Item = u8> + '_ {
         (0..=255u8).filter(move |&b| self.contains(b))
     }

@@ -22,6 +22,8 @@ pub struct Compiled {
     pub schemes: Vec<(String, Built)>,
     /// Per part index of the layout (`None` for unused and hidden ones).
     pub parts: Vec<Option<Built>>,
+    /// Per region rule: the rule, the part holding its span, its program.
+    pub regions: Vec<(usize, usize, Program)>,
 }
 
 impl Compiled {
@@ -330,9 +332,19 @@ fn emit_program(out: &mut String, name: &str, p: &Program, pool: &Pool, spec: &P
         }
     }
     out.push_str("];\n");
+    let check = if p
+        .ops
+        .iter()
+        .enumerate()
+        .any(|(pc, op)| matches!(op, Op::Jmp(t) if *t <= pc))
+    {
+        "region_ok"
+    } else {
+        "program_ok"
+    };
     let _ = writeln!(
         out,
-        "const _: () = assert!(program_ok(&{name}_OPS, {}, {}, {}) && fits({}, {}));",
+        "const _: () = assert!({check}(&{name}_OPS, {}, {}, {}) && fits({}, {}));",
         pool.leaves.len(),
         pool.sets.len(),
         pool.firsts.len(),
@@ -808,14 +820,29 @@ fn emit_profile(
         "static P{i}_UNRESERVED: [u64; 4] = {};",
         set_words(&unres)
     );
+    // Regions: the programs that list repeated parts.
+    let mut regions = Vec::new();
+    for (k, (rule, slot, prog)) in p.regions.iter().enumerate() {
+        let name = format!("P{i}_R{k}");
+        let _ = writeln!(out, "// region {}", g.rules[*rule].name);
+        emit_program(out, &name, prog, &p.pool, &p.spec);
+        regions.push(format!("Region {{ part: {slot}, ops: &{name}_OPS }}"));
+    }
     // The layout: every part index, named ("" where the profile has none).
     let infos: Vec<String> = (0..p.spec.nparts())
         .map(|k| match p.spec.part_at(k) {
             Some(part) => format!(
-                "PartInfo {{ name: {:?}, index: {k}, repeated: {}, hidden: {} }}",
-                part.name, part.repeated, part.hidden
+                "PartInfo {{ name: {:?}, index: {k}, repeated: {}, hidden: {}, region: {} }}",
+                part.name,
+                part.repeated,
+                part.hidden,
+                part.region
+                    .and_then(|(_, r)| p.regions.iter().position(|(x, _, _)| *x == r))
+                    .map_or(u8::MAX as usize, |x| x)
             ),
-            None => format!("PartInfo {{ name: \"\", index: {k}, repeated: false, hidden: true }}"),
+            None => format!(
+                "PartInfo {{ name: \"\", index: {k}, repeated: false, hidden: true, region: 255 }}"
+            ),
         })
         .collect();
     let _ = writeln!(out, "static P{i}_PARTS: [PartInfo; {}] = [", infos.len());
@@ -829,9 +856,10 @@ fn emit_profile(
         .collect();
     let _ = writeln!(
         out,
-        "static P{i}: ProfileTables = ProfileTables {{\n    rules: &P{i}_RULES,\n    parts: &P{i}_PARTS,\n    kind_part: {},\n    kinds: &[{}],\n    literal: &P{i}_LITERAL,\n    unreserved: &P{i}_UNRESERVED,\n    sets: &P{i}_SETS,\n    firsts: &P{i}_FIRSTS,\n    leaves: &P{i}_LEAVES,\n    entries: [\n        {},\n    ],\n    schemes: &[\n        {}\n    ],\n    components: &[\n        {},\n    ],\n}};\n",
+        "static P{i}: ProfileTables = ProfileTables {{\n    rules: &P{i}_RULES,\n    parts: &P{i}_PARTS,\n    kind_part: {},\n    kinds: &[{}],\n    literal: &P{i}_LITERAL,\n    unreserved: &P{i}_UNRESERVED,\n    sets: &P{i}_SETS,\n    firsts: &P{i}_FIRSTS,\n    leaves: &P{i}_LEAVES,\n    regions: &[{}],\n    entries: [\n        {},\n    ],\n    schemes: &[\n        {}\n    ],\n    components: &[\n        {},\n    ],\n}};\n",
         p.spec.kind_part.map_or(u8::MAX as usize, |k| k),
         kinds.join(", "),
+        regions.join(", "),
         entries.join(",\n        "),
         schemes.join(",\n        "),
         parts.join(",\n        ")

@@ -62,6 +62,9 @@ pub struct PartSpec {
     /// A part the generator added to hold the span of a repetition's region
     /// (not declared, not listed to users).
     pub hidden: bool,
+    /// For a repeated part: the layout index of the part whose span is its
+    /// region (the rule holding the repetition), and that rule.
+    pub region: Option<(usize, usize)>,
 }
 
 /// A classification of the profile's classified part: `;@ kind PART NAME RULE...`.
@@ -104,11 +107,19 @@ pub struct ProfileSpec {
 }
 
 impl ProfileSpec {
-    /// The layout index of the part that `rule` is, if any.
+    /// The layout index of the declared part that `rule` is, if any (for
+    /// error labels: hidden region parts are not named to users).
     pub fn component_of(&self, rule: usize) -> Option<usize> {
         self.parts
             .iter()
-            .find(|p| p.rules.contains(&rule))
+            .find(|p| !p.hidden && p.rules.contains(&rule))
+            .map(|p| p.index)
+    }
+    /// Every part (declared or hidden) that `rule` is, by layout index.
+    pub fn parts_of(&self, rule: usize) -> impl Iterator<Item = usize> + '_ {
+        self.parts
+            .iter()
+            .filter(move |p| p.rules.contains(&rule))
             .map(|p| p.index)
     }
     /// The kind that `rule` gives its part, if any.
@@ -382,6 +393,7 @@ fn build_profile(
                     line: d.line,
                     repeated: false,
                     hidden: false,
+                    region: None,
                 });
             }
             "kind" => {

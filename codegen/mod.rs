@@ -27,7 +27,8 @@ use std::path::Path;
 pub fn compile_dir(dir: &Path) -> Result<Vec<emit::Compiled>, abnf::GrammarError> {
     let specs = ir::load_profiles(dir)?;
     let mut out = Vec::new();
-    for spec in specs {
+    for mut spec in specs {
+        program::find_repeated(&mut spec)?;
         let mut pool = program::Pool::default();
         let nslots = spec.nslots();
         let build = |rules: &[usize], pool: &mut program::Pool| -> Result<_, abnf::GrammarError> {
@@ -52,12 +53,22 @@ pub fn compile_dir(dir: &Path) -> Result<Vec<emit::Compiled>, abnf::GrammarError
                 _ => None,
             });
         }
+        // One program per region rule, for the repeated parts' occurrences.
+        let mut regions: Vec<(usize, usize, program::Program)> = Vec::new();
+        let wanted: Vec<(usize, usize)> = spec.parts.iter().filter_map(|p| p.region).collect();
+        for (slot, rule) in wanted {
+            if !regions.iter().any(|(r, _, _)| *r == rule) {
+                let prog = program::compile_region(&spec, &mut pool, rule)?;
+                regions.push((rule, slot, prog));
+            }
+        }
         out.push(emit::Compiled {
             spec,
             pool,
             entries,
             schemes,
             parts,
+            regions,
         });
     }
     Ok(out)

@@ -78,14 +78,25 @@ struct Compiler<'a> {
     /// Where each leaf instruction came from, for error messages.
     origin: HashMap<usize, (String, u32)>,
     rule_stack: Vec<usize>,
+    /// Per part index: whether this program records the part.
+    save: Vec<bool>,
+    /// Whether it records the kind.
+    kinds: bool,
+    /// Whether unbounded repetitions become loops (a region's program).
+    loops: bool,
 }
 
 impl Compiler<'_> {
-    fn triggers(&self, r: usize, active: u64, in_kind: bool) -> bool {
+    fn saved(&self, r: usize, active: u64) -> Vec<usize> {
         self.spec
-            .component_of(r)
-            .is_some_and(|c| active & (1u64 << c) == 0)
-            || (!in_kind && self.spec.host_kind_of(r).is_some())
+            .parts_of(r)
+            .filter(|&c| self.save[c] && active & (1u64 << c) == 0)
+            .collect()
+    }
+
+    fn triggers(&self, r: usize, active: u64, in_kind: bool) -> bool {
+        !self.saved(r, active).is_empty()
+            || (self.kinds && !in_kind && self.spec.host_kind_of(r).is_some())
     }
 
     fn needs_structure(&self, e: &Expr, active: u64, in_kind: bool) -> bool {
@@ -151,17 +162,14 @@ impl Compiler<'_> {
         match e {
             Expr::Ref(r) => {
                 let r = *r;
-                let comp = self
-                    .spec
-                    .component_of(r)
-                    .filter(|&c| active & (1u64 << c) == 0);
-                let kind = if in_kind {
+                let comps = self.saved(r, active);
+                let kind = if in_kind || !self.kinds {
                     None
                 } else {
                     self.spec.host_kind_of(r)
                 };
                 let mut active2 = active;
-                if let Some(c) = comp {
+                for &c in &comps {
                     self.ops.push(Op::Save(2 * c as u8));
                     active2 |= 1u64 << c;
                 }
@@ -176,7 +184,7 @@ impl Compiler<'_> {
                     self.leaf(&Expr::Ref(r));
                 }
                 self.rule_stack.pop();
-                if let Some(c) = comp {
+                for &c in comps.iter().rev() {
                     self.ops.push(Op::Save(2 * c as u8 + 1));
                 }
             }
@@ -204,6 +212,27 @@ impl Compiler<'_> {
                 for j in to_end {
                     self.ops[j] = Op::Jmp(end);
                 }
+            }
+            Expr::Rep { min, max: None, e } if self.loops => {
+                for _ in 0..*min {
+                    self.compile(e, active, in_kind)?;
+                }
+                // L: Split(END); e; Jmp(L); END:
+                let top = self.ops.len();
+                self.ops.push(Op::Split(0, 0, 0));
+                let body = self.ops.len();
+                self.compile(e, active, in_kind)?;
+                if self.ops.len() == body {
+                    let (file, line) = self.here();
+                    return Err(GrammarError {
+                        file,
+                        line,
+                        message: "a repetition around a repeated part matches nothing".into(),
+                    });
+                }
+                self.ops.push(Op::Jmp(top));
+                let end = self.ops.len();
+                self.ops[top] = Op::Split(end, 0, 0);
             }
             Expr::Rep { min, max, e } => {
                 let Some(max) = max else {
@@ -237,18 +266,25 @@ impl Compiler<'_> {
     }
 }
 
-/// Compiles the alternation of `rules` (an entry or a component) to a program.
+/// Compiles the alternation of `rules` (an entry or a component) to a
+/// program that records every part that is not repeated (and the kind).
 pub fn compile(
     spec: &ProfileSpec,
     pool: &mut Pool,
     rules: &[usize],
 ) -> Result<Program, GrammarError> {
+    let save = (0..spec.nparts())
+        .map(|i| spec.part_at(i).is_some_and(|p| !p.repeated))
+        .collect();
     let mut c = Compiler {
         spec,
         pool,
         ops: Vec::new(),
         origin: HashMap::new(),
         rule_stack: Vec::new(),
+        save,
+        kinds: true,
+        loops: false,
     };
     let e = if rules.len() == 1 {
         Expr::Ref(rules[0])
@@ -259,7 +295,7 @@ pub fn compile(
     c.ops.push(Op::Match);
     check_longest_match(&c)?;
     // Fill in the FIRST sets of each split's two branches.
-    let mut memo = HashMap::new();
+    let mut memo = Memo::default();
     for pc in 0..c.ops.len() {
         if let Op::Split(alt, _, _) = c.ops[pc] {
             let l = first(&c.ops, c.pool, pc + 1, &mut memo);
@@ -276,15 +312,253 @@ pub fn compile(
     })
 }
 
+/// A region's program: the rule `region` with its repetitions as loops,
+/// recording only the repeated parts whose region it is. The runtime walks
+/// it over the region's span to list the parts' occurrences one by one,
+/// without backtracking: the generator proves that every choice (a loop's
+/// "again or done", an alternative) is decided by the next byte or the
+/// region's end, and that each leaf's longest match is the only viable one.
+pub fn compile_region(
+    spec: &ProfileSpec,
+    pool: &mut Pool,
+    region: usize,
+) -> Result<Program, GrammarError> {
+    let save = (0..spec.nparts())
+        .map(|i| {
+            spec.part_at(i)
+                .is_some_and(|p| p.repeated && p.region.is_some_and(|(_, r)| r == region))
+        })
+        .collect();
+    let mut c = Compiler {
+        spec,
+        pool,
+        ops: Vec::new(),
+        origin: HashMap::new(),
+        rule_stack: Vec::new(),
+        save,
+        kinds: false,
+        loops: true,
+    };
+    // The region's body (its own rule is the region's span, not saved).
+    let g = &spec.grammar;
+    c.rule_stack.push(region);
+    let body = g.rules[region].expr.clone();
+    c.compile(&body, 0, false)?;
+    c.ops.push(Op::Match);
+    check_longest_match(&c)?;
+    let rule = &g.rules[region];
+    let fail = |message: String| GrammarError {
+        file: rule.file.clone(),
+        line: rule.line,
+        message,
+    };
+    let mut memo = Memo::default();
+    let mut choices = Vec::new();
+    for pc in 0..c.ops.len() {
+        if let Op::Split(alt, _, _) = c.ops[pc] {
+            let l = first(&c.ops, c.pool, pc + 1, &mut memo);
+            let r = first(&c.ops, c.pool, alt, &mut memo);
+            choices.push((pc, alt, l, r));
+        }
+    }
+    if memo.cyclic {
+        return Err(fail(format!(
+            "a repetition in rule `{}` can go round without consuming a byte",
+            rule.name
+        )));
+    }
+    for (pc, alt, l, r) in choices {
+        let both = l.0.intersect(&r.0);
+        if !both.is_empty() || (l.1 && r.1) {
+            let on = if both.is_empty() {
+                "the region's end".to_string()
+            } else {
+                format!("{both:?}")
+            };
+            return Err(fail(format!(
+                "the parts repeated in rule `{}` cannot be listed with one byte of lookahead: \
+                 a choice there can go both ways on {on}",
+                rule.name
+            )));
+        }
+        c.ops[pc] = Op::Split(alt, c.pool.first(l), c.pool.first(r));
+    }
+    Ok(Program {
+        ops: c.ops,
+        max_frames: 0,
+        max_trail: 0,
+    })
+}
+
+/// Finds the parts that sit inside a repetition (unbounded, or of more
+/// than one copy) on the way from an entry or scheme rule, marks them
+/// repeated, and gives each its region: the rule whose own expression holds
+/// the repetition. The region's span is recorded by the main program (in
+/// a hidden part, unless a declared part is exactly that rule); its
+/// occurrences come from the region's program. A part repeated under two
+/// different rules, or also met outside its region, is refused.
+pub fn find_repeated(spec: &mut ProfileSpec) -> Result<(), GrammarError> {
+    // Per part index: the owners of the repetitions around it, and for
+    // every occurrence the rules on the way to it.
+    let mut owners: Vec<Vec<usize>> = vec![Vec::new(); spec.nparts()];
+    let mut paths: Vec<Vec<Vec<usize>>> = vec![Vec::new(); spec.nparts()];
+    let mut tops: Vec<usize> = spec.entries.iter().map(|(_, r)| *r).collect();
+    tops.extend(spec.schemes.iter().map(|(_, r)| *r));
+    let has_part = |g: &super::ir::Grammar, e: &Expr, spec: &ProfileSpec| {
+        mentions(g, e, &|r| spec.parts_of(r).next().is_some())
+    };
+    #[allow(clippy::too_many_arguments)]
+    fn walk(
+        spec: &ProfileSpec,
+        e: &Expr,
+        owner: Option<usize>,
+        rule: usize,
+        stack: &mut Vec<usize>,
+        owners: &mut Vec<Vec<usize>>,
+        paths: &mut Vec<Vec<Vec<usize>>>,
+        has_part: &dyn Fn(&super::ir::Grammar, &Expr, &ProfileSpec) -> bool,
+    ) {
+        let g = &spec.grammar;
+        if !has_part(g, e, spec) {
+            return;
+        }
+        match e {
+            Expr::Alt(xs) | Expr::Seq(xs) => {
+                for x in xs {
+                    walk(spec, x, owner, rule, stack, owners, paths, has_part);
+                }
+            }
+            Expr::Rep { max, e, .. } => {
+                let repeats = max.map_or(true, |m| m > 1);
+                let o = if repeats { owner.or(Some(rule)) } else { owner };
+                walk(spec, e, o, rule, stack, owners, paths, has_part);
+            }
+            Expr::Ref(r) => {
+                let declared: Vec<usize> = spec
+                    .parts
+                    .iter()
+                    .filter(|p| !p.hidden && p.rules.contains(r))
+                    .map(|p| p.index)
+                    .collect();
+                for c in declared {
+                    if let Some(o) = owner {
+                        if !owners[c].contains(&o) {
+                            owners[c].push(o);
+                        }
+                    }
+                    paths[c].push(stack.clone());
+                }
+                if stack.contains(r) {
+                    return;
+                }
+                stack.push(*r);
+                let body = g.rules[*r].expr.clone();
+                walk(spec, &body, owner, *r, stack, owners, paths, has_part);
+                stack.pop();
+            }
+            Expr::Set(_) | Expr::Empty => {}
+        }
+    }
+    for &t in &tops {
+        let mut stack = vec![t];
+        let body = spec.grammar.rules[t].expr.clone();
+        // The top rule itself may be a part (never repeated).
+        walk(
+            spec,
+            &body,
+            None,
+            t,
+            &mut stack,
+            &mut owners,
+            &mut paths,
+            &has_part,
+        );
+    }
+    let mut hidden = Vec::new();
+    for c in 0..owners.len() {
+        let Some(part) = spec.part_at(c) else {
+            continue;
+        };
+        let (name, line) = (part.name.clone(), part.line);
+        let err = |m: String| GrammarError {
+            file: spec.file.clone(),
+            line,
+            message: m,
+        };
+        match owners[c].as_slice() {
+            [] => {}
+            [r] => {
+                let r = *r;
+                if let Some(p) = paths[c].iter().find(|p| !p.contains(&r)) {
+                    let g = &spec.grammar;
+                    let via: Vec<&str> = p.iter().map(|&x| g.rules[x].name.as_str()).collect();
+                    return Err(err(format!(
+                        "part `{name}` is repeated in rule `{}` but also found outside it (via {})",
+                        g.rules[r].name,
+                        via.join(" -> ")
+                    )));
+                }
+                hidden.push((c, r));
+            }
+            rs => {
+                let g = &spec.grammar;
+                let names: Vec<&str> = rs.iter().map(|&x| g.rules[x].name.as_str()).collect();
+                return Err(err(format!(
+                    "part `{name}` is repeated in several rules ({}); give each its own part",
+                    names.join(", ")
+                )));
+            }
+        }
+    }
+    for (c, r) in hidden {
+        // The region's span: a declared part that is exactly the rule, or
+        // a hidden part added for it (one per region rule).
+        let slot = match spec
+            .parts
+            .iter()
+            .find(|p| p.rules == [r] && !p.repeated && p.index != c)
+        {
+            Some(p) => p.index,
+            None => {
+                let index = spec.nparts();
+                let name = format!("@{}", spec.grammar.rules[r].name);
+                spec.parts.push(super::ir::PartSpec {
+                    variant: String::new(),
+                    name,
+                    rules: vec![r],
+                    index,
+                    line: 0,
+                    repeated: false,
+                    hidden: true,
+                    region: None,
+                });
+                index
+            }
+        };
+        let p = spec.parts.iter_mut().find(|p| p.index == c).expect("part");
+        p.repeated = true;
+        p.region = Some((slot, r));
+    }
+    Ok(())
+}
+
 /// Bytes that can come first from `pc` on, and whether the end can.
-fn first(
-    ops: &[Op],
-    pool: &Pool,
-    pc: usize,
-    memo: &mut HashMap<usize, (ByteSet, bool)>,
-) -> (ByteSet, bool) {
-    if let Some(&r) = memo.get(&pc) {
+/// FIRST sets by instruction. A region's loops jump back; a loop whose
+/// body could come round without consuming a byte is noted in `cyclic`.
+#[derive(Default)]
+struct Memo {
+    done: HashMap<usize, (ByteSet, bool)>,
+    busy: std::collections::HashSet<usize>,
+    cyclic: bool,
+}
+
+fn first(ops: &[Op], pool: &Pool, pc: usize, memo: &mut Memo) -> (ByteSet, bool) {
+    if let Some(&r) = memo.done.get(&pc) {
         return r;
+    }
+    if !memo.busy.insert(pc) {
+        memo.cyclic = true;
+        return (ByteSet::empty(), false);
     }
     let r = match ops[pc] {
         Op::Byte(s) => (pool.sets[s], false),
@@ -307,12 +581,13 @@ fn first(
         Op::Save(_) | Op::Kind(_) => first(ops, pool, pc + 1, memo),
         Op::Match => (ByteSet::empty(), true),
     };
-    memo.insert(pc, r);
+    memo.busy.remove(&pc);
+    memo.done.insert(pc, r);
     r
 }
 
 fn check_longest_match(c: &Compiler) -> Result<(), GrammarError> {
-    let mut memo = HashMap::new();
+    let mut memo = Memo::default();
     for (pc, op) in c.ops.iter().enumerate() {
         if let Op::Leaf(l) = *op {
             let d = &c.pool.leaves[l];

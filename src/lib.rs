@@ -51,4 +51,4 @@ pub use lint::{Lint, LintKind};
 pub use normalize::{default_port, normalize_into, NormalizeOptions};
 pub use resolve::{relativize_into, resolve_into, DotAboveRoot, ResolveError, ResolveOptions};
 pub use tables::{PartInfo, Profile};
-pub use uri_ref::{Component, HostKind, Parser, Syntax, UriRef, UriRefBuf};
+pub use uri_ref::{Component, HostKind, Occurrences, Parser, Syntax, UriRef, UriRefBuf};

@@ -216,6 +216,99 @@ pub(crate) fn run_tdfa_from(t: &Tdfa, input: &[u8], from: usize) -> (usize, Opti
     (i, Some((t.finish)(s, &regs)))
 }
 
+/// A walk over a region's program (see `codegen/program.rs`,
+/// `compile_region`) that yields the spans of one repeated part, one at a
+/// time: no backtracking (the generator proved every choice is decided by
+/// the next byte), no allocation, and work linear in the region.
+#[derive(Clone, Debug)]
+pub(crate) struct Occurrences {
+    profile: crate::Profile,
+    ops: &'static [Op],
+    pc: usize,
+    pos: usize,
+    end: usize,
+    slot: u8,
+    start: usize,
+}
+
+impl Occurrences {
+    /// The occurrences of the part at layout index `part` in `spans`;
+    /// `None` when it is not a repeated part of the profile.
+    pub(crate) fn new(profile: crate::Profile, spans: &Spans, part: usize) -> Option<Occurrences> {
+        let t = profile.tables();
+        let info = t.parts.get(part).filter(|p| p.repeated)?;
+        let region = t.regions.get(info.region as usize)?;
+        let (pos, end, ops) = match spans.get_index(region.part as usize) {
+            Some((s, e)) => (s, e, region.ops),
+            None => (0, 0, &[Op::Match][..]),
+        };
+        Some(Occurrences {
+            profile,
+            ops,
+            pc: 0,
+            pos,
+            end,
+            slot: 2 * part as u8,
+            start: pos,
+        })
+    }
+
+    /// The next occurrence in `input` (the reference the spans are of).
+    pub(crate) fn next_in(&mut self, input: &[u8]) -> Option<(usize, usize)> {
+        let input = input.get(..self.end)?;
+        let t = self.profile.tables();
+        loop {
+            match *self.ops.get(self.pc)? {
+                Op::Leaf(l) => {
+                    self.pos = t.leaves[l as usize].longest(input, self.pos)?;
+                    self.pc += 1;
+                }
+                Op::Byte(s) => {
+                    if !input
+                        .get(self.pos)
+                        .is_some_and(|&b| in_set(&t.sets[s as usize], b))
+                    {
+                        return self.stop();
+                    }
+                    self.pos += 1;
+                    self.pc += 1;
+                }
+                Op::Split(alt, l, r) => {
+                    let (ls, le) = &t.firsts[l as usize];
+                    let (rs, re) = &t.firsts[r as usize];
+                    let (left, right) = match input.get(self.pos) {
+                        Some(&b) => (in_set(ls, b), in_set(rs, b)),
+                        None => (*le, *re),
+                    };
+                    if left {
+                        self.pc += 1;
+                    } else if right {
+                        self.pc = alt as usize;
+                    } else {
+                        return self.stop();
+                    }
+                }
+                Op::Jmp(to) => self.pc = to as usize,
+                Op::Save(s) => {
+                    self.pc += 1;
+                    if s == self.slot {
+                        self.start = self.pos;
+                    } else if s == self.slot + 1 {
+                        return Some((self.start, self.pos));
+                    }
+                }
+                Op::Kind(_) => self.pc += 1,
+                Op::Match => return self.stop(),
+            }
+        }
+    }
+
+    fn stop(&mut self) -> Option<(usize, usize)> {
+        self.pc = self.ops.len();
+        None
+    }
+}
+
 /// One transition's register writes read from the `ops` table, each a
 /// plain copy within the register file (`R_POS` holds the position): the
 /// reference that the generated `apply` functions are tested against.

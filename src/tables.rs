@@ -289,6 +289,15 @@ pub struct PartInfo {
     pub(crate) index: u8,
     pub(crate) repeated: bool,
     pub(crate) hidden: bool,
+    /// For a repeated part, its region in `ProfileTables::regions`.
+    pub(crate) region: u8,
+}
+
+/// The program that lists the occurrences of repeated parts: it runs over
+/// the span of part `part` (the rule that holds the repetition).
+pub(crate) struct Region {
+    pub part: u8,
+    pub ops: &'static [Op],
 }
 
 impl PartInfo {
@@ -325,6 +334,8 @@ pub(crate) struct ProfileTables {
     /// FIRST sets of split branches: bytes, and whether the end may come.
     pub firsts: &'static [([u64; 4], bool)],
     pub leaves: &'static [Dfa],
+    /// Programs for repeated parts (see `PartInfo::region`).
+    pub regions: &'static [Region],
     /// Indexed by `Syntax as usize`.
     pub entries: [Option<Entry>; SYNTAXES],
     /// `;@ scheme` rules: a lower-case scheme and the entry that references
@@ -348,6 +359,17 @@ impl Profile {
     /// The part with this name, ASCII case ignored.
     pub fn part(self, name: &str) -> Option<PartInfo> {
         self.parts().find(|p| p.name.eq_ignore_ascii_case(name))
+    }
+
+    /// The part its `;@ kind` directives classify (the host, in the bundled
+    /// grammars), if any.
+    ///
+    /// ```
+    /// assert_eq!(urilex::Profile::Rfc3986.kind_part().map(|p| p.name()), Some("host"));
+    /// ```
+    pub fn kind_part(self) -> Option<PartInfo> {
+        let t = self.tables();
+        t.parts.get(t.kind_part).copied().filter(|p| !p.hidden)
     }
 
     /// The kinds its grammar gives the classified part (`;@ kind`).
@@ -407,6 +429,35 @@ pub(crate) const fn program_ok(ops: &[Op], leaves: usize, sets: usize, firsts: u
                     && (r as usize) < firsts
             }
             Op::Jmp(t) => (t as usize) > pc && (t as usize) < ops.len(),
+            Op::Save(s) => (s as usize) < MAX_SLOTS,
+            Op::Kind(k) => (k as usize) < MAX_KINDS,
+            Op::Match => true,
+        };
+        if !ok {
+            return false;
+        }
+        pc += 1;
+    }
+    !ops.is_empty() && matches!(ops[ops.len() - 1], Op::Match)
+}
+
+/// A region's program: as `program_ok`, except that jumps may go back
+/// (its loops); splits still go forward, so every loop is a `Split` ahead
+/// and a `Jmp` back, and each round consumes input (the generator checked).
+#[allow(dead_code)] // used by the generated file when a grammar has repeated parts
+pub(crate) const fn region_ok(ops: &[Op], leaves: usize, sets: usize, firsts: usize) -> bool {
+    let mut pc = 0;
+    while pc < ops.len() {
+        let ok = match ops[pc] {
+            Op::Leaf(l) => (l as usize) < leaves,
+            Op::Byte(s) => (s as usize) < sets,
+            Op::Split(t, l, r) => {
+                (t as usize) > pc
+                    && (t as usize) < ops.len()
+                    && (l as usize) < firsts
+                    && (r as usize) < firsts
+            }
+            Op::Jmp(t) => (t as usize) < ops.len(),
             Op::Save(s) => (s as usize) < MAX_SLOTS,
             Op::Kind(k) => (k as usize) < MAX_KINDS,
             Op::Match => true,

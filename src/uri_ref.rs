@@ -307,6 +307,39 @@ fn dispatch_scheme(
     }
 }
 
+/// The occurrences of one part in a reference, from
+/// [`UriRef::occurrences`]: each item is the part's text; [`Occurrences::spans`]
+/// gives their byte ranges instead.
+#[derive(Clone, Debug)]
+pub struct Occurrences<'a> {
+    src: &'a str,
+    walk: Option<parse::Occurrences>,
+    single: Option<core::ops::Range<usize>>,
+}
+
+impl<'a> Occurrences<'a> {
+    fn next_span(&mut self) -> Option<core::ops::Range<usize>> {
+        match &mut self.walk {
+            Some(w) => w.next_in(self.src.as_bytes()).map(|(s, e)| s..e),
+            None => self.single.take(),
+        }
+    }
+
+    /// The byte ranges of the remaining occurrences instead of their text.
+    pub fn spans(self) -> impl Iterator<Item = core::ops::Range<usize>> + 'a {
+        let mut o = self;
+        core::iter::from_fn(move || o.next_span())
+    }
+}
+
+impl<'a> Iterator for Occurrences<'a> {
+    type Item = &'a str;
+    fn next(&mut self) -> Option<&'a str> {
+        let r = self.next_span()?;
+        self.src.get(r)
+    }
+}
+
 /// Every reference has a path (RFC 3986 3.3). Where a draft grammar leaves
 /// it out, it is empty where the query or the fragment starts, or at the end.
 #[inline(always)]
@@ -502,23 +535,57 @@ impl<'a> UriRef<'a> {
     }
 
     /// A part's text by its index in the profile's layout
-    /// ([`PartInfo::index`]).
+    /// ([`PartInfo::index`]). For a repeated part, its first occurrence.
     pub fn part_at(&self, index: usize) -> Option<&'a str> {
         if index == Component::Path as usize {
             return Some(self.path());
+        }
+        if let Some(mut o) = parse::Occurrences::new(self.profile, &self.spans, index) {
+            return o
+                .next_in(self.src.as_bytes())
+                .and_then(|(s, e)| self.src.get(s..e));
         }
         self.spans
             .get_index(index)
             .and_then(|(s, e)| self.src.get(s..e))
     }
 
-    /// A part's span in the input, by name.
+    /// A part's span in the input, by name (a repeated part's first).
     pub fn part_span(&self, name: &str) -> Option<core::ops::Range<usize>> {
         let i = self.profile.part(name)?.index();
         if i == Component::Path as usize {
             return Some(self.path_span());
         }
+        if let Some(mut o) = parse::Occurrences::new(self.profile, &self.spans, i) {
+            return o.next_in(self.src.as_bytes()).map(|(s, e)| s..e);
+        }
         self.spans.get_index(i).map(|(s, e)| s..e)
+    }
+
+    /// Every occurrence of a part, in order: for a part inside a repetition
+    /// of its grammar ([`PartInfo::is_repeated`]) each time it occurs, for
+    /// any other part its one span if present. No allocation; each call to
+    /// `next` walks on from the last occurrence (linear in the reference).
+    ///
+    /// An unknown name gives an empty iterator.
+    pub fn occurrences(&self, name: &str) -> Occurrences<'a> {
+        let index = self.profile.part(name).map_or(usize::MAX, |p| p.index());
+        self.occurrences_at(index)
+    }
+
+    /// [`occurrences`](Self::occurrences) by layout index.
+    pub fn occurrences_at(&self, index: usize) -> Occurrences<'a> {
+        let walk = parse::Occurrences::new(self.profile, &self.spans, index);
+        let single = match walk {
+            Some(_) => None,
+            None if index == Component::Path as usize => Some(self.path_span()),
+            None => self.spans.get_index(index).map(|(s, e)| s..e),
+        };
+        Occurrences {
+            src: self.src,
+            walk,
+            single,
+        }
     }
 
     /// Every part the profile declares, with its text in this reference

@@ -96,6 +96,58 @@ fn grammar_errors_name_file_and_line() {
     }
 }
 
+/// The directives that declare parts, kinds, schemes and repeated parts
+/// refuse what the runtime could not honour, with the file and line.
+#[test]
+fn part_directives_fail_loudly() {
+    let cases: [(&str, &str); 9] = [
+        (
+            ";@ part p a\n;@ part p b\ntop = a b\na = \"x\"\nb = \"y\"\n",
+            "t.abnf:7: part `p` given twice",
+        ),
+        (
+            ";@ part p a\n;@ part q a\ntop = a\na = \"x\"\n",
+            "t.abnf:7: rule `a` is already part `p`",
+        ),
+        (
+            ";@ kind h k a\ntop = a\na = \"x\"\n",
+            "`;@ kind` names undeclared part `h`",
+        ),
+        (
+            ";@ part h a\n;@ part g b\n;@ kind h k a\n;@ kind g k b\ntop = a b\na = \"x\"\nb = \"y\"\n",
+            "t.abnf:9: a profile classifies one part; `h` already has kinds",
+        ),
+        (
+            ";@ scheme 1ftp top\ntop = \"x\"\n",
+            "t.abnf:6: `1ftp` is not a scheme name",
+        ),
+        // A part inside repetitions of two different rules.
+        (
+            ";@ part s s\ntop = a \"#\" b\na = *( \"/\" s )\nb = *( \"/\" s )\ns = *\"x\"\n",
+            "part `s` is repeated in several rules (a, b)",
+        ),
+        // Repeated in `a`, and also met outside `a`.
+        (
+            ";@ part s s\ntop = s \"#\" a\na = *( \"/\" s )\ns = *\"x\"\n",
+            "part `s` is repeated in rule `a` but also found outside it (via top)",
+        ),
+        // The occurrences cannot be told apart with one byte of lookahead:
+        // after an `s`, a "/" may start another `s` or the `t` after the loop.
+        (
+            ";@ part s s\ntop = a\na = *( \"/\" s ) [ \"/\" \"t\" ]\ns = 1*\"x\"\n",
+            "cannot be listed with one byte of lookahead",
+        ),
+        (
+            ";@ part s s\ntop = a\na = *( [ \"/\" s ] )\ns = 1*\"x\"\n",
+            "can go round without consuming a byte",
+        ),
+    ];
+    for (body, want) in cases {
+        let err = compile_one(&[("t.abnf", &format!("{HEAD}{body}"))]).expect_err(body);
+        assert!(err.contains(want), "{body:?}: got {err:?}, want {want:?}");
+    }
+}
+
 #[test]
 fn continuation_lines_comments_and_empty_path() {
     let g = format!(
@@ -117,17 +169,25 @@ fn longest_match_proof_rejects_ambiguous_structure() {
     assert!(err.contains("rule `p` can go on with byte 0x3f"), "{err}");
 }
 
-/// The proof that grammars are data: a copy of the crate whose
-/// abnf/rfc3986.abnf lacks "~" in `unreserved`, built and run; `src/` is the
-/// same. Needs cargo and the dependencies in the local registry (offline).
+/// The proof that grammars are data: a copy of the crate, with `src/`
+/// unchanged, whose abnf/rfc3986.abnf lacks "~" in `unreserved` and whose
+/// abnf/ holds one more grammar that lives only in the tests
+/// (tests/data/test-parts.abnf: parts no bundled grammar has, a rule chosen
+/// by the scheme, parts inside repetitions), built and run. Needs cargo and
+/// the dependencies in the local registry (offline).
 #[test]
-fn editing_the_grammar_changes_the_parser() {
+fn grammar_files_drive_the_parser() {
     let d = temp_dir("tilde");
     let copy = d.join("urilex");
     for sub in ["src", "codegen", "abnf"] {
         copy_dir(&root().join(sub), &copy.join(sub));
     }
     std::fs::copy(root().join("build.rs"), copy.join("build.rs")).unwrap();
+    std::fs::copy(
+        root().join("tests/data/test-parts.abnf"),
+        copy.join("abnf/test-parts.abnf"),
+    )
+    .unwrap();
     std::fs::write(
         copy.join("Cargo.toml"),
         "[package]\nname = \"urilex\"\nversion = \"0.0.0\"\nedition = \"2021\"\nbuild = \"build.rs\"\n\
@@ -152,11 +212,7 @@ fn editing_the_grammar_changes_the_parser() {
         "[package]\nname = \"probe\"\nversion = \"0.0.0\"\nedition = \"2021\"\n[dependencies]\nurilex = { path = \"../urilex\" }\n[workspace]\n",
     )
     .unwrap();
-    std::fs::write(
-        probe.join("src/main.rs"),
-        "fn main() { for a in [\"http://a/~b\", \"http://a/b\"] { println!(\"{a} {}\", urilex::UriRef::parse(a).is_ok()); } }\n",
-    )
-    .unwrap();
+    std::fs::write(probe.join("src/main.rs"), PROBE).unwrap();
     let out = std::process::Command::new(env!("CARGO"))
         .args(["run", "--quiet", "--offline"])
         .current_dir(&probe)
@@ -169,11 +225,90 @@ fn editing_the_grammar_changes_the_parser() {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    assert_eq!(stdout, "http://a/~b false\nhttp://a/b true\n");
+    let want = PROBE_OUTPUT;
+    for (got, want) in stdout.lines().zip(want.lines()) {
+        assert_eq!(got, want);
+    }
+    assert_eq!(stdout, want);
     // And the real crate, built from the unedited grammar, accepts it.
     assert!(urilex::UriRef::parse("http://a/~b").is_ok());
     let _ = std::fs::remove_dir_all(&d);
 }
+
+/// The probe: only the public API, the test grammar's parts by name and by
+/// index, its schemes and kinds.
+const PROBE: &str = r#"use urilex::{Parser, Profile, Syntax, UriRef};
+fn main() {
+    for a in ["http://a/~b", "http://a/b"] {
+        println!("{a} {}", UriRef::parse(a).is_ok());
+    }
+    let prof = Profile::from_name("test-parts").unwrap();
+    let parts: Vec<String> = prof
+        .parts()
+        .map(|p| format!("{}{}", p.name(), if p.is_repeated() { "*" } else { "" }))
+        .collect();
+    println!("parts {}", parts.join(" "));
+    println!("schemes {}", prof.schemes().collect::<Vec<_>>().join(" "));
+    println!("kinds {}", prof.kinds().collect::<Vec<_>>().join(" "));
+    let p = Parser::new().profile(prof);
+    for a in [
+        "ftp://me:pw@host.dom:21/%2Fetc/motd;type=A",
+        "FTP://10.0.0.1//a//b",
+        "ftp://@h/",
+        "urn:isbn:0-395?a=1&bb=x:y&c=",
+        "URN:ab-c:x",
+        "news:comp.lang",
+        "ftp:x",
+        "ftp://host/a;type=X",
+        "urn:a:x",
+    ] {
+        match p.parse(a) {
+            Ok(u) => {
+                let mut row = vec![format!("{a} ok")];
+                for info in prof.parts() {
+                    let occ: Vec<&str> = u.occurrences(info.name()).collect();
+                    if !occ.is_empty() {
+                        row.push(format!("{}={}", info.name(), occ.join("|")));
+                    }
+                }
+                if let Some(k) = u.kind_name() {
+                    row.push(format!("kind={k}"));
+                }
+                println!("{}", row.join(" "));
+            }
+            Err(e) => println!("{a} err {e}"),
+        }
+    }
+    let nid = prof.part("NID").unwrap();
+    let u = p.parse("urn:isbn:1?k=v").unwrap();
+    println!("nid#{} {:?} {:?} {:?}", nid.index(), u.part_at(nid.index()), u.part("keywd"), u.part_span("value"));
+    let spans: Vec<_> = u.occurrences("directive").spans().collect();
+    println!("{spans:?}");
+    let r = p.syntax(Syntax::RelativeRef);
+    println!("{:?}", r.parse("/a/b").map(|u| u.occurrences("fsegment").collect::<Vec<_>>()));
+    println!("{}", r.parse("ftp://h/").is_err());
+}
+"#;
+
+const PROBE_OUTPUT: &str = r#"http://a/~b false
+http://a/b true
+parts scheme host port user password fpath fsegment* ftptype nid nss directive* keywd* value*
+schemes ftp urn
+kinds name number
+ftp://me:pw@host.dom:21/%2Fetc/motd;type=A ok host=host.dom port=21 user=me password=pw fpath=%2Fetc/motd fsegment=%2Fetc|motd ftptype=A kind=name
+FTP://10.0.0.1//a//b ok host=10.0.0.1 fpath=/a//b fsegment=|a||b kind=number
+ftp://@h/ ok host=h user= fpath= fsegment= kind=name
+urn:isbn:0-395?a=1&bb=x:y&c= ok nid=isbn nss=0-395 directive=a=1|bb=x:y|c= keywd=a|bb|c value=1|x:y|
+URN:ab-c:x ok nid=ab-c nss=x
+news:comp.lang ok scheme=news
+ftp:x err invalid character 'x' (0x78) at byte 4 (rule ftpurl)
+ftp://host/a;type=X err invalid character 'X' (0x58) at byte 18 in ftptype (rule ftpurl)
+urn:a:x err invalid character ':' (0x3A) at byte 5 in nid (rule NID)
+nid#13 Some("isbn") Some("k") Some(13..14)
+[11..14]
+Ok(["a", "b"])
+true
+"#;
 
 fn copy_dir(from: &Path, to: &Path) {
     std::fs::create_dir_all(to).unwrap();

@@ -27,12 +27,12 @@ struct Cli {
 enum Command {
     /// Parse one reference per line and print its components.
     Parse {
-        /// Grammar profile: rfc3986 (default), rfc2396bis-00 or url-draft-05.
-        #[arg(long, default_value = "rfc3986", value_parser = parse_profile)]
+        /// Grammar profile (abnf/*.abnf).
+        #[arg(long, default_value = "rfc3986", value_parser = profile_parser())]
         profile: Profile,
         /// Rule each line must match.
-        #[arg(long, value_enum, default_value_t = SyntaxArg::Reference)]
-        syntax: SyntaxArg,
+        #[arg(long, default_value = "reference", value_parser = syntax_parser())]
+        syntax: Syntax,
         /// Output format.
         #[arg(long, value_enum, default_value_t = Format::Jsonl)]
         format: Format,
@@ -53,8 +53,8 @@ enum Command {
         /// Each line is `base<TAB>reference`.
         #[arg(long)]
         pairs: bool,
-        /// Grammar profile: rfc3986, rfc2396bis-00 or url-draft-05 (its resolution algorithm comes with it).
-        #[arg(long, default_value = "rfc3986", value_parser = parse_profile)]
+        /// Grammar profile (abnf/*.abnf); its resolution algorithm comes with it.
+        #[arg(long, default_value = "rfc3986", value_parser = profile_parser())]
         profile: Profile,
         /// Ignore a reference's scheme when it equals the base's (RFC 3986 5.2.2).
         #[arg(long)]
@@ -67,8 +67,8 @@ enum Command {
     },
     /// Count valid and invalid lines; exit 0 when all are valid, 1 when some are not.
     Validate {
-        /// Grammar profile: rfc3986, rfc2396bis-00 or url-draft-05.
-        #[arg(long, default_value = "rfc3986", value_parser = parse_profile)]
+        /// Grammar profile (abnf/*.abnf).
+        #[arg(long, default_value = "rfc3986", value_parser = profile_parser())]
         profile: Profile,
         /// Worker threads (0: all cores).
         #[arg(long, default_value_t = 0)]
@@ -78,8 +78,8 @@ enum Command {
     },
     /// Counts by scheme and host kind, the top hosts, and invalid lines by kind.
     Stats {
-        /// Grammar profile: rfc3986, rfc2396bis-00 or url-draft-05.
-        #[arg(long, default_value = "rfc3986", value_parser = parse_profile)]
+        /// Grammar profile (abnf/*.abnf).
+        #[arg(long, default_value = "rfc3986", value_parser = profile_parser())]
         profile: Profile,
         /// Worker threads (0: all cores).
         #[arg(long, default_value_t = 0)]
@@ -93,16 +93,16 @@ enum Command {
     /// Security lints, one JSON line per input line: the input and each lint
     /// with its kind and byte span.
     Lint {
-        /// Grammar profile: rfc3986, rfc2396bis-00 or url-draft-05.
-        #[arg(long, default_value = "rfc3986", value_parser = parse_profile)]
+        /// Grammar profile (abnf/*.abnf).
+        #[arg(long, default_value = "rfc3986", value_parser = profile_parser())]
         profile: Profile,
         /// Input files; standard input when none is given or for `-`.
         files: Vec<PathBuf>,
     },
     /// Normalize one reference per line (RFC 3986 6.2.2; 6.2.3 with --scheme-based).
     Normalize {
-        /// Grammar profile: rfc3986, rfc2396bis-00 or url-draft-05.
-        #[arg(long, default_value = "rfc3986", value_parser = parse_profile)]
+        /// Grammar profile (abnf/*.abnf).
+        #[arg(long, default_value = "rfc3986", value_parser = profile_parser())]
         profile: Profile,
         /// Add scheme-based normalization (default ports, empty http path).
         #[arg(long)]
@@ -128,19 +128,23 @@ enum Format {
     Tsv,
 }
 
-#[derive(Clone, Copy, ValueEnum)]
-enum SyntaxArg {
-    Reference,
-    Uri,
-    Absolute,
-    Relative,
+/// `--syntax`: the entry points the grammars declare (`;@ entry`).
+fn syntax_parser() -> impl clap::builder::TypedValueParser<Value = Syntax> {
+    use clap::builder::TypedValueParser;
+    let values = Syntax::ALL.iter().map(|s| s.as_str());
+    clap::builder::PossibleValuesParser::new(values)
+        .map(|s: String| Syntax::from_name(&s).expect("a listed syntax"))
 }
 
-fn parse_profile(s: &str) -> Result<Profile, String> {
-    Profile::from_name(s).ok_or_else(|| {
-        let names: Vec<_> = Profile::ALL.iter().map(|p| p.name()).collect();
-        format!("unknown profile `{s}`; known: {}", names.join(", "))
-    })
+/// `--profile`: the names come from the generated profile list, so a new
+/// grammar file is a new choice in `--help` and in completions.
+fn profile_parser() -> impl clap::builder::TypedValueParser<Value = Profile> {
+    let values = Profile::ALL
+        .iter()
+        .map(|p| clap::builder::PossibleValue::new(p.name()).help(p.description()));
+    use clap::builder::TypedValueParser;
+    clap::builder::PossibleValuesParser::new(values)
+        .map(|s: String| Profile::from_name(&s).expect("a listed profile"))
 }
 
 fn main() -> ExitCode {
@@ -164,21 +168,13 @@ fn main() -> ExitCode {
             header,
             threads,
             files,
-        } => {
-            let syntax = match syntax {
-                SyntaxArg::Reference => Syntax::Reference,
-                SyntaxArg::Uri => Syntax::Uri,
-                SyntaxArg::Absolute => Syntax::AbsoluteUri,
-                SyntaxArg::Relative => Syntax::RelativeRef,
-            };
-            run_parse(
-                Parser::new().profile(profile).syntax(syntax),
-                format,
-                header,
-                threads,
-                &files,
-            )
-        }
+        } => run_parse(
+            Parser::new().profile(profile).syntax(syntax),
+            format,
+            header,
+            threads,
+            &files,
+        ),
         Command::Resolve {
             base,
             pairs,
@@ -522,15 +518,17 @@ fn run_parse(
 ) -> Result<(), Failure> {
     let stdout = io::stdout();
     let mut out = BufWriter::with_capacity(1 << 16, stdout.lock());
+    let cols = Columns::of(parser.get_profile());
+    let names = cols.names();
     if header && matches!(format, Format::Tsv) {
-        out.write_all(b"valid\tscheme\tauthority\tuserinfo\thost\thost_kind\tport\tpath\tquery\tfragment\terror\n")?;
+        writeln!(out, "valid\t{}\terror", names.join("\t"))?;
     }
     run_batches(parser, threads, files, |batch, chunk| {
         for i in 0..batch.len() {
             let result = batch.get(i, chunk);
             match format {
-                Format::Jsonl => write_json(&mut out, &result)?,
-                Format::Tsv => write_tsv(&mut out, &result)?,
+                Format::Jsonl => write_json(&mut out, &cols, &names, &result)?,
+                Format::Tsv => write_tsv(&mut out, &cols, &result)?,
             }
         }
         Ok(())
@@ -622,34 +620,103 @@ fn json_str(out: &mut impl Write, s: Option<&str>) -> io::Result<()> {
     }
 }
 
-fn write_json(out: &mut impl Write, r: &Result<UriRef, ParseError>) -> io::Result<()> {
+/// The fields of a `parse` row, from the profile's part list: every part it
+/// declares in layout order, the kind of the classified part right after
+/// it (`host_kind`), then for invalid rows the error. A grammar's new part
+/// is a new field with no code here.
+struct Columns {
+    parts: Vec<urilex::PartInfo>,
+    /// The classified part's index in `parts`, and the kind field's name.
+    kind: Option<(usize, String)>,
+}
+
+impl Columns {
+    fn of(profile: urilex::Profile) -> Columns {
+        let parts: Vec<_> = profile.parts().collect();
+        let kind = profile.kind_part().and_then(|k| {
+            let at = parts.iter().position(|p| p.index() == k.index())?;
+            Some((at, format!("{}_kind", k.name())))
+        });
+        Columns { parts, kind }
+    }
+
+    /// Field names in order.
+    fn names(&self) -> Vec<String> {
+        let mut v = Vec::new();
+        for (i, p) in self.parts.iter().enumerate() {
+            v.push(p.name().to_string());
+            if let Some((at, name)) = &self.kind {
+                if *at == i {
+                    v.push(name.clone());
+                }
+            }
+        }
+        v
+    }
+
+    /// Each field's value for a valid reference: one text, or for a
+    /// repeated part every occurrence.
+    fn values<'a>(&self, u: &UriRef<'a>) -> Vec<Field<'a>> {
+        let mut v = Vec::new();
+        for (i, p) in self.parts.iter().enumerate() {
+            v.push(if p.is_repeated() {
+                Field::Many(u.occurrences_at(p.index()).collect())
+            } else {
+                Field::One(u.part_at(p.index()))
+            });
+            if self.kind.as_ref().is_some_and(|(at, _)| *at == i) {
+                v.push(Field::One(u.kind_name()));
+            }
+        }
+        v
+    }
+}
+
+enum Field<'a> {
+    One(Option<&'a str>),
+    Many(Vec<&'a str>),
+}
+
+fn json_field(out: &mut impl Write, f: &Field) -> io::Result<()> {
+    match f {
+        Field::One(s) => json_str(out, *s),
+        Field::Many(xs) => {
+            out.write_all(b"[")?;
+            for (i, x) in xs.iter().enumerate() {
+                if i > 0 {
+                    out.write_all(b",")?;
+                }
+                json_str(out, Some(x))?;
+            }
+            out.write_all(b"]")
+        }
+    }
+}
+
+fn write_json(
+    out: &mut impl Write,
+    cols: &Columns,
+    names: &[String],
+    r: &Result<UriRef, ParseError>,
+) -> io::Result<()> {
     match r {
         Ok(u) => {
-            out.write_all(b"{\"valid\":true,\"scheme\":")?;
-            json_str(out, u.scheme())?;
-            out.write_all(b",\"authority\":")?;
-            json_str(out, u.authority())?;
-            out.write_all(b",\"userinfo\":")?;
-            json_str(out, u.userinfo())?;
-            out.write_all(b",\"host\":")?;
-            json_str(out, u.host_str())?;
-            out.write_all(b",\"host_kind\":")?;
-            json_str(out, u.host_kind().map(|k| k.as_str()))?;
-            out.write_all(b",\"port\":")?;
-            json_str(out, u.port())?;
-            out.write_all(b",\"path\":")?;
-            json_str(out, Some(u.path()))?;
-            out.write_all(b",\"query\":")?;
-            json_str(out, u.query())?;
-            out.write_all(b",\"fragment\":")?;
-            json_str(out, u.fragment())?;
+            out.write_all(b"{\"valid\":true")?;
+            for (name, f) in names.iter().zip(cols.values(u)) {
+                write!(out, ",\"{name}\":")?;
+                json_field(out, &f)?;
+            }
             out.write_all(b"}\n")
         }
         Err(e) => {
-            out.write_all(b"{\"valid\":false,\"scheme\":null,\"authority\":null,\"userinfo\":null,\"host\":null,\"host_kind\":null,\"port\":null,\"path\":null,\"query\":null,\"fragment\":null,\"error\":{\"kind\":")?;
+            out.write_all(b"{\"valid\":false")?;
+            for name in names {
+                write!(out, ",\"{name}\":null")?;
+            }
+            out.write_all(b",\"error\":{\"kind\":")?;
             json_str(out, Some(e.kind().as_str()))?;
             out.write_all(b",\"component\":")?;
-            json_str(out, e.component().map(|c| c.as_str()))?;
+            json_str(out, e.part())?;
             write!(out, ",\"index\":{},\"rule\":", e.index())?;
             json_str(out, Some(e.rule()))?;
             out.write_all(b",\"message\":")?;
@@ -663,29 +730,27 @@ fn tsv(out: &mut impl Write, s: Option<&str>) -> io::Result<()> {
     out.write_all(s.unwrap_or("\\N").as_bytes())
 }
 
-fn write_tsv(out: &mut impl Write, r: &Result<UriRef, ParseError>) -> io::Result<()> {
+/// TSV cells: `\\N` for absent; a repeated part's occurrences as a JSON array.
+fn write_tsv(
+    out: &mut impl Write,
+    cols: &Columns,
+    r: &Result<UriRef, ParseError>,
+) -> io::Result<()> {
     match r {
         Ok(u) => {
             out.write_all(b"true")?;
-            for s in [
-                u.scheme(),
-                u.authority(),
-                u.userinfo(),
-                u.host_str(),
-                u.host_kind().map(|k| k.as_str()),
-                u.port(),
-                Some(u.path()),
-                u.query(),
-                u.fragment(),
-            ] {
+            for f in cols.values(u) {
                 out.write_all(b"\t")?;
-                tsv(out, s)?;
+                match f {
+                    Field::One(s) => tsv(out, s)?,
+                    Field::Many(_) => json_field(out, &f)?,
+                }
             }
             out.write_all(b"\t\\N\n")
         }
         Err(e) => {
             out.write_all(b"false")?;
-            for _ in 0..9 {
+            for _ in 0..cols.names().len() {
                 out.write_all(b"\t\\N")?;
             }
             writeln!(out, "\t{e}")

@@ -509,3 +509,81 @@ fn parse_output_does_not_depend_on_threads() {
         4 * 48_010
     );
 }
+
+/// `parse` rows list every part the profile's grammar declares, under the
+/// grammar's names, in layout order, with the classified part's kind right
+/// after it: RFC 6874's `zone` appears with no writer code of its own.
+#[test]
+fn rows_follow_the_profiles_parts() {
+    for profile in urilex::Profile::ALL {
+        let (code, out, err) = urilex(
+            &["parse", "--profile", profile.name()],
+            b"http://[fe80::1%25eth0]:80/a?q#f\nhttp://a b\n",
+        );
+        assert_eq!(code, 0, "{err}");
+        let mut want: Vec<String> = vec!["valid".into()];
+        for p in profile.parts() {
+            want.push(p.name().into());
+            if profile.kind_part() == Some(p) {
+                want.push(format!("{}_kind", p.name()));
+            }
+        }
+        for (i, line) in out
+            .split(|&b| b == b'\n')
+            .filter(|l| !l.is_empty())
+            .enumerate()
+        {
+            let row: serde_json::Map<String, Value> = serde_json::from_slice(line).unwrap();
+            let mut names = want.clone();
+            if row.contains_key("error") {
+                names.push("error".into());
+            }
+            assert_eq!(
+                row.contains_key("error"),
+                i == 1 || *profile != urilex::Profile::Rfc6874
+            );
+            // The same keys, and in this order in the text.
+            let mut sorted = names.clone();
+            sorted.sort();
+            assert_eq!(
+                row.keys().cloned().collect::<Vec<_>>(),
+                sorted,
+                "{profile:?}"
+            );
+            let text = String::from_utf8_lossy(line);
+            let at: Vec<usize> = names
+                .iter()
+                .map(|k| text.find(&format!("\"{k}\":")).unwrap())
+                .collect();
+            assert!(at.windows(2).all(|w| w[0] < w[1]), "{profile:?}: {text}");
+        }
+    }
+    let (_, out, _) = urilex(
+        &["parse", "--profile", "rfc6874"],
+        b"http://[fe80::1%25eth0]:80/a\nhttp://[::1]/\nhttp://[::1%25]/\n",
+    );
+    let rows: Vec<Value> = out
+        .split(|&b| b == b'\n')
+        .filter(|l| !l.is_empty())
+        .map(|l| serde_json::from_slice(l).unwrap())
+        .collect();
+    assert_eq!(rows[0]["zone"], "eth0");
+    assert_eq!(rows[0]["host_kind"], "ipv6");
+    assert_eq!(rows[1]["zone"], Value::Null);
+    assert_eq!(rows[2]["error"]["component"], "zone");
+    let (_, out, _) = urilex(
+        &[
+            "parse",
+            "--profile",
+            "rfc6874",
+            "--format",
+            "tsv",
+            "--header",
+        ],
+        b"//[::1%25lo]\n",
+    );
+    let text = String::from_utf8(out).unwrap();
+    let mut lines = text.lines();
+    assert!(lines.next().unwrap().ends_with("\tfragment\tzone\terror"));
+    assert!(lines.next().unwrap().ends_with("\t\\N\tlo\t\\N"));
+}
