@@ -74,7 +74,66 @@ pub fn compile_dir(dir: &Path) -> Result<Vec<emit::Compiled>, abnf::GrammarError
     Ok(out)
 }
 
-/// The Rust source of the tables for every profile in `dir`.
+/// The Rust source of the tables for every profile in `dir`, headed by the
+/// hash of what it was generated from (see [`input_hash`]).
 pub fn generate(dir: &Path) -> Result<String, abnf::GrammarError> {
-    Ok(emit::emit(&compile_dir(dir)?))
+    let body = emit::emit(&compile_dir(dir)?);
+    Ok(format!("{}{body}", hash_line(input_hash(dir))))
+}
+
+/// The first line of a generated file: the hash of its inputs.
+pub fn hash_line(hash: u64) -> String {
+    format!("// urilex-input-hash: {hash:016x}\n")
+}
+
+/// The hash a generated file records in its first line, if it has one.
+pub fn recorded_hash(generated: &str) -> Option<u64> {
+    let line = generated.lines().next()?;
+    u64::from_str_radix(line.strip_prefix("// urilex-input-hash: ")?, 16).ok()
+}
+
+/// The files a generation depends on: the grammars in `abnf` and the
+/// generator's own sources (`../codegen/*.rs`, and the range helper it
+/// shares with the runtime), in a fixed order.
+pub fn inputs(abnf: &Path) -> Vec<std::path::PathBuf> {
+    let root = abnf.parent().unwrap_or(abnf);
+    let mut files = Vec::new();
+    for (dir, ext) in [(abnf.to_path_buf(), "abnf"), (root.join("codegen"), "rs")] {
+        if let Ok(entries) = std::fs::read_dir(&dir) {
+            for e in entries.flatten() {
+                let p = e.path();
+                if p.is_file() && p.extension().is_some_and(|x| x == ext) {
+                    files.push(p);
+                }
+            }
+        }
+    }
+    files.push(root.join("src/scan/ranges.rs"));
+    files.sort();
+    files
+}
+
+/// FNV-1a (64 bits) over each input's name and bytes: enough to notice
+/// that a grammar or the generator changed since a file was generated (it
+/// guards against edits, not against an adversary). A missing file hashes
+/// as empty, so the result is still defined.
+pub fn input_hash(abnf: &Path) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    let mut eat = |bytes: &[u8]| {
+        for &b in bytes {
+            h ^= u64::from(b);
+            h = h.wrapping_mul(0x0000_0100_0000_01b3);
+        }
+    };
+    for f in inputs(abnf) {
+        let name = f
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let text = std::fs::read(&f).unwrap_or_default();
+        eat(name.as_bytes());
+        eat(&(text.len() as u64).to_le_bytes());
+        eat(&text);
+    }
+    h
 }

@@ -19,6 +19,24 @@
 //! let err = UriRef::parse("https://example.com/a b").unwrap_err();
 //! assert_eq!(err.to_string(), "invalid character ' ' (0x20) at byte 21 in path (rule segment)");
 //! ```
+//!
+//! The parts of a reference are whatever its profile's grammar declares
+//! (`;@ part` in the `.abnf` file), read by name or by index; RFC 3986's
+//! are also the typed [`Component`]s. A part inside a repetition of its
+//! grammar has [`occurrences`](UriRef::occurrences).
+//!
+//! ```
+//! use urilex::{Parser, Profile};
+//!
+//! let p = Parser::new().profile(Profile::Rfc6874);
+//! let r = p.parse("http://[fe80::1%25eth0]:8080/").unwrap();
+//! assert_eq!(r.part("zone"), Some("eth0"));
+//! assert_eq!(r.part("host"), Some("[fe80::1%25eth0]"));
+//! let names: Vec<&str> = Profile::Rfc6874.parts().map(|p| p.name()).collect();
+//! assert_eq!(names.last(), Some(&"zone"));
+//! let zone = Profile::Rfc6874.part("zone").unwrap();
+//! assert_eq!(r.part_at(zone.index()), Some("eth0"));
+//! ```
 #![deny(unsafe_code)]
 #![deny(clippy::undocumented_unsafe_blocks)]
 #![warn(missing_docs)]

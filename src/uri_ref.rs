@@ -654,18 +654,28 @@ impl fmt::Display for UriRef<'_> {
 }
 
 impl fmt::Debug for UriRef<'_> {
+    /// Every part the profile declares, by the grammar's names (repeated
+    /// parts as lists), and the classified part's kind.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("UriRef")
-            .field("scheme", &self.scheme())
-            .field("authority", &self.authority())
-            .field("userinfo", &self.userinfo())
-            .field("host", &self.host_str())
-            .field("host_kind", &self.host_kind())
-            .field("port", &self.port())
-            .field("path", &self.path())
-            .field("query", &self.query())
-            .field("fragment", &self.fragment())
-            .finish()
+        struct List<'a>(Occurrences<'a>);
+        impl fmt::Debug for List<'_> {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.debug_list().entries(self.0.clone()).finish()
+            }
+        }
+        let mut d = f.debug_struct("UriRef");
+        d.field("profile", &self.profile);
+        for p in self.profile.parts() {
+            if p.is_repeated() {
+                d.field(p.name(), &List(self.occurrences_at(p.index())));
+            } else {
+                d.field(p.name(), &self.part_at(p.index()));
+            }
+        }
+        if self.profile.kind_part().is_some() {
+            d.field("kind", &self.kind_name());
+        }
+        d.finish()
     }
 }
 

@@ -41,6 +41,46 @@ fn golden_copy_is_current() {
     assert!(have == fresh, "codegen/golden/tables.rs is stale: run `UPDATE_GOLDEN=1 cargo test --test codegen` and review the diff");
 }
 
+/// build.rs takes the reviewed copy instead of running the generator only
+/// while the copy's recorded hash is the hash of the grammars and generator
+/// sources: it is today, and any edit of either, or a new grammar file,
+/// changes it.
+#[test]
+fn recorded_hash_notices_edits() {
+    let abnf = root().join("abnf");
+    let golden = std::fs::read_to_string(root().join("codegen/golden/tables.rs")).unwrap();
+    let now = codegen::input_hash(&abnf);
+    assert_eq!(codegen::recorded_hash(&golden), Some(now));
+    let d = temp_dir("hash");
+    copy_dir(&abnf, &d.join("abnf"));
+    copy_dir(&root().join("codegen"), &d.join("codegen"));
+    std::fs::create_dir_all(d.join("src/scan")).unwrap();
+    std::fs::copy(
+        root().join("src/scan/ranges.rs"),
+        d.join("src/scan/ranges.rs"),
+    )
+    .unwrap();
+    let hash = || codegen::input_hash(&d.join("abnf"));
+    assert_eq!(hash(), now, "a copy of the same inputs");
+    type Edit<'a> = (&'a str, &'a dyn Fn(&str) -> String);
+    let edits: [Edit; 3] = [
+        ("abnf/rfc3986.abnf", &|t| t.replacen("\"~\"", "\"!\"", 1)),
+        ("codegen/emit.rs", &|t| format!("{t}\n// one more line\n")),
+        ("src/scan/ranges.rs", &|t| t.replacen("0", "1", 1)),
+    ];
+    for (file, edit) in edits {
+        let path = d.join(file);
+        let text = std::fs::read_to_string(&path).unwrap();
+        std::fs::write(&path, edit(&text)).unwrap();
+        assert_ne!(hash(), now, "{file} edited");
+        std::fs::write(&path, &text).unwrap();
+        assert_eq!(hash(), now, "{file} restored");
+    }
+    std::fs::write(d.join("abnf/extra.abnf"), "x = \"y\"\n").unwrap();
+    assert_ne!(hash(), now, "a new grammar file");
+    let _ = std::fs::remove_dir_all(&d);
+}
+
 fn temp_dir(name: &str) -> PathBuf {
     let d = std::env::temp_dir().join(format!("urilex-{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&d);
