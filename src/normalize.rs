@@ -223,13 +223,31 @@ fn normalize_parts(u: &UriRef<'_>, o: NormalizeOptions, out: &mut String) {
             out.push('@');
         }
         let host = u.host_str().unwrap_or("");
+        // A part of the profile's grammar nested in the host that RFC 3986
+        // does not have (RFC 6874's zone) keeps its letters' case: 6.2.2.1
+        // makes the host case-insensitive, not what another grammar puts
+        // inside it (a zone names an interface, and those are not).
+        let keep = foreign_in_host(u);
         match (o.ipv6_rfc5952, o.ipv6_rfc5952.then(|| u.host()).flatten()) {
             (true, Some(crate::Host::Ipv6(a))) => {
                 out.push('[');
                 out.push_str(&a.to_string());
+                // What follows the address in the literal ("%25" and the
+                // zone) is copied, never dropped.
+                let inner = &host[1..host.len().saturating_sub(1).max(1)];
+                if let Some(z) = inner.find('%') {
+                    pct_copy(&inner[z..], unreserved, &o, false, out);
+                }
                 out.push(']');
             }
-            _ => pct_copy(host, unreserved, &o, o.case, out),
+            _ => match keep {
+                Some(r) => {
+                    pct_copy(&host[..r.start], unreserved, &o, o.case, out);
+                    pct_copy(&host[r.clone()], unreserved, &o, false, out);
+                    pct_copy(&host[r.end..], unreserved, &o, o.case, out);
+                }
+                None => pct_copy(host, unreserved, &o, o.case, out),
+            },
         }
         if let Some(p) = u.port() {
             // 3.2.3: normalizers omit an empty port with its ":"; 6.2.3: and
@@ -285,6 +303,18 @@ fn normalize_parts(u: &UriRef<'_>, o: NormalizeOptions, out: &mut String) {
         out.push('#');
         pct_copy(f, unreserved, &o, false, out);
     }
+}
+
+/// The span, within the host's text, of a part that the profile declares
+/// inside the host and that is not one of RFC 3986's components.
+fn foreign_in_host(u: &UriRef<'_>) -> Option<core::ops::Range<usize>> {
+    let host = u.span(crate::Component::Host)?;
+    u.profile()
+        .parts()
+        .filter(|p| crate::Component::from_name(p.name()).is_none())
+        .filter_map(|p| u.part_span(p.name()))
+        .find(|r| host.start <= r.start && r.end <= host.end && r.start < r.end)
+        .map(|r| r.start - host.start..r.end - host.start)
 }
 
 /// Whether `normalize_once` would copy `u` unchanged, found with a few

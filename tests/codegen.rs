@@ -327,6 +327,11 @@ fn main() {
     let r = p.syntax(Syntax::RelativeRef);
     println!("{:?}", r.parse("/a/b").map(|u| u.occurrences("fsegment").collect::<Vec<_>>()));
     println!("{}", r.parse("ftp://h/").is_err());
+    // A long path: every occurrence, walked on from the last.
+    let long = format!("ftp://h/{}", "ab/".repeat(100_000));
+    let u = p.parse(&long).unwrap();
+    let n = u.occurrences("fsegment").filter(|s| *s == "ab").count();
+    println!("{n} {:?}", u.occurrences("fsegment").last());
 }
 "#;
 
@@ -348,6 +353,7 @@ nid#13 Some("isbn") Some("k") Some(13..14)
 [11..14]
 Ok(["a", "b"])
 true
+100000 Some("")
 "#;
 
 fn copy_dir(from: &Path, to: &Path) {

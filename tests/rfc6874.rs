@@ -130,3 +130,25 @@ fn the_zone_on_its_own() {
     assert_eq!(e.kind(), ErrorKind::UnexpectedEnd);
     assert_eq!(p().validate_part("zone", b"a/b").unwrap_err().index(), 1);
 }
+
+/// Normalization keeps the zone: RFC 3986 6.2.2.1 lowers the host's case,
+/// but a zone names an interface (RFC 6874 section 2 takes it from RFC
+/// 4007's `<zone_id>`), so its case is kept; percent-encoding is still
+/// normalized (6.2.2.1, 6.2.2.2), and RFC 5952's form keeps the zone too.
+#[test]
+fn normalization_keeps_the_zone() {
+    use urilex::NormalizeOptions;
+    let u = p().parse("HTTP://[FE80::A%25En%301]:80/a/./b").unwrap();
+    let n = u.normalized();
+    assert_eq!(n.as_str(), "http://[fe80::a%25En01]:80/a/b");
+    assert_eq!(n.as_ref().part("zone"), Some("En01"));
+    assert_eq!(n.as_ref().normalized().as_str(), n.as_str(), "idempotent");
+    let n = u.normalized_with(NormalizeOptions::new().ipv6_rfc5952(true));
+    assert_eq!(n.as_str(), "http://[fe80::a%25En01]:80/a/b");
+    let u = p().parse("http://[fe80:0:0:0:0:0:0:1%25eth0]/").unwrap();
+    let n = u.normalized_with(NormalizeOptions::new().ipv6_rfc5952(true));
+    assert_eq!(n.as_str(), "http://[fe80::1%25eth0]/");
+    let u = p().parse("http://[fe80::1%25eth0]/").unwrap();
+    assert!(u.equivalent(&p().parse("http://[FE80::1%25eth0]/").unwrap()));
+    assert!(!u.equivalent(&p().parse("http://[fe80::1%25ETH0]/").unwrap()));
+}
