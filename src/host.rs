@@ -7,11 +7,27 @@
 use crate::HostKind;
 use std::net::{Ipv4Addr, Ipv6Addr};
 
-/// A host (RFC 3986 section 3.2.2).
+/// A host (RFC 3986 section 3.2.2). Its kind is the grammar's
+/// (`UriRef::host_kind`): a host is never typed as another kind than the
+/// profile's grammar gives it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum Host<'a> {
     /// `IPv4address`: four dec-octets.
     Ipv4(Ipv4Addr),
+    /// A host the grammar classifies as an IPv4 number whose text is not
+    /// four dec-octets: seed 001's `hostnumber` is `1*digit` four times
+    /// (`1.2.3.256`, `010.0.0.1`). Kept as text; how a resolver would read
+    /// it is not guessed (`lint` flags it).
+    ///
+    /// ```
+    /// use urilex::{Host, HostKind, Parser, Profile};
+    /// let u = Parser::new().profile(Profile::UrlDraft05).parse("http://1.2.3.256/").unwrap();
+    /// assert_eq!(u.host(), Some(Host::Ipv4Text("1.2.3.256")));
+    /// assert_eq!(u.host_kind(), Some(HostKind::Ipv4));
+    /// assert_eq!(u.host().unwrap().kind(), HostKind::Ipv4);
+    /// ```
+    Ipv4Text(&'a str),
     /// `IPv6address` inside `[` `]`.
     Ipv6(Ipv6Addr),
     /// `IPvFuture` inside `[` `]`, without the brackets, e.g. `v7.abc`.
@@ -29,7 +45,7 @@ impl<'a> Host<'a> {
     /// ```
     pub fn kind(&self) -> HostKind {
         match self {
-            Host::Ipv4(_) => HostKind::Ipv4,
+            Host::Ipv4(_) | Host::Ipv4Text(_) => HostKind::Ipv4,
             Host::Ipv6(_) => HostKind::Ipv6,
             Host::IpvFuture(_) => HostKind::IpvFuture,
             Host::RegName(_) => HostKind::RegName,
@@ -44,7 +60,7 @@ impl<'a> Host<'a> {
         match kind {
             Some(HostKind::Ipv4) => match ipv4(text.as_bytes()) {
                 Some(a) => Host::Ipv4(a),
-                None => Host::RegName(text),
+                None => Host::Ipv4Text(text),
             },
             Some(HostKind::Ipv6) => match ipv6(zoneless(inner).as_bytes()) {
                 Some(a) => Host::Ipv6(a),
@@ -56,12 +72,15 @@ impl<'a> Host<'a> {
     }
 }
 
-/// Dotted decimal to an address; `None` unless four numbers 0-255.
+/// Dotted decimal to an address; `None` unless four dec-octets (0-255, no
+/// leading zero).
 pub(crate) fn ipv4(s: &[u8]) -> Option<Ipv4Addr> {
     let mut octets = [0u8; 4];
     let mut n = 0;
     for part in s.split(|&b| b == b'.') {
-        if n == 4 || part.is_empty() || part.len() > 3 {
+        // dec-octet (RFC 3986 3.2.2): no leading zero, which inet_aton
+        // would read as octal.
+        if n == 4 || part.is_empty() || part.len() > 3 || (part.len() > 1 && part[0] == b'0') {
             return None;
         }
         let mut v: u32 = 0;
@@ -160,5 +179,7 @@ mod tests {
         assert_eq!(ipv4(b"255.0.10.1"), Some(Ipv4Addr::new(255, 0, 10, 1)));
         assert_eq!(ipv4(b"256.0.0.1"), None);
         assert_eq!(ipv4(b"1.2.3"), None);
+        assert_eq!(ipv4(b"010.0.0.1"), None);
+        assert_eq!(ipv4(b"0.0.0.0"), Some(Ipv4Addr::UNSPECIFIED));
     }
 }

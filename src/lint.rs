@@ -3,7 +3,7 @@
 //! Lints only report; nothing is decoded or changed.
 
 use crate::pct::pct_at;
-use crate::{default_port, Component, HostKind, UriRef};
+use crate::{default_port, Component, Host, HostKind, UriRef};
 use core::fmt;
 use core::ops::Range;
 
@@ -273,10 +273,13 @@ impl<'a> UriRef<'a> {
             }
         }
         // Host.
-        if let (Some(h), Some(r), Some(HostKind::RegName)) =
+        // A host that resolvers may read as an IPv4 number but that is not
+        // four dec-octets: a reg-name (RFC 3986 7.4), or a draft grammar's
+        // looser number (seed 001's `hostnumber`, `010.0.0.1`).
+        if let (Some(h), Some(r), Some(HostKind::RegName | HostKind::Ipv4)) =
             (self.host_str(), span(Component::Host), self.host_kind())
         {
-            if looks_numeric(h) {
+            if looks_numeric(h) && !matches!(self.host(), Some(Host::Ipv4(_))) {
                 out.push(Lint {
                     kind: LintKind::AmbiguousIpv4,
                     span: r,

@@ -263,11 +263,18 @@ fn normalize_parts(u: &UriRef<'_>, o: NormalizeOptions, out: &mut String) {
     }
     let path_at = out.len();
     pct_copy(u.path(), unreserved, &o, false, out);
-    // 6.2.2.3, for URIs: "apply remove_dot_segments to the path". A
-    // relative reference keeps its dot segments until it is resolved (5.2).
-    // After 6.2.2.2, so that "%2E" counts as a dot. A ".." above the root
-    // is dropped. In place: `out` needs no second buffer.
-    if o.dots && scheme.is_some() && crate::resolve::has_dot_segment(&out[path_at..]) {
+    // 6.2.2.3, for URIs: "apply remove_dot_segments to the path". Also for
+    // absolute-path and network-path references: resolution applies
+    // remove_dot_segments to exactly their path (5.2.2, `R.path` starting
+    // with "/"), so removing the dots now changes no target. A
+    // relative-path reference keeps its dot segments until it is resolved
+    // (its ".." may climb the base's path). After 6.2.2.2, so that "%2E"
+    // counts as a dot. A ".." above the root is dropped. In place: `out`
+    // needs no second buffer.
+    if o.dots
+        && (scheme.is_some() || out[path_at..].starts_with('/'))
+        && crate::resolve::has_dot_segment(&out[path_at..])
+    {
         // `Remove` never fails.
         let _ = crate::resolve::remove_dot_segments_in_place(out, path_at, DotAboveRoot::Remove);
     }
@@ -291,9 +298,19 @@ fn normalize_parts(u: &UriRef<'_>, o: NormalizeOptions, out: &mut String) {
             out.insert_str(path_at, "./");
         }
     }
-    // RFC 3986 3.3: without an authority the path cannot begin with "//".
+    // RFC 3986 3.3: without an authority the path cannot begin with "//":
+    // "/." keeps it a path. Unless the profile's grammar already reads the
+    // text as it was meant, with no authority (seed 001's opaque-part:
+    // `http://a.b-/` is an opaque URL there, whose path "//a.b-/" must stay).
     if !has_authority && out[path_at..].starts_with("//") {
-        out.insert_str(path_at, "/.");
+        let kept = u.profile() != crate::Profile::default()
+            && crate::Parser::new()
+                .profile(u.profile())
+                .parse(out)
+                .is_ok_and(|v| v.authority().is_none());
+        if !kept {
+            out.insert_str(path_at, "/.");
+        }
     }
     if let Some(q) = u.query() {
         out.push('?');
@@ -325,7 +342,8 @@ fn foreign_in_host(u: &UriRef<'_>) -> Option<core::ops::Range<usize>> {
 /// - a "%" anywhere (6.2.2.1 upper-cases its hex, 6.2.2.2 may decode it);
 /// - an upper-case letter in the scheme or the host (6.2.2.1);
 /// - an empty port (3.2.3 drops its ":");
-/// - a URI's path with a segment starting with "." (6.2.2.3).
+/// - a URI's or a rooted reference's path with a segment starting with
+///   "." (6.2.2.3).
 ///
 /// RFC 3986's parse of a relative reference has no scheme and the input
 /// was valid, so the fixes at the end of `normalize_once` (the "./" before a
@@ -343,7 +361,9 @@ fn already_normal(u: &UriRef<'_>, o: &NormalizeOptions) -> bool {
     !((o.percent || o.case) && pct())
         && !(o.case && (upper(scheme) || upper(u.host_str())))
         && !(o.empty_port && u.port() == Some(""))
-        && !(o.dots && scheme.is_some() && crate::resolve::has_dot_segment(u.path()))
+        && !(o.dots
+            && (scheme.is_some() || u.path().starts_with('/'))
+            && crate::resolve::has_dot_segment(u.path()))
 }
 
 impl<'a> UriRef<'a> {

@@ -372,6 +372,63 @@ pub(crate) fn diagnose_at(
     }
 }
 
+/// An error the labelled DFA placed in the userinfo, when the input cannot
+/// hold one: until the first "@" a DFA cannot tell userinfo from host and
+/// port, so it blames the userinfo, yet with no "@" before the authority's
+/// end there is none. The input is then read as if an empty userinfo and
+/// its "@" stood at the authority's start (the same language: `[ userinfo
+/// "@" ]`), which puts the fault in the host or the port, at the first byte
+/// no valid reading accepts. `None` when that does not apply.
+#[cold]
+pub(crate) fn diagnose_without_userinfo(
+    t: &ProfileTables,
+    entry: &Entry,
+    input: &[u8],
+) -> Option<ParseError> {
+    // The authority starts after "//", after a scheme and its ":" if any.
+    let scheme_end = input
+        .iter()
+        .position(|&b| !(b.is_ascii_alphanumeric() || b"+-.".contains(&b)))
+        .filter(|&i| i > 0 && input[i] == b':' && input[0].is_ascii_alphabetic())
+        .map_or(0, |i| i + 1);
+    let at = scheme_end + 2;
+    if input.get(scheme_end..at) != Some(&b"//"[..]) {
+        return None;
+    }
+    let end = input[at..]
+        .iter()
+        .position(|&b| b"/?#".contains(&b))
+        .map_or(input.len(), |i| at + i);
+    if input[at..end].contains(&b'@') {
+        return None;
+    }
+    // Run the DFA over input[..at] "@" input[at..].
+    let d = &entry.dfa;
+    let mut s = START;
+    let n = input.len() + 1;
+    let mut v = 0;
+    let failed = loop {
+        if v == n {
+            break (!d.accept[s as usize]).then_some((n, s));
+        }
+        let b = match v.cmp(&at) {
+            core::cmp::Ordering::Less => input[v],
+            core::cmp::Ordering::Equal => b'@',
+            core::cmp::Ordering::Greater => input[v - 1],
+        };
+        let next = d.step(s, b);
+        if next == DEAD {
+            break Some((v, s));
+        }
+        s = next;
+        v += 1;
+    };
+    match failed {
+        Some((v, s)) if v > at => Some(diagnose_at(t, entry, entry.rule, input, v - 1, s)),
+        _ => None,
+    }
+}
+
 pub(crate) fn too_long() -> ParseError {
     ParseError {
         kind: ErrorKind::TooLong,

@@ -175,6 +175,11 @@ impl Parser {
             Some((index, state)) => parse::diagnose_at(t, entry, rule, input, index, state),
             None => parse::diagnose(t, entry, rule, input),
         };
+        if err.part == Some(Component::Userinfo.as_str()) {
+            if let Some(e) = parse::diagnose_without_userinfo(t, entry, input) {
+                err = e;
+            }
+        }
         if matches!(self.syntax, Syntax::Uri | Syntax::AbsoluteUri) {
             let relative = t.entries[Syntax::RelativeRef as usize].as_ref();
             if relative.is_some_and(|r| r.dfa.scan(input).is_ok()) {
