@@ -146,16 +146,6 @@ pub fn lines(buf: &[u8]) -> impl Iterator<Item = (usize, &[u8])> {
         })
 }
 
-/// Runs `f` on a pool of `threads` threads (rayon's global pool if one
-/// cannot be built).
-#[cfg(feature = "rayon")]
-fn on_pool<R: Send>(threads: usize, f: impl FnOnce() -> R + Send) -> R {
-    match rayon::ThreadPoolBuilder::new().num_threads(threads).build() {
-        Ok(pool) => pool.install(f),
-        Err(_) => f(),
-    }
-}
-
 #[cfg(feature = "rayon")]
 fn thread_count(threads: usize) -> usize {
     if threads == 0 {
@@ -275,8 +265,23 @@ impl Batch {
         }
     }
 
-    /// [`parse_lines`](Self::parse_lines) across `threads` threads (0 for
-    /// all cores), keeping the order of the lines. Needs the `rayon` feature.
+    /// [`parse_lines`](Self::parse_lines) across threads, keeping the order
+    /// of the lines. Needs the `rayon` feature.
+    ///
+    /// It runs on the caller's rayon pool (inside `ThreadPool::install`) or
+    /// on rayon's global pool, and never starts threads of its own; `threads`
+    /// is how many of them to split the work for (0: every thread of that
+    /// pool; 1: no splitting, on the calling thread).
+    ///
+    /// ```
+    /// # #[cfg(feature = "rayon")] {
+    /// let pool = rayon::ThreadPoolBuilder::new().num_threads(2).build().unwrap();
+    /// let buf = "http://a/b\n".repeat(20_000);
+    /// let mut batch = urilex::Batch::new();
+    /// pool.install(|| batch.parse_lines_parallel(&urilex::Parser::new(), buf.as_bytes(), 0));
+    /// assert_eq!(batch.len(), 20_000);
+    /// # }
+    /// ```
     ///
     /// The buffer is cut after line ends into pieces, and each thread fills
     /// the records of its pieces into their own parts of the batch: nothing
@@ -295,24 +300,22 @@ impl Batch {
         let mut parts = core::mem::take(&mut self.parts);
         parts.resize_with(pieces.len(), Vec::new);
         let stream = buf.len() >= STREAM_FROM;
-        let longs: Vec<Vec<Spans>> = on_pool(threads, || {
-            pieces
-                .par_iter()
-                .zip(parts.par_iter_mut())
-                .map(|(&(a, b), part)| {
-                    // `clear` above emptied every part.
-                    let mut long = Vec::new();
-                    parse_buf(parser, &buf[a..b], a, &mut long, |r| {
-                        put_record(part, r, stream)
-                    });
-                    // Before the join hands the part to this thread's caller.
-                    if stream {
-                        crate::scan::stream_fence();
-                    }
-                    long
-                })
-                .collect()
-        });
+        let longs: Vec<Vec<Spans>> = pieces
+            .par_iter()
+            .zip(parts.par_iter_mut())
+            .map(|(&(a, b), part)| {
+                // `clear` above emptied every part.
+                let mut long = Vec::new();
+                parse_buf(parser, &buf[a..b], a, &mut long, |r| {
+                    put_record(part, r, stream)
+                });
+                // Before the join hands the part to this thread's caller.
+                if stream {
+                    crate::scan::stream_fence();
+                }
+                long
+            })
+            .collect();
         self.parts = parts;
         self.firsts.clear();
         let mut first = 0;
@@ -646,7 +649,9 @@ fn parse_buf(
     );
 }
 
-/// [`validate_lines`] across `threads` threads (0: all cores).
+/// [`validate_lines`] across threads: on the caller's rayon pool or the
+/// global one (never a pool of its own), the work split for `threads` of
+/// them (0: all of the pool's).
 #[cfg(feature = "rayon")]
 pub fn validate_lines_parallel(parser: &Parser, buf: &[u8], threads: usize) -> Counts {
     use rayon::prelude::*;
@@ -655,11 +660,10 @@ pub fn validate_lines_parallel(parser: &Parser, buf: &[u8], threads: usize) -> C
         return validate_lines(parser, buf);
     }
     let cuts = line_cuts(buf, threads * 8);
-    let parts: Vec<Counts> = on_pool(threads, || {
-        cuts.par_windows(2)
-            .map(|w| validate_lines(parser, &buf[w[0]..w[1]]))
-            .collect()
-    });
+    let parts: Vec<Counts> = cuts
+        .par_windows(2)
+        .map(|w| validate_lines(parser, &buf[w[0]..w[1]]))
+        .collect();
     let mut c = Counts::default();
     for p in &parts {
         c.add(p);

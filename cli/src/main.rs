@@ -404,6 +404,7 @@ fn run_batches(
     } else {
         None
     };
+    use_threads(threads);
     let mut batch = urilex::Batch::new();
     for p in &paths {
         let input = open(p)?;
@@ -421,7 +422,21 @@ fn run_batches(
     Ok(())
 }
 
+/// Sizes rayon's global pool, once, for `--threads` (0: rayon's default,
+/// every core); the library runs on it and starts no threads of its own.
+fn use_threads(threads: usize) {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(|| {
+        if threads > 0 {
+            let _ = rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build_global();
+        }
+    });
+}
+
 fn run_validate(parser: Parser, threads: usize, files: &[PathBuf]) -> Result<(), Failure> {
+    use_threads(threads);
     let (paths, _) = check_inputs(files)?;
     // Verdicts only: the validating DFA per line, a diagnosis for invalid
     // lines (no spans are computed).
