@@ -587,3 +587,145 @@ fn rows_follow_the_profiles_parts() {
     assert!(lines.next().unwrap().ends_with("\tfragment\tzone\terror"));
     assert!(lines.next().unwrap().ends_with("\t\\N\tlo\t\\N"));
 }
+
+/// A file that cannot be read is reported on stderr when it is met; the
+/// others are still read; the exit status is 2 at the end (grep's way).
+#[test]
+fn a_missing_file_does_not_stop_the_others() {
+    let dir = std::env::temp_dir().join(format!("urilex-cli-missing-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let good = dir.join("good.txt");
+    std::fs::write(&good, "http://a/\n/b\n").unwrap();
+    let good = good.to_str().unwrap();
+    for cmd in ["parse", "validate", "stats", "lint", "normalize"] {
+        let (code, out, err) = urilex(&[cmd, "/no/such/file", good], b"");
+        assert_eq!(code, 2, "{cmd}");
+        assert!(err.contains("/no/such/file"), "{cmd}: {err}");
+        assert!(!out.is_empty(), "{cmd}: the readable file's rows are printed");
+    }
+    let (_, out, _) = urilex(&["parse", good, "/no/such/file", good], b"");
+    assert_eq!(out.iter().filter(|&&b| b == b'\n').count(), 4);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Rows and messages name the 1-based line: JSON Lines errors carry `line`,
+/// text rows say `FILE:LINE:` (standard input is `-`).
+#[test]
+fn errors_name_their_line() {
+    let (_, out, _) = urilex(&["parse"], b"http://a/\n\nhttp://a b/\nx\n");
+    let rows: Vec<Value> = out
+        .split(|&b| b == b'\n')
+        .filter(|l| !l.is_empty())
+        .map(|l| serde_json::from_slice(l).unwrap())
+        .collect();
+    assert_eq!(rows[2]["error"]["line"], 3);
+    let (_, out, _) = urilex(&["normalize"], b"http://a/\nhttp://a b/\n");
+    let text = String::from_utf8(out).unwrap();
+    assert_eq!(text.lines().nth(1).unwrap(), "ERROR -:2: invalid character ' ' (0x20) at byte 8 in host (rule reg-name)");
+    let (_, out, _) = urilex(&["lint"], b"ok:x\nbad bad\n");
+    let row: Value = serde_json::from_slice(out.split(|&b| b == b'\n').nth(1).unwrap()).unwrap();
+    assert_eq!(row["line"], 2);
+    // Line numbers go on across chunks and count from 1 in each file.
+    let many = "http://a/\n".repeat(300_000) + "bad bad\n";
+    let (_, out, _) = urilex(&["parse"], many.as_bytes());
+    let last: Value = serde_json::from_slice(out.split(|&b| b == b'\n').nth(300_000).unwrap()).unwrap();
+    assert_eq!(last["error"]["line"], 300_001);
+}
+
+#[test]
+fn usage_mistakes_are_explained() {
+    let (code, _, err) = urilex(&["resolve"], b"x\n");
+    assert_eq!(code, 2);
+    assert!(err.contains("--base") && err.contains("--pairs"), "{err}");
+    let (code, _, err) = urilex(&["parse", "--header"], b"x\n");
+    assert_eq!(code, 2);
+    assert!(err.contains("--header is for --format tsv"), "{err}");
+}
+
+/// Standard input is streamed: a row appears as soon as its line has
+/// arrived, while the writer still holds the pipe open.
+#[test]
+fn rows_appear_as_lines_arrive() {
+    use std::io::{BufRead, BufReader};
+    for cmd in ["parse", "normalize", "lint"] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_urilex"))
+            .arg(cmd)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut stdin = child.stdin.take().unwrap();
+        let stdout = child.stdout.take().unwrap();
+        let (tx, rx) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                if tx.send(line.unwrap()).is_err() {
+                    break;
+                }
+            }
+        });
+        stdin.write_all(b"http://a/one\n").unwrap();
+        stdin.flush().unwrap();
+        // Not a timing threshold: a generous bound so that a run that only
+        // prints at the end fails instead of hanging.
+        let first = rx.recv_timeout(std::time::Duration::from_secs(60));
+        assert!(first.is_ok_and(|l| l.contains("one")), "{cmd}: no row before the input ended");
+        stdin.write_all(b"http://a/two\n").unwrap();
+        drop(stdin);
+        assert!(rx.recv().unwrap().contains("two"));
+        assert!(child.wait().unwrap().success());
+    }
+}
+
+/// Memory stays bounded on a large pipe (resident size sampled while it
+/// runs; Linux only).
+#[cfg(target_os = "linux")]
+#[test]
+fn piped_input_is_not_held_in_memory() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_urilex"))
+        .args(["validate", "--threads", "2"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let pid = child.id();
+    let mut stdin = child.stdin.take().unwrap();
+    let writer = std::thread::spawn(move || {
+        let block = "https://example.com/some/path?query=1#f\n".repeat(25_000); // 1 MB
+        for _ in 0..200 {
+            if stdin.write_all(block.as_bytes()).is_err() {
+                break;
+            }
+        }
+    });
+    let mut peak = 0u64;
+    let status = format!("/proc/{pid}/status");
+    while !writer.is_finished() {
+        if let Ok(s) = std::fs::read_to_string(&status) {
+            if let Some(kb) = s.lines().find_map(|l| l.strip_prefix("VmRSS:")) {
+                let kb: u64 = kb.trim().trim_end_matches(" kB").trim().parse().unwrap_or(0);
+                peak = peak.max(kb);
+            }
+        }
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    writer.join().unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success());
+    assert!(String::from_utf8_lossy(&out.stdout).starts_with("total\t5000000\n"));
+    assert!(peak > 0 && peak < 64 << 10, "peak resident {peak} kB for 200 MB piped");
+}
+
+#[test]
+fn man_page_and_completions() {
+    let (code, out, _) = urilex(&["man"], b"");
+    assert_eq!(code, 0);
+    let man = String::from_utf8(out).unwrap();
+    assert!(man.contains(".TH urilex") && man.contains("normalize"), "{man}");
+    for shell in ["bash", "zsh", "fish"] {
+        let (code, out, _) = urilex(&["completions", shell], b"");
+        assert_eq!(code, 0);
+        let text = String::from_utf8(out).unwrap();
+        assert!(text.contains("rfc6874"), "{shell}: profiles come from the generated list");
+    }
+}

@@ -1,0 +1,41 @@
+//! How a run ends: the exit status and what goes to stderr.
+
+use std::io;
+use std::process::ExitCode;
+
+pub enum Failure {
+    /// The reader of our output went away: stop quietly.
+    BrokenPipe,
+    /// `validate` found invalid lines (exit status 1).
+    Invalid,
+    /// Some inputs could not be read; each was reported on stderr when it
+    /// was met, and the others were processed (exit status 2, as grep).
+    Inputs,
+    /// A usage or I/O error, printed as `urilex: MESSAGE` (exit status 2).
+    Message(String),
+}
+
+impl Failure {
+    pub fn exit(result: Result<(), Failure>) -> ExitCode {
+        match result {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(Failure::Invalid) => ExitCode::from(1),
+            Err(Failure::BrokenPipe) => ExitCode::SUCCESS,
+            Err(Failure::Inputs) => ExitCode::from(2),
+            Err(Failure::Message(m)) => {
+                eprintln!("urilex: {m}");
+                ExitCode::from(2)
+            }
+        }
+    }
+}
+
+impl From<io::Error> for Failure {
+    fn from(e: io::Error) -> Self {
+        if e.kind() == io::ErrorKind::BrokenPipe {
+            Failure::BrokenPipe
+        } else {
+            Failure::Message(format!("write error: {e}"))
+        }
+    }
+}

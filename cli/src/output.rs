@@ -1,0 +1,162 @@
+//! Writing rows: JSON strings, and the fields of a `parse` row, which come
+//! from the profile's part list (a grammar's new part is a new field with
+//! no code here).
+
+use std::io::{self, Write};
+use urilex::{ParseError, UriRef};
+
+pub fn json_str(out: &mut impl Write, s: Option<&str>) -> io::Result<()> {
+    match s {
+        None => out.write_all(b"null"),
+        Some(s)
+            if s.bytes()
+                .all(|b| b.is_ascii_graphic() && b != b'"' && b != b'\\' || b == b' ') =>
+        {
+            out.write_all(b"\"")?;
+            out.write_all(s.as_bytes())?;
+            out.write_all(b"\"")
+        }
+        Some(s) => serde_json::to_writer(&mut *out, s).map_err(io::Error::other),
+    }
+}
+
+/// The fields of a `parse` row, from the profile's part list: every part it
+/// declares in layout order, the kind of the classified part right after
+/// it (`host_kind`), then for invalid rows the error. A grammar's new part
+/// is a new field with no code here.
+pub struct Columns {
+    parts: Vec<urilex::PartInfo>,
+    /// The classified part's index in `parts`, and the kind field's name.
+    kind: Option<(usize, String)>,
+}
+
+impl Columns {
+    pub fn of(profile: urilex::Profile) -> Columns {
+        let parts: Vec<_> = profile.parts().collect();
+        let kind = profile.kind_part().and_then(|k| {
+            let at = parts.iter().position(|p| p.index() == k.index())?;
+            Some((at, format!("{}_kind", k.name())))
+        });
+        Columns { parts, kind }
+    }
+
+    /// Field names in order.
+    pub fn names(&self) -> Vec<String> {
+        let mut v = Vec::new();
+        for (i, p) in self.parts.iter().enumerate() {
+            v.push(p.name().to_string());
+            if let Some((at, name)) = &self.kind {
+                if *at == i {
+                    v.push(name.clone());
+                }
+            }
+        }
+        v
+    }
+
+    /// Each field's value for a valid reference: one text, or for a
+    /// repeated part every occurrence.
+    fn values<'a>(&self, u: &UriRef<'a>) -> Vec<Field<'a>> {
+        let mut v = Vec::new();
+        for (i, p) in self.parts.iter().enumerate() {
+            v.push(if p.is_repeated() {
+                Field::Many(u.occurrences_at(p.index()).collect())
+            } else {
+                Field::One(u.part_at(p.index()))
+            });
+            if self.kind.as_ref().is_some_and(|(at, _)| *at == i) {
+                v.push(Field::One(u.kind_name()));
+            }
+        }
+        v
+    }
+}
+
+enum Field<'a> {
+    One(Option<&'a str>),
+    Many(Vec<&'a str>),
+}
+
+fn json_field(out: &mut impl Write, f: &Field) -> io::Result<()> {
+    match f {
+        Field::One(s) => json_str(out, *s),
+        Field::Many(xs) => {
+            out.write_all(b"[")?;
+            for (i, x) in xs.iter().enumerate() {
+                if i > 0 {
+                    out.write_all(b",")?;
+                }
+                json_str(out, Some(x))?;
+            }
+            out.write_all(b"]")
+        }
+    }
+}
+
+/// One `parse` row; an invalid row's error names its 1-based `line`.
+pub fn write_json(
+    out: &mut impl Write,
+    cols: &Columns,
+    names: &[String],
+    r: &Result<UriRef, ParseError>,
+    line: u64,
+) -> io::Result<()> {
+    match r {
+        Ok(u) => {
+            out.write_all(b"{\"valid\":true")?;
+            for (name, f) in names.iter().zip(cols.values(u)) {
+                write!(out, ",\"{name}\":")?;
+                json_field(out, &f)?;
+            }
+            out.write_all(b"}\n")
+        }
+        Err(e) => {
+            out.write_all(b"{\"valid\":false")?;
+            for name in names {
+                write!(out, ",\"{name}\":null")?;
+            }
+            out.write_all(b",\"error\":{\"kind\":")?;
+            json_str(out, Some(e.kind().as_str()))?;
+            out.write_all(b",\"component\":")?;
+            json_str(out, e.part())?;
+            write!(out, ",\"line\":{line},\"index\":{},\"rule\":", e.index())?;
+            json_str(out, Some(e.rule()))?;
+            out.write_all(b",\"message\":")?;
+            json_str(out, Some(&e.to_string()))?;
+            out.write_all(b"}}\n")
+        }
+    }
+}
+
+fn tsv(out: &mut impl Write, s: Option<&str>) -> io::Result<()> {
+    out.write_all(s.unwrap_or("\\N").as_bytes())
+}
+
+/// TSV cells: `\\N` for absent; a repeated part's occurrences as a JSON array.
+/// TSV cells: `\\N` for absent; a repeated part's occurrences as a JSON array.
+pub fn write_tsv(
+    out: &mut impl Write,
+    cols: &Columns,
+    r: &Result<UriRef, ParseError>,
+) -> io::Result<()> {
+    match r {
+        Ok(u) => {
+            out.write_all(b"true")?;
+            for f in cols.values(u) {
+                out.write_all(b"\t")?;
+                match f {
+                    Field::One(s) => tsv(out, s)?,
+                    Field::Many(_) => json_field(out, &f)?,
+                }
+            }
+            out.write_all(b"\t\\N\n")
+        }
+        Err(e) => {
+            out.write_all(b"false")?;
+            for _ in 0..cols.names().len() {
+                out.write_all(b"\t\\N")?;
+            }
+            writeln!(out, "\t{e}")
+        }
+    }
+}
