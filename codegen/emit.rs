@@ -275,7 +275,7 @@ fn emit_tdfa(out: &mut String, name: &str, t: &Tdfa, regs: usize, kinds: usize, 
             .iter()
             .map(|k| format!("r[{k}]"))
             .collect();
-        slots.resize(max_slots, "crate::parse::NONE".to_string());
+        slots.resize(max_slots, "NONE".to_string());
         let _ = writeln!(
             out,
             "        {} => Spans {{ slots: [{}], kind: r[{}] as u8 }},",
@@ -625,11 +625,11 @@ pub fn emit(profiles: &[Compiled]) -> String {
     }
     out.push_str("        }\n    }\n\n    /// The profile with this command-line name.\n    pub fn from_name(name: &str) -> Option<Profile> {\n");
     out.push_str("        Profile::ALL.iter().copied().find(|p| p.name() == name)\n    }\n\n");
-    out.push_str("    pub(crate) const fn resolution(self) -> crate::resolve::Algorithm {\n        match self {\n");
+    out.push_str("    pub(crate) const fn resolution(self) -> Algorithm {\n        match self {\n");
     for p in profiles {
         let _ = writeln!(
             out,
-            "            Profile::{} => crate::resolve::Algorithm::{},",
+            "            Profile::{} => Algorithm::{},",
             p.spec.variant, p.spec.resolution
         );
     }

@@ -23,7 +23,7 @@
 //! The result is minimized (states with the same final action, and per class
 //! the same target block and register operations, merge), numbered in
 //! breadth-first order (state 0 dead, state 1 the start), and its rows are
-//! padded to a power of two. The runtime is `run_tdfa` in `src/parse.rs`.
+//! padded to a power of two. The runtime is `run_tdfa` in `src/engine/run.rs`.
 
 use super::dfa::{self, Dfa, DEAD, START};
 use super::program::{Op, Pool, Program};

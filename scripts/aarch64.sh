@@ -21,6 +21,6 @@ export CARGO_TARGET_AARCH64_UNKNOWN_LINUX_GNU_RUNNER="qemu-aarch64 -L /usr/aarch
 if [[ $# -eq 0 ]]; then
     # Emulated SIMD is slow: the kernel test over 8 of its byte sets.
     export URILEX_SCAN_SETS=${URILEX_SCAN_SETS:-8}
-    set -- --test scan
+    set -- --features internals --test scan
 fi
 cargo test --release --target aarch64-unknown-linux-gnu "$@" -- --nocapture

@@ -46,27 +46,35 @@
 pub struct ReadmeDoctests;
 
 mod batch;
-mod error;
-mod host;
+mod engine;
 mod lint;
 mod normalize;
-mod parse;
 pub mod pct;
 mod resolve;
+// Internals, public only for the kernel tests and the fuzz target that
+// compare the SIMD kernels with their scalar twins (feature `internals`),
+// and for the linear-time tests that count steps (feature `step-count`).
+#[cfg(feature = "internals")]
 #[doc(hidden)]
 pub mod scan;
+#[cfg(not(feature = "internals"))]
+#[allow(dead_code, unused_imports)]
+mod scan;
+#[cfg(feature = "step-count")]
 #[doc(hidden)]
 pub mod steps;
-mod tables;
-mod uri_ref;
+#[cfg(not(feature = "step-count"))]
+#[allow(dead_code)]
+mod steps;
+mod uri;
 
 #[cfg(feature = "rayon")]
 pub use batch::validate_lines_parallel;
 pub use batch::{lines, validate_lines, Batch, BatchError, Counts};
-pub use error::{ErrorKind, ParseError};
-pub use host::Host;
+pub use engine::{PartInfo, Profile};
 pub use lint::{Lint, LintKind};
 pub use normalize::{default_port, normalize_into, NormalizeOptions};
 pub use resolve::{relativize_into, resolve_into, DotAboveRoot, ResolveError, ResolveOptions};
-pub use tables::{PartInfo, Profile};
-pub use uri_ref::{Component, HostKind, Occurrences, Parser, Syntax, UriRef, UriRefBuf};
+pub use uri::error::{ErrorKind, ParseError};
+pub use uri::host::Host;
+pub use uri::reference::{Component, HostKind, Occurrences, Parser, Syntax, UriRef, UriRefBuf};

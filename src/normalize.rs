@@ -1,9 +1,9 @@
 //! Normalization and equivalence: RFC 3986 section 6.2.2 (syntax-based) and,
 //! on request, 6.2.3 (scheme-based) and RFC 5952 IPv6 text.
 
+use crate::engine::in_set;
 use crate::pct::{pct_at, push_pct};
 use crate::resolve::{reparse, DotAboveRoot};
-use crate::tables::in_set;
 use crate::{UriRef, UriRefBuf};
 
 /// Which normalization steps to apply. The default is RFC 3986 6.2.2 only.
@@ -405,7 +405,7 @@ impl<'a> UriRef<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::parse::gen;
+    use crate::engine::gen;
 
     /// Where `already_normal` says so, the full normalization gives the
     /// input back, under every combination of the steps it covers; and it

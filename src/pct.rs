@@ -2,7 +2,7 @@
 //! each component's allowed characters taken from the generated tables, and
 //! decoding to bytes or UTF-8. Nothing is allocated when nothing changes.
 
-use crate::tables::in_set;
+use crate::engine::in_set;
 use crate::{Component, Profile};
 use std::borrow::Cow;
 use std::fmt;
@@ -74,7 +74,7 @@ pub fn encode_with(
         .get(component as usize)
         .and_then(Option::as_ref)
         .is_some_and(|e| {
-            (1..e.dfa.accept.len()).any(|s| e.dfa.step(s as u16, b'%') != crate::tables::DEAD)
+            (1..e.dfa.accept.len()).any(|s| e.dfa.step(s as u16, b'%') != crate::engine::DEAD)
         });
     if !takes_pct {
         // Nothing can be encoded: the input must already be the component.

@@ -601,7 +601,10 @@ fn a_missing_file_does_not_stop_the_others() {
         let (code, out, err) = urilex(&[cmd, "/no/such/file", good], b"");
         assert_eq!(code, 2, "{cmd}");
         assert!(err.contains("/no/such/file"), "{cmd}: {err}");
-        assert!(!out.is_empty(), "{cmd}: the readable file's rows are printed");
+        assert!(
+            !out.is_empty(),
+            "{cmd}: the readable file's rows are printed"
+        );
     }
     let (_, out, _) = urilex(&["parse", good, "/no/such/file", good], b"");
     assert_eq!(out.iter().filter(|&&b| b == b'\n').count(), 4);
@@ -621,14 +624,18 @@ fn errors_name_their_line() {
     assert_eq!(rows[2]["error"]["line"], 3);
     let (_, out, _) = urilex(&["normalize"], b"http://a/\nhttp://a b/\n");
     let text = String::from_utf8(out).unwrap();
-    assert_eq!(text.lines().nth(1).unwrap(), "ERROR -:2: invalid character ' ' (0x20) at byte 8 in host (rule reg-name)");
+    assert_eq!(
+        text.lines().nth(1).unwrap(),
+        "ERROR -:2: invalid character ' ' (0x20) at byte 8 in host (rule reg-name)"
+    );
     let (_, out, _) = urilex(&["lint"], b"ok:x\nbad bad\n");
     let row: Value = serde_json::from_slice(out.split(|&b| b == b'\n').nth(1).unwrap()).unwrap();
     assert_eq!(row["line"], 2);
     // Line numbers go on across chunks and count from 1 in each file.
     let many = "http://a/\n".repeat(300_000) + "bad bad\n";
     let (_, out, _) = urilex(&["parse"], many.as_bytes());
-    let last: Value = serde_json::from_slice(out.split(|&b| b == b'\n').nth(300_000).unwrap()).unwrap();
+    let last: Value =
+        serde_json::from_slice(out.split(|&b| b == b'\n').nth(300_000).unwrap()).unwrap();
     assert_eq!(last["error"]["line"], 300_001);
 }
 
@@ -669,7 +676,10 @@ fn rows_appear_as_lines_arrive() {
         // Not a timing threshold: a generous bound so that a run that only
         // prints at the end fails instead of hanging.
         let first = rx.recv_timeout(std::time::Duration::from_secs(60));
-        assert!(first.is_ok_and(|l| l.contains("one")), "{cmd}: no row before the input ended");
+        assert!(
+            first.is_ok_and(|l| l.contains("one")),
+            "{cmd}: no row before the input ended"
+        );
         stdin.write_all(b"http://a/two\n").unwrap();
         drop(stdin);
         assert!(rx.recv().unwrap().contains("two"));
@@ -703,7 +713,12 @@ fn piped_input_is_not_held_in_memory() {
     while !writer.is_finished() {
         if let Ok(s) = std::fs::read_to_string(&status) {
             if let Some(kb) = s.lines().find_map(|l| l.strip_prefix("VmRSS:")) {
-                let kb: u64 = kb.trim().trim_end_matches(" kB").trim().parse().unwrap_or(0);
+                let kb: u64 = kb
+                    .trim()
+                    .trim_end_matches(" kB")
+                    .trim()
+                    .parse()
+                    .unwrap_or(0);
                 peak = peak.max(kb);
             }
         }
@@ -713,7 +728,10 @@ fn piped_input_is_not_held_in_memory() {
     let out = child.wait_with_output().unwrap();
     assert!(out.status.success());
     assert!(String::from_utf8_lossy(&out.stdout).starts_with("total\t5000000\n"));
-    assert!(peak > 0 && peak < 64 << 10, "peak resident {peak} kB for 200 MB piped");
+    assert!(
+        peak > 0 && peak < 64 << 10,
+        "peak resident {peak} kB for 200 MB piped"
+    );
 }
 
 #[test]
@@ -721,11 +739,17 @@ fn man_page_and_completions() {
     let (code, out, _) = urilex(&["man"], b"");
     assert_eq!(code, 0);
     let man = String::from_utf8(out).unwrap();
-    assert!(man.contains(".TH urilex") && man.contains("normalize"), "{man}");
+    assert!(
+        man.contains(".TH urilex") && man.contains("normalize"),
+        "{man}"
+    );
     for shell in ["bash", "zsh", "fish"] {
         let (code, out, _) = urilex(&["completions", shell], b"");
         assert_eq!(code, 0);
         let text = String::from_utf8(out).unwrap();
-        assert!(text.contains("rfc6874"), "{shell}: profiles come from the generated list");
+        assert!(
+            text.contains("rfc6874"),
+            "{shell}: profiles come from the generated list"
+        );
     }
 }

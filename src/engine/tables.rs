@@ -2,9 +2,26 @@
 //! and the small types and accessors they are written in.
 //!
 //! Nothing here knows a grammar: every byte class, transition and program
-//! instruction comes from the generated file.
+//! instruction comes from the generated file. The generated code names only
+//! what this module defines or imports, so it reaches into no other part
+//! of the crate.
 
-use crate::parse::Spans;
+use super::run::{Spans, NONE};
+
+/// Which resolution algorithm a profile uses (its grammar file's
+/// `;@ resolution` directive).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Algorithm {
+    /// RFC 3986 sections 5.2.1 to 5.3.
+    Rfc3986,
+    /// draft-fielding-uri-rfc2396bis-00 section 5.2: dot segments are
+    /// removed only while merging a relative path; an absolute path is used
+    /// as it is; leading `..` segments are retained.
+    Rfc2396bis00,
+    /// draft-fielding-url-syntax-05 section 5.2: the query joins the buffer
+    /// before dot segments are removed (step 6).
+    UrlDraft05,
+}
 
 /// Where a DFA state is, for error messages: the component, the innermost
 /// rule worth naming (an index into the profile's rule names, `u16::MAX` for

@@ -5,15 +5,16 @@
 //! `input[start..end]`, or is absent. Absent and empty stay apart: `http://a?`
 //! has an empty query, `http://a` has none.
 
-use crate::error::ParseError;
-use crate::host::Host;
-use crate::parse::{self, Spans};
-use crate::tables::ProfileTables;
+use super::diagnose;
+use crate::engine::ProfileTables;
+use crate::engine::{self as parse, Spans};
+use crate::uri::error::ParseError;
+use crate::uri::host::Host;
 use crate::Profile;
 use core::fmt;
 use core::str::FromStr;
 
-pub use crate::tables::{Component, HostKind, PartInfo, Syntax};
+pub use crate::engine::{Component, HostKind, PartInfo, Syntax};
 
 impl fmt::Display for Component {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -102,14 +103,14 @@ impl Parser {
     fn entry(
         &self,
         input: &[u8],
-    ) -> Result<(&'static ProfileTables, &'static crate::tables::Entry), ParseError> {
+    ) -> Result<(&'static ProfileTables, &'static crate::engine::Entry), ParseError> {
         if input.len() >= u32::MAX as usize {
-            return Err(parse::too_long());
+            return Err(diagnose::too_long());
         }
         let t: &'static ProfileTables = self.profile.tables();
         match &t.entries[self.syntax as usize] {
             Some(entry) => Ok((t, dispatch(t, entry, input))),
-            None => Err(parse::unsupported(self.syntax.as_str())),
+            None => Err(diagnose::unsupported(self.syntax.as_str())),
         }
     }
 
@@ -128,19 +129,19 @@ impl Parser {
 
     /// The validating DFA, when one run of it over a buffer of lines stops
     /// at each valid line's end (see `validate_lines`).
-    pub(crate) fn line_dfa(&self) -> Option<&'static crate::tables::Dfa> {
+    pub(crate) fn line_dfa(&self) -> Option<&'static crate::engine::Dfa> {
         self.line_entry().map(|e| &e.dfa)
     }
 
     /// The tagged DFA of `spans`, when one run of it over a buffer of lines
     /// stops at each valid line's end (see `Batch::parse_lines`).
-    pub(crate) fn line_tdfa(&self) -> Option<&'static crate::tables::Tdfa> {
+    pub(crate) fn line_tdfa(&self) -> Option<&'static crate::engine::Tdfa> {
         self.line_entry()?.tdfa.as_ref()
     }
 
     /// This parser's entry, when its DFAs stop at line ends (and the
     /// profile does not choose its rule by the scheme, line by line).
-    fn line_entry(&self) -> Option<&'static crate::tables::Entry> {
+    fn line_entry(&self) -> Option<&'static crate::engine::Entry> {
         let t: &'static ProfileTables = self.profile.tables();
         if !t.schemes.is_empty() {
             return None;
@@ -166,17 +167,17 @@ impl Parser {
     fn error(
         &self,
         t: &ProfileTables,
-        entry: &crate::tables::Entry,
+        entry: &crate::engine::Entry,
         input: &[u8],
         failed: Option<(usize, u16)>,
     ) -> ParseError {
         let rule = entry.rule;
         let mut err = match failed {
-            Some((index, state)) => parse::diagnose_at(t, entry, rule, input, index, state),
-            None => parse::diagnose(t, entry, rule, input),
+            Some((index, state)) => diagnose::diagnose_at(t, entry, rule, input, index, state),
+            None => diagnose::diagnose(t, entry, rule, input),
         };
         if err.part == Some(Component::Userinfo.as_str()) {
-            if let Some(e) = parse::diagnose_without_userinfo(t, entry, input) {
+            if let Some(e) = diagnose::diagnose_without_userinfo(t, entry, input) {
                 err = e;
             }
         }
@@ -204,7 +205,7 @@ impl Parser {
     /// ```
     pub fn validate_component(&self, component: Component, input: &[u8]) -> Result<(), ParseError> {
         if input.len() >= u32::MAX as usize {
-            return Err(parse::too_long());
+            return Err(diagnose::too_long());
         }
         self.validate_part_at(component as usize, component.as_str(), input)
     }
@@ -221,7 +222,7 @@ impl Parser {
     pub fn validate_part(&self, name: &str, input: &[u8]) -> Result<(), ParseError> {
         match self.profile.part(name) {
             Some(p) => self.validate_part_at(p.index(), p.name(), input),
-            None => Err(parse::unsupported("part")),
+            None => Err(diagnose::unsupported("part")),
         }
     }
 
@@ -232,16 +233,16 @@ impl Parser {
         input: &[u8],
     ) -> Result<(), ParseError> {
         if input.len() >= u32::MAX as usize {
-            return Err(parse::too_long());
+            return Err(diagnose::too_long());
         }
         let t = self.profile.tables();
         let Some(Some(entry)) = t.components.get(index) else {
-            return Err(parse::unsupported(name));
+            return Err(diagnose::unsupported(name));
         };
         entry
             .dfa
             .scan(input)
-            .map_err(|(index, state)| parse::diagnose_at(t, entry, name, input, index, state))
+            .map_err(|(index, state)| diagnose::diagnose_at(t, entry, name, input, index, state))
     }
 
     /// Parses a host on its own and tells its kind.
@@ -253,11 +254,13 @@ impl Parser {
     pub fn parse_host<'a>(&self, input: &'a str) -> Result<Host<'a>, ParseError> {
         let bytes = input.as_bytes();
         if bytes.len() >= u32::MAX as usize {
-            return Err(parse::too_long());
+            return Err(diagnose::too_long());
         }
         let t = self.profile.tables();
-        let Some(Some(entry)) = t.components.get(crate::tables::KIND_COMPONENT as usize) else {
-            return Err(parse::unsupported(crate::tables::KIND_COMPONENT.as_str()));
+        let Some(Some(entry)) = t.components.get(crate::engine::KIND_COMPONENT as usize) else {
+            return Err(diagnose::unsupported(
+                crate::engine::KIND_COMPONENT.as_str(),
+            ));
         };
         let found = match &entry.tdfa {
             Some(tdfa) => parse::run_tdfa(tdfa, bytes),
@@ -265,7 +268,7 @@ impl Parser {
         };
         match found {
             Some(spans) => Ok(Host::from_parts(input, spans.host_kind())),
-            None => Err(parse::diagnose(t, entry, entry.rule, bytes)),
+            None => Err(diagnose::diagnose(t, entry, entry.rule, bytes)),
         }
     }
 }
@@ -276,9 +279,9 @@ impl Parser {
 #[inline(always)]
 fn dispatch(
     t: &'static ProfileTables,
-    entry: &'static crate::tables::Entry,
+    entry: &'static crate::engine::Entry,
     input: &[u8],
-) -> &'static crate::tables::Entry {
+) -> &'static crate::engine::Entry {
     if t.schemes.is_empty() {
         return entry;
     }
@@ -288,9 +291,9 @@ fn dispatch(
 #[inline(never)]
 fn dispatch_scheme(
     t: &'static ProfileTables,
-    entry: &'static crate::tables::Entry,
+    entry: &'static crate::engine::Entry,
     input: &[u8],
-) -> &'static crate::tables::Entry {
+) -> &'static crate::engine::Entry {
     let longest = t.schemes.iter().map(|(n, _)| n.len()).max().unwrap_or(0);
     let head = &input[..input.len().min(longest + 1)];
     let Some(colon) = head.iter().position(|&b| b == b':') else {
@@ -307,7 +310,7 @@ fn dispatch_scheme(
     // Only where the syntax itself admits a scheme here (not in a
     // relative reference, say): its DFA is still alive after the colon.
     match entry.dfa.run_from(&input[..=colon], 0) {
-        (i, s) if i == colon + 1 && s != crate::tables::DEAD => e,
+        (i, s) if i == colon + 1 && s != crate::engine::DEAD => e,
         _ => entry,
     }
 }

@@ -1,0 +1,114 @@
+//! The library's modules depend on each other without a circle: each
+//! top-level module of `src/` (a file or a folder) may use the ones below
+//! it, never one that uses it back. Read from the sources (`crate::NAME`
+//! paths and `use crate::{...}` lists, test code left out), with the crate
+//! root's re-exports traced to the module they come from.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+
+fn files(dir: &Path, out: &mut Vec<PathBuf>) {
+    for e in std::fs::read_dir(dir).unwrap().flatten() {
+        let p = e.path();
+        if p.is_dir() {
+            files(&p, out);
+        } else if p.extension().is_some_and(|x| x == "rs") {
+            out.push(p);
+        }
+    }
+}
+
+fn words(s: &str) -> impl Iterator<Item = &str> {
+    s.split(|c: char| !(c.is_alphanumeric() || c == '_'))
+        .filter(|w| !w.is_empty())
+}
+
+/// The code of a file without its comments and its `#[cfg(test)]` tail.
+fn code(text: &str) -> String {
+    let text = text.split("#[cfg(test)]\nmod tests").next().unwrap_or("");
+    text.lines()
+        .map(|l| l.split("//").next().unwrap_or(""))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+#[test]
+fn no_module_depends_on_itself_through_others() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let lib = std::fs::read_to_string(src.join("lib.rs")).unwrap();
+    let mut modules = BTreeSet::new();
+    let mut reexport: BTreeMap<String, String> = BTreeMap::new();
+    for line in lib.lines().map(str::trim) {
+        let line = line.strip_prefix("pub ").unwrap_or(line);
+        if let Some(m) = line.strip_prefix("mod ").and_then(|m| m.strip_suffix(';')) {
+            modules.insert(m.to_string());
+        }
+        if let Some(rest) = line.strip_prefix("use ") {
+            let mut w = words(rest);
+            if let Some(m) = w.next() {
+                for name in w {
+                    reexport.insert(name.to_string(), m.to_string());
+                }
+            }
+        }
+    }
+    assert!(modules.len() >= 8, "{modules:?}");
+    let mut deps: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    let mut all = Vec::new();
+    files(&src, &mut all);
+    for f in all {
+        let rel = f.strip_prefix(&src).unwrap();
+        let first = rel
+            .components()
+            .next()
+            .unwrap()
+            .as_os_str()
+            .to_string_lossy();
+        let m = first.trim_end_matches(".rs").to_string();
+        if !modules.contains(&m) || rel.ends_with("tests.rs") {
+            continue;
+        }
+        let text = code(&std::fs::read_to_string(&f).unwrap());
+        let mut used = Vec::new();
+        for part in text.split("crate::").skip(1) {
+            if let Some(list) = part.strip_prefix('{') {
+                used.extend(words(list.split('}').next().unwrap_or("")).map(String::from));
+            } else if let Some(w) = words(part).next() {
+                used.push(w.to_string());
+            }
+        }
+        for u in used {
+            let target = if modules.contains(&u) {
+                Some(u)
+            } else {
+                reexport.get(&u).cloned()
+            };
+            if let Some(t) = target.filter(|t| *t != m) {
+                deps.entry(m.clone()).or_default().insert(t);
+            }
+        }
+    }
+    for m in &modules {
+        let mut seen = BTreeSet::new();
+        let mut stack = vec![m.clone()];
+        while let Some(x) = stack.pop() {
+            for y in deps.get(&x).into_iter().flatten() {
+                assert!(
+                    y != m,
+                    "module `{m}` depends on itself through `{x}`: {deps:?}"
+                );
+                if seen.insert(y.clone()) {
+                    stack.push(y.clone());
+                }
+            }
+        }
+    }
+    // The two ends of the stack: the kernels know nothing else of the
+    // crate, and the engine knows no references, errors or batches.
+    assert!(deps.get("scan").map_or(true, |d| d.is_empty()), "{deps:?}");
+    let engine = deps.get("engine").cloned().unwrap_or_default();
+    assert!(
+        engine.iter().all(|d| d == "scan" || d == "steps"),
+        "{engine:?}"
+    );
+}
