@@ -47,6 +47,7 @@ pub struct ReadmeDoctests;
 
 mod batch;
 mod engine;
+pub mod extract;
 mod lint;
 mod normalize;
 pub mod pct;

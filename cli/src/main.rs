@@ -44,6 +44,8 @@ enum Command {
     Lint(cmd::lint::Args),
     /// Normalize one reference per line (RFC 3986 6.2.2; 6.2.3 with --scheme-based).
     Normalize(cmd::normalize::Args),
+    /// Find the URIs in free text (mail, logs, documents), one row per hit.
+    Extract(cmd::extract::Args),
     /// Print a shell completion script (install: `urilex completions bash >
     /// ~/.local/share/bash-completion/completions/urilex`).
     Completions {
@@ -63,6 +65,7 @@ fn main() -> ExitCode {
         Command::Stats(a) => cmd::stats::run(a),
         Command::Lint(a) => cmd::lint::run(a),
         Command::Normalize(a) => cmd::normalize::run(a),
+        Command::Extract(a) => cmd::extract::run(a),
         Command::Completions { shell } => {
             let mut out = std::io::stdout().lock();
             clap_complete::generate(shell, &mut Cli::command(), "urilex", &mut out);

@@ -753,3 +753,47 @@ fn man_page_and_completions() {
         );
     }
 }
+
+/// `extract`: one row per hit in text order, with byte offsets and 1-based
+/// lines in its input; `--only-uri`; TSV; across chunks and inputs.
+#[test]
+fn extract_rows() {
+    let text =
+        b"see \"http://a.example/x\",\nthen <URL:ftp://b.example/\n  y> and hxxp://c[.]example/.\n";
+    let (code, out, err) = urilex(&["extract"], text);
+    assert_eq!(code, 0, "{err}");
+    let rows: Vec<Value> = out
+        .split(|&b| b == b'\n')
+        .filter(|l| !l.is_empty())
+        .map(|l| serde_json::from_slice(l).unwrap())
+        .collect();
+    assert_eq!(rows.len(), 2);
+    assert_eq!(rows[0]["uri"], "http://a.example/x");
+    assert_eq!(
+        (rows[0]["start"].as_u64(), rows[0]["end"].as_u64()),
+        (Some(5), Some(23))
+    );
+    assert_eq!(rows[0]["line"], 1);
+    assert_eq!(rows[0]["delimiter"], "quote");
+    assert_eq!(rows[1]["uri"], "ftp://b.example/y");
+    assert_eq!(rows[1]["line"], 2);
+    assert_eq!(rows[1]["delimiter"], "url");
+    assert_eq!(rows[1]["flags"][0], "whitespace-removed");
+    let (_, out, _) = urilex(&["extract", "--only-uri", "--refang"], text);
+    assert_eq!(
+        String::from_utf8(out).unwrap(),
+        "http://a.example/x\nftp://b.example/y\nhttp://c.example/\n"
+    );
+    let (_, out, _) = urilex(&["extract", "--format", "tsv"], b"x http://a/\n");
+    assert_eq!(
+        String::from_utf8(out).unwrap(),
+        "http://a/\t2\t11\t1\tnone\t\n"
+    );
+    // Many lines: lines and offsets go on across pieces and chunks.
+    let big = "filler text without links, just words and more words\n".repeat(400_000)
+        + "at last http://end.example/\n";
+    let (_, out, _) = urilex(&["extract"], big.as_bytes());
+    let row: Value = serde_json::from_slice(out.strip_suffix(b"\n").unwrap()).unwrap();
+    assert_eq!(row["line"], 400_001);
+    assert_eq!(row["start"].as_u64(), Some(big.len() as u64 - 20));
+}

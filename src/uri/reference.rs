@@ -127,6 +127,16 @@ impl Parser {
         }
     }
 
+    /// The validating DFA of this parser's syntax, when the profile does
+    /// not choose its rule by the scheme (so the DFA alone decides).
+    pub(crate) fn plain_dfa(&self) -> Option<&'static crate::engine::Dfa> {
+        let t: &'static ProfileTables = self.profile.tables();
+        if !t.schemes.is_empty() {
+            return None;
+        }
+        t.entries[self.syntax as usize].as_ref().map(|e| &e.dfa)
+    }
+
     /// The validating DFA, when one run of it over a buffer of lines stops
     /// at each valid line's end (see `validate_lines`).
     pub(crate) fn line_dfa(&self) -> Option<&'static crate::engine::Dfa> {

@@ -1,6 +1,7 @@
 //! The subcommands, one module each: its flags (`Args`, with the shared
 //! ones flattened in from `args`), its `--help` examples, and `run`.
 
+pub mod extract;
 pub mod lint;
 pub mod normalize;
 pub mod parse;

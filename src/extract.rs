@@ -1,0 +1,721 @@
+//! Finding URIs in free text, as the documents urilex implements say: RFC
+//! 3986 Appendix C and seed 000 Appendix E ("Delimiting a URI in Context"),
+//! seed 001 Appendix E, RFC 1738's appendix on URLs in context (`<URL:…>`),
+//! and seed 000 Appendix F (abbreviated URIs, on request).
+//!
+//! - `<…>` and `<URL:…>` (with or without a space after `URL:`): the
+//!   brackets and the prefix are not part of the URI, and whitespace inside
+//!   (line breaks included) is removed; a hyphen right before a line break
+//!   is kept and the hit flagged [`Flags::AMBIGUOUS_HYPHEN`] ("the hyphen may
+//!   or may not actually be part of the URI").
+//! - `"…"`: the quotes are not part of the URI.
+//! - Bare, between whitespace: trailing sentence punctuation and closing
+//!   quotes are not taken, nor an unbalanced closing bracket; balanced
+//!   brackets inside are.
+//!
+//! A candidate is a URI when it parses as an absolute URI under the chosen
+//! profile and its scheme is followed by `//` or is one of [`SCHEMES`], so
+//! that `Note:` or `e.g.:` is not one. U+00A0 (no-break space, which seed
+//! 002 writes for every space) counts as whitespace.
+//!
+//! The scan is linear in the text: a `memchr` search for the bytes that can
+//! start a candidate (`:`, `<`, `"`), and each byte is looked at a bounded
+//! number of times. Nothing is allocated for a hit whose URI is a slice of
+//! the text.
+
+use crate::{Parser, Profile, Syntax};
+use std::borrow::Cow;
+use std::ops::Range;
+
+/// Schemes that make a URI without `//` after them: permanent entries of
+/// IANA's "Uniform Resource Identifier (URI) Schemes" registry that are
+/// written in running text, each with its defining document.
+pub const SCHEMES: &[&str] = &[
+    "mailto", // RFC 6068
+    "news",   // RFC 5538
+    "nntp",   // RFC 5538
+    "urn",    // RFC 8141
+    "tel",    // RFC 3966
+    "fax",    // RFC 3966 (historical RFC 2806)
+    "sms",    // RFC 5724
+    "data",   // RFC 2397
+    "sip",    // RFC 3261
+    "sips",   // RFC 3261
+    "xmpp",   // RFC 5122
+    "geo",    // RFC 5870
+    "cid",    // RFC 2392
+    "mid",    // RFC 2392
+    "tag",    // RFC 4151
+    "ni",     // RFC 6920
+    "about",  // RFC 6694
+    "im",     // RFC 3860
+    "pres",   // RFC 3859
+];
+
+/// How a hit was delimited in the text.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Delimiter {
+    /// `<URL:…>`
+    Url,
+    /// `<…>`
+    Angle,
+    /// `"…"`
+    Quote,
+    /// None: between whitespace or punctuation.
+    None,
+}
+
+impl Delimiter {
+    /// `url`, `angle`, `quote` or `none`.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Delimiter::Url => "url",
+            Delimiter::Angle => "angle",
+            Delimiter::Quote => "quote",
+            Delimiter::None => "none",
+        }
+    }
+}
+
+/// What was done to find a hit, or what is uncertain about it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Flags(u8);
+
+impl Flags {
+    /// Whitespace inside the delimiters was removed.
+    pub const WHITESPACE_REMOVED: Flags = Flags(1);
+    /// A hyphen stood right before a line break: kept, but it may or may
+    /// not be part of the URI (RFC 3986 Appendix C).
+    pub const AMBIGUOUS_HYPHEN: Flags = Flags(2);
+    /// An abbreviated URI (`www.…`, `ftp.…`) completed with its scheme
+    /// (seed 000 Appendix F); only with [`ExtractOptions::abbreviated`].
+    pub const ABBREVIATED: Flags = Flags(4);
+    /// A defanged URI (`hxxp://a[.]b`) put back; only with
+    /// [`ExtractOptions::refang`].
+    pub const REFANGED: Flags = Flags(8);
+
+    /// Whether every flag of `other` is set.
+    pub const fn contains(self, other: Flags) -> bool {
+        self.0 & other.0 == other.0
+    }
+    /// The flags' names, in this order: `whitespace-removed`,
+    /// `ambiguous-hyphen`, `abbreviated`, `refanged`.
+    pub fn names(self) -> impl Iterator<Item = &'static str> {
+        [
+            (Flags::WHITESPACE_REMOVED, "whitespace-removed"),
+            (Flags::AMBIGUOUS_HYPHEN, "ambiguous-hyphen"),
+            (Flags::ABBREVIATED, "abbreviated"),
+            (Flags::REFANGED, "refanged"),
+        ]
+        .into_iter()
+        .filter(move |(f, _)| self.contains(*f))
+        .map(|(_, n)| n)
+    }
+    fn with(self, f: Flags) -> Flags {
+        Flags(self.0 | f.0)
+    }
+}
+
+/// One URI found in the text.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Hit<'a> {
+    /// The URI: delimiters, the `URL:` prefix and embedded whitespace
+    /// removed (then owned), completed or refanged on request.
+    pub uri: Cow<'a, str>,
+    /// Its bytes in the text (inside the delimiters; for a URI broken by
+    /// whitespace, from its first byte to its last).
+    pub span: Range<usize>,
+    /// How it was delimited.
+    pub delimiter: Delimiter,
+    /// What was done to it.
+    pub flags: Flags,
+}
+
+/// Extraction options: the profile candidates must parse under (RFC 3986
+/// by default), and the two steps that are only taken on request.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ExtractOptions {
+    profile: Profile,
+    abbreviated: bool,
+    refang: bool,
+}
+
+impl ExtractOptions {
+    /// RFC 3986, no abbreviated URIs, no refanging.
+    pub const fn new() -> ExtractOptions {
+        ExtractOptions {
+            profile: Profile::Rfc3986,
+            abbreviated: false,
+            refang: false,
+        }
+    }
+    /// Candidates must parse as absolute URIs under `profile`.
+    pub const fn profile(self, profile: Profile) -> ExtractOptions {
+        ExtractOptions { profile, ..self }
+    }
+    /// Also find `www.example.com/x` and `ftp.example.com`, completed with
+    /// `http://` and `ftp://` (seed 000 Appendix F).
+    pub const fn abbreviated(self, yes: bool) -> ExtractOptions {
+        ExtractOptions {
+            abbreviated: yes,
+            ..self
+        }
+    }
+    /// Also find defanged indicators (`hxxp://example[.]com`, `[:]//`,
+    /// `(.)`, `[@]`) and put them back, flagged [`Flags::REFANGED`].
+    pub const fn refang(self, yes: bool) -> ExtractOptions {
+        ExtractOptions {
+            refang: yes,
+            ..self
+        }
+    }
+}
+
+/// Every URI in `text`, in order.
+///
+/// ```
+/// use urilex::extract::{find_iter, Delimiter, ExtractOptions};
+/// let text = b"Yes, Jim, I found it under \"http://www.w3.org/Addressing/\",\n\
+/// but you can probably pick it up from <ftp://foo.example.\ncom/rfc/>.";
+/// let hits: Vec<_> = find_iter(text, ExtractOptions::new()).collect();
+/// assert_eq!(hits[0].uri, "http://www.w3.org/Addressing/");
+/// assert_eq!(hits[0].delimiter, Delimiter::Quote);
+/// assert_eq!(hits[1].uri, "ftp://foo.example.com/rfc/");
+/// assert_eq!(&text[hits[1].span.clone()], b"ftp://foo.example.\ncom/rfc/");
+/// ```
+pub fn find_iter(text: &[u8], options: ExtractOptions) -> FindIter<'_> {
+    FindIter {
+        text,
+        pos: 0,
+        floor: 0,
+        parser: Parser::new().profile(options.profile).syntax(Syntax::Uri),
+        options,
+        pending: None,
+    }
+}
+
+/// The iterator of [`find_iter`].
+#[derive(Clone, Debug)]
+pub struct FindIter<'a> {
+    text: &'a [u8],
+    /// Where the search goes on.
+    pos: usize,
+    /// Nothing before this belongs to a new hit (the end of the last one).
+    floor: usize,
+    parser: Parser,
+    options: ExtractOptions,
+    /// A hit found past one the iterator must give first.
+    pending: Option<Hit<'a>>,
+}
+
+/// Whitespace: ASCII, and U+00A0 (0xC2 0xA0).
+fn space_at(t: &[u8], i: usize) -> usize {
+    match t[i] {
+        b' ' | b'\t' | b'\n' | b'\r' | 0x0b | 0x0c => 1,
+        0xc2 if t.get(i + 1) == Some(&0xa0) => 2,
+        _ => 0,
+    }
+}
+
+/// Byte classes, one table load per byte: bit 1 for what a bare URI may
+/// hold (RFC 3986's unreserved, reserved and `%`), bit 2 for scheme bytes
+/// (3.1: ALPHA / DIGIT / "+" / "-" / ".").
+static CLASS: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let mut b = 0;
+    while b < 256 {
+        let c = b as u8;
+        let alnum = c.is_ascii_alphanumeric();
+        let mut uri = alnum;
+        let extra = b"-._~:/?#[]@!$&'()*+,;=%";
+        let mut k = 0;
+        while k < extra.len() {
+            if extra[k] == c {
+                uri = true;
+            }
+            k += 1;
+        }
+        let scheme = alnum || c == b'+' || c == b'-' || c == b'.';
+        t[b] = (uri as u8) | ((scheme as u8) << 1);
+        b += 1;
+    }
+    t
+};
+
+#[inline(always)]
+fn uri_byte(b: u8) -> bool {
+    CLASS[b as usize] & 1 != 0
+}
+
+#[inline(always)]
+fn scheme_byte(b: u8) -> bool {
+    CLASS[b as usize] & 2 != 0
+}
+
+/// Whether `t[at..]` begins with a scheme and its `:` (within 32 bytes): a
+/// quick test before looking for a closing delimiter.
+fn starts_with_scheme(t: &[u8], at: usize) -> bool {
+    if !t.get(at).is_some_and(u8::is_ascii_alphabetic) {
+        return false;
+    }
+    let end = t.len().min(at + 33);
+    let mut i = at + 1;
+    while i < end && scheme_byte(t[i]) {
+        i += 1;
+    }
+    i < end && t[i] == b':'
+}
+
+/// Bytes that end a bare URI's trailing run when unbalanced, or always.
+const TRAILING: &[u8] = b".,;:!?'";
+
+impl<'a> FindIter<'a> {
+    /// The text as a `str` where it is ASCII, for a hit without changes.
+    fn borrowed(&self, r: Range<usize>) -> Option<Cow<'a, str>> {
+        core::str::from_utf8(&self.text[r]).ok().map(Cow::Borrowed)
+    }
+
+    /// Whether `uri` is a URI as this module takes them.
+    fn accept(&self, uri: &[u8]) -> bool {
+        let Some(colon) = uri.iter().position(|&b| b == b':') else {
+            return false;
+        };
+        let scheme = &uri[..colon];
+        let slashes = uri[colon + 1..].starts_with(b"//");
+        let registered = SCHEMES
+            .iter()
+            .any(|s| s.as_bytes().eq_ignore_ascii_case(scheme));
+        (slashes || registered) && self.parser.is_valid(uri)
+    }
+
+    /// `<…>` at `p`: the hit, and where the search goes on.
+    fn angle(&self, p: usize) -> Option<(Hit<'a>, usize)> {
+        let t = self.text;
+        // A scheme must come first (after whitespace and "URL:").
+        let mut q = p + 1;
+        while q < t.len() && space_at(t, q) > 0 {
+            q += space_at(t, q);
+        }
+        if t.len() >= q + 4 && t[q..q + 4].eq_ignore_ascii_case(b"URL:") {
+            q += 4;
+            while q < t.len() && space_at(t, q) > 0 {
+                q += space_at(t, q);
+            }
+        }
+        if !starts_with_scheme(t, q) {
+            return None;
+        }
+        // The closing ">" before another "<" and within 8 KiB: each byte
+        // is looked at by one bracket only.
+        let limit = t.len().min(p + 8192);
+        let close = p
+            + 1
+            + t[p + 1..limit]
+                .iter()
+                .position(|&b| b == b'>' || b == b'<')?;
+        if t[close] != b'>' {
+            return None;
+        }
+        let mut start = p + 1;
+        while start < close && space_at(t, start) > 0 {
+            start += space_at(t, start);
+        }
+        let mut delimiter = Delimiter::Angle;
+        if t[start..close].len() >= 4 && t[start..start + 4].eq_ignore_ascii_case(b"URL:") {
+            delimiter = Delimiter::Url;
+            start += 4;
+            while start < close && space_at(t, start) > 0 {
+                start += space_at(t, start);
+            }
+        }
+        let mut end = close;
+        while end > start && t[end - 1].is_ascii_whitespace() {
+            end -= 1;
+        }
+        let (uri, flags) = self.joined(start..end)?;
+        if !self.accept(uri.as_bytes()) {
+            return None;
+        }
+        Some((
+            Hit {
+                uri,
+                span: start..end,
+                delimiter,
+                flags,
+            },
+            close + 1,
+        ))
+    }
+
+    /// The text of `r` without its whitespace, and the flags that says.
+    fn joined(&self, r: Range<usize>) -> Option<(Cow<'a, str>, Flags)> {
+        let t = self.text;
+        let mut i = r.start;
+        while i < r.end && space_at(t, i) == 0 {
+            i += 1;
+        }
+        if i == r.end {
+            return Some((self.borrowed(r)?, Flags::default()));
+        }
+        let mut out = Vec::with_capacity(r.len());
+        let mut flags = Flags::WHITESPACE_REMOVED;
+        let mut i = r.start;
+        while i < r.end {
+            let n = space_at(t, i);
+            if n == 0 {
+                out.push(t[i]);
+                i += 1;
+                continue;
+            }
+            let run = i;
+            while i < r.end && space_at(t, i) > 0 {
+                i += space_at(t, i);
+            }
+            let breaks = t[run..i].contains(&b'\n');
+            if breaks && out.last() == Some(&b'-') {
+                flags = flags.with(Flags::AMBIGUOUS_HYPHEN);
+            }
+        }
+        String::from_utf8(out).ok().map(|s| (Cow::Owned(s), flags))
+    }
+
+    /// `"…"` at `p`, on one line.
+    fn quote(&self, p: usize) -> Option<(Hit<'a>, usize)> {
+        let t = self.text;
+        if !starts_with_scheme(t, p + 1) {
+            return None;
+        }
+        let limit = t.len().min(p + 8192);
+        let close = p + 1 + memchr::memchr2(b'"', b'\n', &t[p + 1..limit])?;
+        if t[close] != b'"' {
+            return None;
+        }
+        let r = p + 1..close;
+        if t[r.clone()].iter().any(|b| b.is_ascii_whitespace()) || !self.accept(&t[r.clone()]) {
+            return None;
+        }
+        Some((
+            Hit {
+                uri: self.borrowed(r.clone())?,
+                span: r,
+                delimiter: Delimiter::Quote,
+                flags: Flags::default(),
+            },
+            close + 1,
+        ))
+    }
+
+    /// A bare URI around the `:` at `p`: the hit (or none) and where the
+    /// search goes on.
+    fn bare(&self, p: usize) -> (Option<Hit<'a>>, usize) {
+        let t = self.text;
+        // The scheme: scheme bytes before the colon, from a letter.
+        let mut s = p;
+        while s > self.floor && scheme_byte(t[s - 1]) {
+            s -= 1;
+        }
+        while s < p && !t[s].is_ascii_alphabetic() {
+            s += 1;
+        }
+        if s == p {
+            return (None, p + 1);
+        }
+        let slashes = t[p + 1..].starts_with(b"//");
+        let scheme = &t[s..p];
+        if !slashes
+            && !SCHEMES
+                .iter()
+                .any(|x| x.as_bytes().eq_ignore_ascii_case(scheme))
+        {
+            return (None, p + 1);
+        }
+        // One pass: the DFA runs to the first byte no URI can have there;
+        // only a candidate that loses trailing bytes is run again. A DFA
+        // that dies inside the token (on a byte a URI may hold) sends it to
+        // the general path: the whole token, trimmed, is the candidate,
+        // never a prefix cut at an invalid byte (`hxxp://c[.]d` is no hit).
+        let window = &t[..t.len().min(s + (1 << 20))];
+        let run = self.parser.plain_dfa().map(|d| (d, d.run_from(window, s)));
+        let (e, end, valid) = match run {
+            Some((d, (e, state))) if e >= t.len() || !uri_byte(t[e]) => {
+                let end = trim(t, s, e);
+                let valid = if end == e {
+                    d.accept[state as usize]
+                } else {
+                    d.scan(&t[s..end]).is_ok()
+                };
+                (e, end, valid)
+            }
+            _ => {
+                let mut e = p + 1;
+                while e < t.len() && uri_byte(t[e]) {
+                    e += 1;
+                }
+                let end = trim(t, s, e);
+                (e, end, self.parser.is_valid(&t[s..end]))
+            }
+        };
+        let hit = (end > p + 1 && valid)
+            .then(|| self.borrowed(s..end))
+            .flatten()
+            .map(|uri| Hit {
+                uri,
+                span: s..end,
+                delimiter: Delimiter::None,
+                flags: Flags::default(),
+            });
+        (hit, e.max(p + 1))
+    }
+
+    /// `www.…` or `ftp.…` starting at `s` (seed 000 Appendix F).
+    fn abbreviated(&self, s: usize) -> Option<(Hit<'a>, usize)> {
+        let t = self.text;
+        if s > 0 && (uri_byte(t[s - 1]) && !b"([".contains(&t[s - 1])) {
+            return None;
+        }
+        let scheme: &[u8] = if t[s..].len() > 4 && t[s..s + 4].eq_ignore_ascii_case(b"www.") {
+            b"http://"
+        } else if t[s..].len() > 4 && t[s..s + 4].eq_ignore_ascii_case(b"ftp.") {
+            b"ftp://"
+        } else {
+            return None;
+        };
+        let mut e = s;
+        while e < t.len() && uri_byte(t[e]) {
+            e += 1;
+        }
+        let end = trim(t, s, e);
+        let mut full = scheme.to_vec();
+        full.extend_from_slice(&t[s..end]);
+        if end <= s + 4 || !self.parser.is_valid(&full) {
+            return None;
+        }
+        let host_end = t[s..end]
+            .iter()
+            .position(|b| b"/?#:".contains(b))
+            .map_or(end, |k| s + k);
+        // A host needs a dot after the prefix ("www.x" is, "www." is not).
+        if !t[s + 4..host_end].contains(&b'.') && host_end == end && end - s < 6 {
+            return None;
+        }
+        Some((
+            Hit {
+                uri: Cow::Owned(String::from_utf8(full).ok()?),
+                span: s..end,
+                delimiter: Delimiter::None,
+                flags: Flags::ABBREVIATED,
+            },
+            end,
+        ))
+    }
+
+    /// A defanged token starting at `s` (no whitespace inside): refanged,
+    /// then searched as a bare URI.
+    fn refanged(&self, s: usize) -> Option<(Hit<'a>, usize)> {
+        let t = self.text;
+        let mut e = s;
+        while e < t.len()
+            && !t[e].is_ascii_whitespace()
+            && t[e] != b'<'
+            && t[e] != b'>'
+            && t[e] != b'"'
+        {
+            e += 1;
+        }
+        let token = &t[s..e];
+        let (fixed, changed) = refang(token);
+        if !changed {
+            return None;
+        }
+        let colon = fixed.iter().position(|&b| b == b':')?;
+        let mut end = colon + 1;
+        while end < fixed.len() && uri_byte(fixed[end]) {
+            end += 1;
+        }
+        let end = trim(&fixed, 0, end);
+        let uri = &fixed[..end];
+        if !uri.iter().take(colon).all(|&b| scheme_byte(b)) || !self.accept(uri) {
+            return None;
+        }
+        Some((
+            Hit {
+                uri: Cow::Owned(String::from_utf8(uri.to_vec()).ok()?),
+                span: s..e,
+                delimiter: Delimiter::None,
+                flags: Flags::REFANGED,
+            },
+            e,
+        ))
+    }
+}
+
+/// The end of a bare URI from `s` to `e` once trailing sentence
+/// punctuation, closing quotes and unbalanced closing brackets are left out.
+fn trim(t: &[u8], s: usize, mut e: usize) -> usize {
+    // Bracket counts of the candidate, taken once a closing bracket ends it
+    // and kept as bytes are dropped (linear).
+    let mut n: Option<[usize; 6]> = None;
+    loop {
+        let Some(&last) = t[s..e].last() else {
+            return e;
+        };
+        if TRAILING.contains(&last) {
+            e -= 1;
+            continue;
+        }
+        let k = match last {
+            b')' => 0,
+            b']' => 2,
+            b'}' => 4,
+            _ => return e,
+        };
+        let n = n.get_or_insert_with(|| {
+            let mut c = [0usize; 6];
+            for &b in &t[s..e] {
+                match b {
+                    b'(' => c[0] += 1,
+                    b')' => c[1] += 1,
+                    b'[' => c[2] += 1,
+                    b']' => c[3] += 1,
+                    b'{' => c[4] += 1,
+                    b'}' => c[5] += 1,
+                    _ => {}
+                }
+            }
+            c
+        });
+        if n[k + 1] > n[k] {
+            n[k + 1] -= 1;
+            e -= 1;
+        } else {
+            return e;
+        }
+    }
+}
+
+/// A defanged token put back: `hxxp`/`hxxps`/`fxp` schemes, `[.]`, `(.)`,
+/// `[:]`, `[://]`, `[@]`, `[dot]`. Whether anything changed.
+fn refang(token: &[u8]) -> (Vec<u8>, bool) {
+    let mut out = Vec::with_capacity(token.len());
+    let mut changed = false;
+    let mut i = 0;
+    let lower: Vec<u8> = token.iter().map(|b| b.to_ascii_lowercase()).collect();
+    for (from, to) in [
+        (&b"hxxps"[..], &b"https"[..]),
+        (b"hxxp", b"http"),
+        (b"fxp", b"ftp"),
+    ] {
+        if lower.starts_with(from) {
+            out.extend_from_slice(to);
+            i = from.len();
+            changed = true;
+            break;
+        }
+    }
+    while i < token.len() {
+        let rest = &lower[i..];
+        let swap: Option<(&[u8], &[u8])> = [
+            (&b"[://]"[..], &b"://"[..]),
+            (b"[:]", b":"),
+            (b"[.]", b"."),
+            (b"(.)", b"."),
+            (b"{.}", b"."),
+            (b"[dot]", b"."),
+            (b"[@]", b"@"),
+            (b"[/]", b"/"),
+        ]
+        .into_iter()
+        .find(|(f, _)| rest.starts_with(f));
+        match swap {
+            Some((f, to)) => {
+                out.extend_from_slice(to);
+                i += f.len();
+                changed = true;
+            }
+            None => {
+                out.push(token[i]);
+                i += 1;
+            }
+        }
+    }
+    (out, changed)
+}
+
+impl<'a> Iterator for FindIter<'a> {
+    type Item = Hit<'a>;
+
+    fn next(&mut self) -> Option<Hit<'a>> {
+        if let Some(h) = self.pending.take() {
+            return Some(h);
+        }
+        let t = self.text;
+        loop {
+            if self.pos >= t.len() {
+                return None;
+            }
+            // The next byte that can start a candidate.
+            let found = if self.options.abbreviated || self.options.refang {
+                t[self.pos..]
+                    .iter()
+                    .position(|&b| {
+                        matches!(b, b':' | b'<' | b'"')
+                            || (self.options.abbreviated && matches!(b | 0x20, b'w' | b'f'))
+                            || (self.options.refang && matches!(b | 0x20, b'h' | b'f' | b'['))
+                    })
+                    .map(|k| self.pos + k)
+            } else {
+                memchr::memchr3(b':', b'<', b'"', &t[self.pos..]).map(|k| self.pos + k)
+            };
+            let Some(p) = found else {
+                self.pos = t.len();
+                return None;
+            };
+            let b = t[p];
+            let got = match b {
+                b'<' => self.angle(p),
+                b'"' => self.quote(p),
+                b':' => match self.bare(p) {
+                    (Some(h), next) => Some((h, next)),
+                    (None, next) => {
+                        self.pos = next;
+                        continue;
+                    }
+                },
+                _ => {
+                    let at_token = p == 0 || space_at(t, p - 1) > 0 || b"(\"'<".contains(&t[p - 1]);
+                    let mut hit = None;
+                    if at_token && self.options.refang {
+                        hit = self.refanged(p);
+                    }
+                    if hit.is_none() && self.options.abbreviated && at_token {
+                        hit = self.abbreviated(p);
+                    }
+                    hit
+                }
+            };
+            match got {
+                Some((h, next)) => {
+                    self.pos = next;
+                    self.floor = next;
+                    return Some(h);
+                }
+                None => self.pos = p + 1,
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn trailing_punctuation_and_brackets() {
+        let t = b"x) (see http://a/b_(c)). ok";
+        let s = 8;
+        assert_eq!(&t[s..trim(t, s, 24)], b"http://a/b_(c)");
+        let (r, changed) = refang(b"hxxps[:]//a[.]b(.)c[@]d");
+        assert!(changed);
+        assert_eq!(r, b"https://a.b.c@d");
+    }
+}

@@ -1,0 +1,209 @@
+//! Extraction of URIs from text (`urilex::extract`): the examples of the
+//! appendices on delimiting URIs in context, exactly, each naming its
+//! section; a table of realistic cases; random text.
+
+use urilex::extract::{find_iter, Delimiter, ExtractOptions, Flags};
+use urilex::Parser;
+
+fn uris(text: &[u8], o: ExtractOptions) -> Vec<String> {
+    find_iter(text, o).map(|h| h.uri.into_owned()).collect()
+}
+
+/// RFC 3986 Appendix C (seed 000 Appendix E lost this example's angle
+/// brackets when it was flattened; the RFC has it intact), as indented in
+/// the RFC.
+#[test]
+fn rfc3986_appendix_c() {
+    let text = "      Yes, Jim, I found it under \"http://www.w3.org/Addressing/\",\n      but you can probably pick it up from <ftp://foo.example.\n      com/rfc/>.  Note the warning in <http://www.ics.uci.edu/pub/\n      ietf/uri/historical.html#WARNING>.\n";
+    let hits: Vec<_> = find_iter(text.as_bytes(), ExtractOptions::new()).collect();
+    let got: Vec<&str> = hits.iter().map(|h| h.uri.as_ref()).collect();
+    assert_eq!(
+        got,
+        [
+            "http://www.w3.org/Addressing/",
+            "ftp://foo.example.com/rfc/",
+            "http://www.ics.uci.edu/pub/ietf/uri/historical.html#WARNING",
+        ]
+    );
+    assert_eq!(hits[0].delimiter, Delimiter::Quote);
+    assert_eq!(hits[1].delimiter, Delimiter::Angle);
+    assert!(hits[1].flags.contains(Flags::WHITESPACE_REMOVED));
+    assert!(!hits[1].flags.contains(Flags::AMBIGUOUS_HYPHEN));
+    assert_eq!(&text[hits[0].span.clone()], "http://www.w3.org/Addressing/");
+}
+
+/// Seed 001 (draft-fielding-url-syntax-05) Appendix E, whose example has a
+/// space inside the angle brackets.
+#[test]
+fn seed001_appendix_e() {
+    let text = b"Yes, Jim, I found it under \"http://www.w3.org/pub/WWW/\", but you can probably pick it up from <ftp://ds.internic. net/rfc/>. Note the warning in <http://ds.internic.net/ instructions/overview.html#WARNING>.";
+    assert_eq!(
+        uris(text, ExtractOptions::new()),
+        [
+            "http://www.w3.org/pub/WWW/",
+            "ftp://ds.internic.net/rfc/",
+            "http://ds.internic.net/instructions/overview.html#WARNING",
+        ]
+    );
+    // Also with the test.com examples of the same appendix: quotes, angle
+    // brackets, whitespace.
+    let text = b"within double-quotes \"http://test.com/\", angle brackets <http://test.com/>, or just using whitespace http://test.com/ These";
+    let hits: Vec<_> = find_iter(text, ExtractOptions::new()).collect();
+    let d: Vec<_> = hits.iter().map(|h| (h.uri.as_ref(), h.delimiter)).collect();
+    assert_eq!(
+        d,
+        [
+            ("http://test.com/", Delimiter::Quote),
+            ("http://test.com/", Delimiter::Angle),
+            ("http://test.com/", Delimiter::None)
+        ]
+    );
+}
+
+/// RFC 1738's appendix on URLs in context, from seed 002 (a Chinese
+/// translation whose spaces are U+00A0): `<URL:…>`, one broken over two
+/// lines in the references.
+#[test]
+fn seed002_appendix_url_prefix() {
+    let text = include_bytes!("data/extract-seed002-appendix.txt");
+    let hits: Vec<_> = find_iter(text, ExtractOptions::new()).collect();
+    let got: Vec<&str> = hits.iter().map(|h| h.uri.as_ref()).collect();
+    assert_eq!(
+        got[..9],
+        [
+            "ftp://info.cern.ch/pub/www/doc;type=d",
+            "ftp://ds.internic.net/rfc",
+            "http://ds.internic.net/instructions/overview.html#WARNING",
+            "ftp://ds.internic.net/rfc/rfc1436.txt;type=a",
+            "ftp://boombox.micro.umn.edu/pub/gopher/gopher_protocol/Gopher+/Gopher+.txt",
+            "ftp://ds.internic.net/rfc/rfc1630.txt",
+            "ftp://info.cern.ch/pub/www/doc/http-spec.txt.Z",
+            "ftp://ds.internic.net/rfc/rfc1123.txt",
+            "ftp://ds.internic.net/rfc/rfc822.txt",
+        ]
+    );
+    assert!(hits.iter().take(9).all(|h| h.delimiter == Delimiter::Url));
+}
+
+/// RFC 3986 Appendix C: a line break right after a hyphen keeps the
+/// hyphen, flagged, since it "may or may not actually be part of the URI".
+#[test]
+fn hyphen_at_a_line_break() {
+    let hits: Vec<_> =
+        find_iter(b"<http://example.com/a-\n    b>", ExtractOptions::new()).collect();
+    assert_eq!(hits[0].uri, "http://example.com/a-b");
+    assert!(hits[0].flags.contains(Flags::AMBIGUOUS_HYPHEN));
+    let hits: Vec<_> = find_iter(b"<URL: http://example.com/a-b>", ExtractOptions::new()).collect();
+    assert_eq!(hits[0].uri, "http://example.com/a-b");
+    assert_eq!(hits[0].delimiter, Delimiter::Url);
+    assert_eq!(hits[0].flags, Flags::default());
+}
+
+/// Seed 000 Appendix F: abbreviated URIs, completed only on request.
+#[test]
+fn seed000_appendix_f_abbreviated() {
+    let text = b"as www.w3.org/Addressing/ or simply ftp.example.org.";
+    assert!(uris(text, ExtractOptions::new()).is_empty());
+    let hits: Vec<_> = find_iter(text, ExtractOptions::new().abbreviated(true)).collect();
+    let got: Vec<&str> = hits.iter().map(|h| h.uri.as_ref()).collect();
+    assert_eq!(
+        got,
+        ["http://www.w3.org/Addressing/", "ftp://ftp.example.org"]
+    );
+    assert!(hits.iter().all(|h| h.flags.contains(Flags::ABBREVIATED)));
+    assert_eq!(&text[hits[0].span.clone()], b"www.w3.org/Addressing/");
+}
+
+/// Defanged indicators, refanged only on request, and flagged.
+#[test]
+fn defanged_indicators() {
+    let text = b"IOC: hxxp://example[.]com/x and hxxps[:]//a[.]b/c, ftp[://]x(.)org, http://u[@]h.example/";
+    assert!(uris(text, ExtractOptions::new())
+        .iter()
+        .all(|u| !u.contains("example.com")));
+    // Without refanging, no prefix of a defanged token is taken.
+    assert!(uris(b"hxxp://c[.]example/x", ExtractOptions::new()).is_empty());
+    let hits: Vec<_> = find_iter(text, ExtractOptions::new().refang(true)).collect();
+    let got: Vec<&str> = hits.iter().map(|h| h.uri.as_ref()).collect();
+    assert_eq!(
+        got,
+        [
+            "http://example.com/x",
+            "https://a.b/c",
+            "ftp://x.org",
+            "http://u@h.example/"
+        ]
+    );
+    assert!(hits.iter().all(|h| h.flags.contains(Flags::REFANGED)));
+}
+
+#[path = "support/extract_cases.rs"]
+mod cases;
+use cases::REALISTIC;
+
+#[test]
+fn realistic_cases() {
+    for (text, want) in REALISTIC {
+        let got = uris(text.as_bytes(), ExtractOptions::new());
+        assert_eq!(got, *want, "{text}");
+        for h in find_iter(text.as_bytes(), ExtractOptions::new()) {
+            assert_eq!(&text[h.span.clone()], h.uri, "{text}: span");
+        }
+    }
+}
+
+/// Random text never panics, every hit parses as a URI, spans are in
+/// order, inside the text, and never overlap.
+#[test]
+fn random_text() {
+    let mut x: u64 = 0x5EED_E47A;
+    let mut next = || {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        x
+    };
+    let alphabet: &[u8] = b"http://ftp:mailto:<URL:>\"' \n\t-.,;:!?()[]{}@%/#aZ09\xc2\xa0\xff~";
+    let parser = Parser::new().syntax(urilex::Syntax::Uri);
+    for round in 0..20_000 {
+        let len = (next() % 200) as usize;
+        let text: Vec<u8> = (0..len)
+            .map(|_| alphabet[(next() % alphabet.len() as u64) as usize])
+            .collect();
+        let o = ExtractOptions::new()
+            .abbreviated(round % 3 == 1)
+            .refang(round % 3 == 2);
+        let mut last = 0;
+        for h in find_iter(&text, o) {
+            assert!(
+                parser.parse(&h.uri).is_ok(),
+                "{:?} -> {:?}",
+                String::from_utf8_lossy(&text),
+                h.uri
+            );
+            assert!(h.span.start >= last && h.span.end <= text.len() && h.span.start < h.span.end);
+            last = h.span.end;
+        }
+    }
+}
+
+/// Long inputs cost linear time: a megabyte of brackets, quotes, colons
+/// and trailing parentheses ends quickly (no timing threshold: a quadratic
+/// scan would not finish within the test's patience, a linear one does).
+#[test]
+fn pathological_inputs_are_linear() {
+    for unit in [
+        &b"<"[..],
+        b"\"",
+        b"a:",
+        b"http://a/",
+        b")",
+        b"http://x/(",
+        b"<URL:",
+    ] {
+        let mut text = b"http://example.com/".to_vec();
+        text.extend(unit.repeat(1 << 20));
+        let n = find_iter(&text, ExtractOptions::new().refang(true).abbreviated(true)).count();
+        assert!(n <= text.len());
+    }
+}
