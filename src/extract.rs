@@ -217,6 +217,17 @@ fn space_at(t: &[u8], i: usize) -> usize {
     }
 }
 
+/// Whether the scheme of `uri` is followed by `//` or registered.
+fn scheme_ok(uri: &[u8]) -> bool {
+    let Some(colon) = uri.iter().position(|&b| b == b':') else {
+        return false;
+    };
+    uri[colon + 1..].starts_with(b"//")
+        || SCHEMES
+            .iter()
+            .any(|s| s.as_bytes().eq_ignore_ascii_case(&uri[..colon]))
+}
+
 /// Byte classes, one table load per byte: bit 1 for what a bare URI may
 /// hold (RFC 3986's unreserved, reserved and `%`), bit 2 for scheme bytes
 /// (3.1: ALPHA / DIGIT / "+" / "-" / ".").
@@ -277,15 +288,19 @@ impl<'a> FindIter<'a> {
 
     /// Whether `uri` is a URI as this module takes them.
     fn accept(&self, uri: &[u8]) -> bool {
-        let Some(colon) = uri.iter().position(|&b| b == b':') else {
-            return false;
-        };
-        let scheme = &uri[..colon];
-        let slashes = uri[colon + 1..].starts_with(b"//");
-        let registered = SCHEMES
-            .iter()
-            .any(|s| s.as_bytes().eq_ignore_ascii_case(scheme));
-        (slashes || registered) && self.parser.is_valid(uri)
+        scheme_ok(uri) && self.parser.is_valid(uri)
+    }
+
+    /// A delimited URI in one DFA pass: from `start`, the profile's DFA
+    /// must reach the closing byte `close` in an accepting state. `None`
+    /// when that does not settle it (whitespace inside, a scheme-chosen
+    /// rule): the general path decides.
+    fn direct(&self, start: usize, limit: usize, close: u8) -> Option<usize> {
+        let d = self.parser.plain_dfa()?;
+        let t = self.text;
+        let (e, state) = d.run_from(&t[..limit], start);
+        (e < limit && t[e] == close && d.accept[state as usize] && scheme_ok(&t[start..e]))
+            .then_some(e)
     }
 
     /// `<…>` at `p`: the hit, and where the search goes on.
@@ -296,7 +311,8 @@ impl<'a> FindIter<'a> {
         while q < t.len() && space_at(t, q) > 0 {
             q += space_at(t, q);
         }
-        if t.len() >= q + 4 && t[q..q + 4].eq_ignore_ascii_case(b"URL:") {
+        let url_prefix = t.len() >= q + 4 && t[q..q + 4].eq_ignore_ascii_case(b"URL:");
+        if url_prefix {
             q += 4;
             while q < t.len() && space_at(t, q) > 0 {
                 q += space_at(t, q);
@@ -304,6 +320,23 @@ impl<'a> FindIter<'a> {
         }
         if !starts_with_scheme(t, q) {
             return None;
+        }
+        let limit = t.len().min(p + 8192);
+        if let Some(e) = self.direct(q, limit, b'>') {
+            let delimiter = if url_prefix {
+                Delimiter::Url
+            } else {
+                Delimiter::Angle
+            };
+            return Some((
+                Hit {
+                    uri: self.borrowed(q..e)?,
+                    span: q..e,
+                    delimiter,
+                    flags: Flags::default(),
+                },
+                e + 1,
+            ));
         }
         // The closing ">" before another "<" and within 8 KiB: each byte
         // is looked at by one bracket only.
@@ -386,6 +419,17 @@ impl<'a> FindIter<'a> {
             return None;
         }
         let limit = t.len().min(p + 8192);
+        if let Some(e) = self.direct(p + 1, limit, b'"') {
+            return Some((
+                Hit {
+                    uri: self.borrowed(p + 1..e)?,
+                    span: p + 1..e,
+                    delimiter: Delimiter::Quote,
+                    flags: Flags::default(),
+                },
+                e + 1,
+            ));
+        }
         let close = p + 1 + memchr::memchr2(b'"', b'\n', &t[p + 1..limit])?;
         if t[close] != b'"' {
             return None;
