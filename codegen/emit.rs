@@ -332,19 +332,14 @@ fn emit_program(out: &mut String, name: &str, p: &Program, pool: &Pool, spec: &P
         }
     }
     out.push_str("];\n");
-    let check = if p
+    let loops = p
         .ops
         .iter()
         .enumerate()
-        .any(|(pc, op)| matches!(op, Op::Jmp(t) if *t <= pc))
-    {
-        "region_ok"
-    } else {
-        "program_ok"
-    };
+        .any(|(pc, op)| matches!(op, Op::Jmp(t) if *t <= pc));
     let _ = writeln!(
         out,
-        "const _: () = assert!({check}(&{name}_OPS, {}, {}, {}) && fits({}, {}));",
+        "const _: () = assert!(program_ok(&{name}_OPS, {}, {}, {}, {loops}) && fits({}, {}));",
         pool.leaves.len(),
         pool.sets.len(),
         pool.firsts.len(),
@@ -820,6 +815,19 @@ fn emit_profile(
         "static P{i}_UNRESERVED: [u64; 4] = {};",
         set_words(&unres)
     );
+    // Every byte some reference of the profile may hold: those with a live
+    // transition from a live state of an entry's DFA.
+    let mut bytes = [0u64; 4];
+    for (_, (d, _, _)) in p.entries.iter().chain(&p.schemes) {
+        for st in 1..d.nstates() {
+            for b in 0..=255u8 {
+                if d.trans[st * d.nclasses + d.classes[b as usize] as usize] != super::dfa::DEAD {
+                    bytes[(b >> 6) as usize] |= 1 << (b & 63);
+                }
+            }
+        }
+    }
+    let _ = writeln!(out, "static P{i}_BYTES: [u64; 4] = {};", set_words(&bytes));
     // Regions: the programs that list repeated parts.
     let mut regions = Vec::new();
     for (k, (rule, slot, prog)) in p.regions.iter().enumerate() {
@@ -856,7 +864,7 @@ fn emit_profile(
         .collect();
     let _ = writeln!(
         out,
-        "static P{i}: ProfileTables = ProfileTables {{\n    rules: &P{i}_RULES,\n    parts: &P{i}_PARTS,\n    kind_part: {},\n    kinds: &[{}],\n    literal: &P{i}_LITERAL,\n    unreserved: &P{i}_UNRESERVED,\n    sets: &P{i}_SETS,\n    firsts: &P{i}_FIRSTS,\n    leaves: &P{i}_LEAVES,\n    regions: &[{}],\n    entries: [\n        {},\n    ],\n    schemes: &[\n        {}\n    ],\n    components: &[\n        {},\n    ],\n}};\n",
+        "static P{i}: ProfileTables = ProfileTables {{\n    rules: &P{i}_RULES,\n    parts: &P{i}_PARTS,\n    kind_part: {},\n    kinds: &[{}],\n    literal: &P{i}_LITERAL,\n    unreserved: &P{i}_UNRESERVED,\n    bytes: &P{i}_BYTES,\n    sets: &P{i}_SETS,\n    firsts: &P{i}_FIRSTS,\n    leaves: &P{i}_LEAVES,\n    regions: &[{}],\n    entries: [\n        {},\n    ],\n    schemes: &[\n        {}\n    ],\n    components: &[\n        {},\n    ],\n}};\n",
         p.spec.kind_part.map_or(u8::MAX as usize, |k| k),
         kinds.join(", "),
         regions.join(", "),

@@ -247,20 +247,8 @@ fn layout(specs: &mut [ProfileSpec]) {
         }
         spec.kind_part = spec.kind_part.map(|i| spec.parts[i].index);
         spec.parts.sort_by_key(|p| p.index);
-        // Kinds: the default's names keep their index; kind rules follow.
-        let mut order: Vec<usize> = Vec::new();
-        for b in &base_kinds {
-            if let Some(k) = spec.kinds.iter().position(|k| k.name == *b) {
-                order.push(k);
-            }
-        }
-        for k in 0..spec.kinds.len() {
-            if !order.contains(&k) {
-                order.push(k);
-            }
-        }
-        // A kind the default has but this profile lacks keeps its index
-        // free: pad with placeholders so indices line up.
+        // Kinds: the default's names keep their index (a placeholder where
+        // this profile lacks one), new names follow in declaration order.
         let mut kinds: Vec<KindSpec> = Vec::new();
         let mut remap = vec![0usize; spec.kinds.len()];
         for b in &base_kinds {
@@ -275,10 +263,10 @@ fn layout(specs: &mut [ProfileSpec]) {
                 }),
             }
         }
-        for &k in &order {
-            if !base_kinds.contains(&spec.kinds[k].name) {
+        for (k, kind) in spec.kinds.iter().enumerate() {
+            if !base_kinds.contains(&kind.name) {
                 remap[k] = kinds.len();
-                kinds.push(spec.kinds[k].clone());
+                kinds.push(kind.clone());
             }
         }
         for (_, k) in spec.kind_rules.iter_mut() {

@@ -266,6 +266,52 @@ impl Compiler<'_> {
     }
 }
 
+/// FIRST sets of a split's two branches: bytes, and whether the end may come.
+type Choice = (usize, usize, (ByteSet, bool), (ByteSet, bool));
+
+/// The part both kinds of program share: `e` compiled with `save` (per
+/// part index) and `kinds`, `Match` appended, every leaf's longest match
+/// proven, and each split's two FIRST sets (`(pc, alt, left, right)`), with
+/// whether a loop could go round without consuming (`cyclic`).
+fn lower(
+    spec: &ProfileSpec,
+    pool: &mut Pool,
+    e: &Expr,
+    save: Vec<bool>,
+    region: Option<usize>,
+) -> Result<(Vec<Op>, Vec<Choice>, bool), GrammarError> {
+    let mut c = Compiler {
+        spec,
+        pool,
+        ops: Vec::new(),
+        origin: HashMap::new(),
+        rule_stack: region.into_iter().collect(),
+        save,
+        kinds: region.is_none(),
+        loops: region.is_some(),
+    };
+    c.compile(e, 0, false)?;
+    c.ops.push(Op::Match);
+    check_longest_match(&c)?;
+    let mut memo = Memo::default();
+    let mut choices = Vec::new();
+    for pc in 0..c.ops.len() {
+        if let Op::Split(alt, _, _) = c.ops[pc] {
+            let l = first(&c.ops, c.pool, pc + 1, &mut memo);
+            let r = first(&c.ops, c.pool, alt, &mut memo);
+            choices.push((pc, alt, l, r));
+        }
+    }
+    Ok((c.ops, choices, memo.cyclic))
+}
+
+/// Writes each split's FIRST sets into it, as indices into the pool.
+fn set_firsts(ops: &mut [Op], pool: &mut Pool, choices: Vec<Choice>) {
+    for (pc, alt, l, r) in choices {
+        ops[pc] = Op::Split(alt, pool.first(l), pool.first(r));
+    }
+}
+
 /// Compiles the alternation of `rules` (an entry or a component) to a
 /// program that records every part that is not repeated (and the kind).
 pub fn compile(
@@ -276,37 +322,17 @@ pub fn compile(
     let save = (0..spec.nparts())
         .map(|i| spec.part_at(i).is_some_and(|p| !p.repeated))
         .collect();
-    let mut c = Compiler {
-        spec,
-        pool,
-        ops: Vec::new(),
-        origin: HashMap::new(),
-        rule_stack: Vec::new(),
-        save,
-        kinds: true,
-        loops: false,
-    };
     let e = if rules.len() == 1 {
         Expr::Ref(rules[0])
     } else {
         Expr::Alt(rules.iter().map(|&r| Expr::Ref(r)).collect())
     };
-    c.compile(&e, 0, false)?;
-    c.ops.push(Op::Match);
-    check_longest_match(&c)?;
-    // Fill in the FIRST sets of each split's two branches.
-    let mut memo = Memo::default();
-    for pc in 0..c.ops.len() {
-        if let Op::Split(alt, _, _) = c.ops[pc] {
-            let l = first(&c.ops, c.pool, pc + 1, &mut memo);
-            let r = first(&c.ops, c.pool, alt, &mut memo);
-            c.ops[pc] = Op::Split(alt, c.pool.first(l), c.pool.first(r));
-        }
-    }
-    let max_frames = longest_path(&c.ops, |op| matches!(op, Op::Split(..)));
-    let max_trail = longest_path(&c.ops, |op| matches!(op, Op::Save(_) | Op::Kind(_)));
+    let (mut ops, choices, _) = lower(spec, pool, &e, save, None)?;
+    set_firsts(&mut ops, pool, choices);
+    let max_frames = longest_path(&ops, |op| matches!(op, Op::Split(..)));
+    let max_trail = longest_path(&ops, |op| matches!(op, Op::Save(_) | Op::Kind(_)));
     Ok(Program {
-        ops: c.ops,
+        ops,
         max_frames,
         max_trail,
     })
@@ -329,45 +355,21 @@ pub fn compile_region(
                 .is_some_and(|p| p.repeated && p.region.is_some_and(|(_, r)| r == region))
         })
         .collect();
-    let mut c = Compiler {
-        spec,
-        pool,
-        ops: Vec::new(),
-        origin: HashMap::new(),
-        rule_stack: Vec::new(),
-        save,
-        kinds: false,
-        loops: true,
-    };
     // The region's body (its own rule is the region's span, not saved).
-    let g = &spec.grammar;
-    c.rule_stack.push(region);
-    let body = g.rules[region].expr.clone();
-    c.compile(&body, 0, false)?;
-    c.ops.push(Op::Match);
-    check_longest_match(&c)?;
-    let rule = &g.rules[region];
+    let rule = &spec.grammar.rules[region];
+    let (mut ops, choices, cyclic) = lower(spec, pool, &rule.expr, save, Some(region))?;
     let fail = |message: String| GrammarError {
         file: rule.file.clone(),
         line: rule.line,
         message,
     };
-    let mut memo = Memo::default();
-    let mut choices = Vec::new();
-    for pc in 0..c.ops.len() {
-        if let Op::Split(alt, _, _) = c.ops[pc] {
-            let l = first(&c.ops, c.pool, pc + 1, &mut memo);
-            let r = first(&c.ops, c.pool, alt, &mut memo);
-            choices.push((pc, alt, l, r));
-        }
-    }
-    if memo.cyclic {
+    if cyclic {
         return Err(fail(format!(
             "a repetition in rule `{}` can go round without consuming a byte",
             rule.name
         )));
     }
-    for (pc, alt, l, r) in choices {
+    for (_, _, l, r) in &choices {
         let both = l.0.intersect(&r.0);
         if !both.is_empty() || (l.1 && r.1) {
             let on = if both.is_empty() {
@@ -381,10 +383,10 @@ pub fn compile_region(
                 rule.name
             )));
         }
-        c.ops[pc] = Op::Split(alt, c.pool.first(l), c.pool.first(r));
     }
+    set_firsts(&mut ops, pool, choices);
     Ok(Program {
-        ops: c.ops,
+        ops,
         max_frames: 0,
         max_trail: 0,
     })

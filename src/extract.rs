@@ -190,7 +190,7 @@ pub fn find_iter(text: &[u8], options: ExtractOptions) -> FindIter<'_> {
         floor: 0,
         parser: Parser::new().profile(options.profile).syntax(Syntax::Uri),
         options,
-        pending: None,
+        class: classes(options.profile),
     }
 }
 
@@ -204,8 +204,8 @@ pub struct FindIter<'a> {
     floor: usize,
     parser: Parser,
     options: ExtractOptions,
-    /// A hit found past one the iterator must give first.
-    pending: Option<Hit<'a>>,
+    /// Byte classes of the profile (see `classes`).
+    class: [u8; 256],
 }
 
 /// Whitespace: ASCII, and U+00A0 (0xC2 0xA0).
@@ -228,59 +228,58 @@ fn scheme_ok(uri: &[u8]) -> bool {
             .any(|s| s.as_bytes().eq_ignore_ascii_case(&uri[..colon]))
 }
 
-/// Byte classes, one table load per byte: bit 1 for what a bare URI may
-/// hold (RFC 3986's unreserved, reserved and `%`), bit 2 for scheme bytes
-/// (3.1: ALPHA / DIGIT / "+" / "-" / ".").
-static CLASS: [u8; 256] = {
-    let mut t = [0u8; 256];
-    let mut b = 0;
-    while b < 256 {
-        let c = b as u8;
-        let alnum = c.is_ascii_alphanumeric();
-        let mut uri = alnum;
-        let extra = b"-._~:/?#[]@!$&'()*+,;=%";
-        let mut k = 0;
-        while k < extra.len() {
-            if extra[k] == c {
-                uri = true;
-            }
-            k += 1;
-        }
-        let scheme = alnum || c == b'+' || c == b'-' || c == b'.';
-        t[b] = (uri as u8) | ((scheme as u8) << 1);
-        b += 1;
-    }
-    t
-};
+/// Byte classes, one table load per byte, read off the profile's tables
+/// (nothing here restates a grammar): `URI` for bytes some reference of the
+/// profile may hold, `SCHEME` for the scheme's bytes, `SCHEME_START` for
+/// those a scheme may begin with.
+const URI: u8 = 1;
+const SCHEME: u8 = 2;
+const SCHEME_START: u8 = 4;
 
-#[inline(always)]
-fn uri_byte(b: u8) -> bool {
-    CLASS[b as usize] & 1 != 0
-}
-
-#[inline(always)]
-fn scheme_byte(b: u8) -> bool {
-    CLASS[b as usize] & 2 != 0
-}
-
-/// Whether `t[at..]` begins with a scheme and its `:` (within 32 bytes): a
-/// quick test before looking for a closing delimiter.
-fn starts_with_scheme(t: &[u8], at: usize) -> bool {
-    if !t.get(at).is_some_and(u8::is_ascii_alphabetic) {
-        return false;
-    }
-    let end = t.len().min(at + 33);
-    let mut i = at + 1;
-    while i < end && scheme_byte(t[i]) {
-        i += 1;
-    }
-    i < end && t[i] == b':'
+fn classes(profile: Profile) -> [u8; 256] {
+    let t = profile.tables();
+    core::array::from_fn(|b| {
+        let b = b as u8;
+        (crate::engine::in_set(t.bytes, b) as u8 * URI)
+            | (t.scheme_byte(b) as u8 * SCHEME)
+            | (t.scheme_start(b) as u8 * SCHEME_START)
+    })
 }
 
 /// Bytes that end a bare URI's trailing run when unbalanced, or always.
 const TRAILING: &[u8] = b".,;:!?'";
 
 impl<'a> FindIter<'a> {
+    #[inline(always)]
+    fn uri_byte(&self, b: u8) -> bool {
+        self.class[b as usize] & URI != 0
+    }
+
+    #[inline(always)]
+    fn scheme_byte(&self, b: u8) -> bool {
+        self.class[b as usize] & SCHEME != 0
+    }
+
+    #[inline(always)]
+    fn scheme_start(&self, b: u8) -> bool {
+        self.class[b as usize] & SCHEME_START != 0
+    }
+
+    /// Whether `t[at..]` begins with a scheme and its `:` (within 32
+    /// bytes): a quick test before looking for a closing delimiter.
+    fn starts_with_scheme(&self, at: usize) -> bool {
+        let t = self.text;
+        if !t.get(at).is_some_and(|&b| self.scheme_start(b)) {
+            return false;
+        }
+        let end = t.len().min(at + 33);
+        let mut i = at + 1;
+        while i < end && self.scheme_byte(t[i]) {
+            i += 1;
+        }
+        i < end && t[i] == b':'
+    }
+
     /// The text as a `str` where it is ASCII, for a hit without changes.
     fn borrowed(&self, r: Range<usize>) -> Option<Cow<'a, str>> {
         core::str::from_utf8(&self.text[r]).ok().map(Cow::Borrowed)
@@ -318,7 +317,7 @@ impl<'a> FindIter<'a> {
                 q += space_at(t, q);
             }
         }
-        if !starts_with_scheme(t, q) {
+        if !self.starts_with_scheme(q) {
             return None;
         }
         let limit = t.len().min(p + 8192);
@@ -415,7 +414,7 @@ impl<'a> FindIter<'a> {
     /// `"…"` at `p`, on one line.
     fn quote(&self, p: usize) -> Option<(Hit<'a>, usize)> {
         let t = self.text;
-        if !starts_with_scheme(t, p + 1) {
+        if !self.starts_with_scheme(p + 1) {
             return None;
         }
         let limit = t.len().min(p + 8192);
@@ -455,10 +454,10 @@ impl<'a> FindIter<'a> {
         let t = self.text;
         // The scheme: scheme bytes before the colon, from a letter.
         let mut s = p;
-        while s > self.floor && scheme_byte(t[s - 1]) {
+        while s > self.floor && self.scheme_byte(t[s - 1]) {
             s -= 1;
         }
-        while s < p && !t[s].is_ascii_alphabetic() {
+        while s < p && !self.scheme_start(t[s]) {
             s += 1;
         }
         if s == p {
@@ -481,7 +480,7 @@ impl<'a> FindIter<'a> {
         let window = &t[..t.len().min(s + (1 << 20))];
         let run = self.parser.plain_dfa().map(|d| (d, d.run_from(window, s)));
         let (e, end, valid) = match run {
-            Some((d, (e, state))) if e >= t.len() || !uri_byte(t[e]) => {
+            Some((d, (e, state))) if e >= t.len() || !self.uri_byte(t[e]) => {
                 let end = trim(t, s, e);
                 let valid = if end == e {
                     d.accept[state as usize]
@@ -492,7 +491,7 @@ impl<'a> FindIter<'a> {
             }
             _ => {
                 let mut e = p + 1;
-                while e < t.len() && uri_byte(t[e]) {
+                while e < t.len() && self.uri_byte(t[e]) {
                     e += 1;
                 }
                 let end = trim(t, s, e);
@@ -514,7 +513,7 @@ impl<'a> FindIter<'a> {
     /// `www.…` or `ftp.…` starting at `s` (seed 000 Appendix F).
     fn abbreviated(&self, s: usize) -> Option<(Hit<'a>, usize)> {
         let t = self.text;
-        if s > 0 && (uri_byte(t[s - 1]) && !b"([".contains(&t[s - 1])) {
+        if s > 0 && (self.uri_byte(t[s - 1]) && !b"([".contains(&t[s - 1])) {
             return None;
         }
         let scheme: &[u8] = if t[s..].len() > 4 && t[s..s + 4].eq_ignore_ascii_case(b"www.") {
@@ -525,7 +524,7 @@ impl<'a> FindIter<'a> {
             return None;
         };
         let mut e = s;
-        while e < t.len() && uri_byte(t[e]) {
+        while e < t.len() && self.uri_byte(t[e]) {
             e += 1;
         }
         let end = trim(t, s, e);
@@ -534,12 +533,9 @@ impl<'a> FindIter<'a> {
         if end <= s + 4 || !self.parser.is_valid(&full) {
             return None;
         }
-        let host_end = t[s..end]
-            .iter()
-            .position(|b| b"/?#:".contains(b))
-            .map_or(end, |k| s + k);
-        // A host needs a dot after the prefix ("www.x" is, "www." is not).
-        if !t[s + 4..host_end].contains(&b'.') && host_end == end && end - s < 6 {
+        // One character after the prefix and nothing more ("www.x") is
+        // too little to take for a name.
+        if end - s == 5 && !b"/?#:".contains(&t[s + 4]) {
             return None;
         }
         Some((
@@ -573,12 +569,12 @@ impl<'a> FindIter<'a> {
         }
         let colon = fixed.iter().position(|&b| b == b':')?;
         let mut end = colon + 1;
-        while end < fixed.len() && uri_byte(fixed[end]) {
+        while end < fixed.len() && self.uri_byte(fixed[end]) {
             end += 1;
         }
         let end = trim(&fixed, 0, end);
         let uri = &fixed[..end];
-        if !uri.iter().take(colon).all(|&b| scheme_byte(b)) || !self.accept(uri) {
+        if !uri.iter().take(colon).all(|&b| self.scheme_byte(b)) || !self.accept(uri) {
             return None;
         }
         Some((
@@ -689,9 +685,6 @@ impl<'a> Iterator for FindIter<'a> {
     type Item = Hit<'a>;
 
     fn next(&mut self) -> Option<Hit<'a>> {
-        if let Some(h) = self.pending.take() {
-            return Some(h);
-        }
         let t = self.text;
         loop {
             if self.pos >= t.len() {

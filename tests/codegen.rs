@@ -101,6 +101,15 @@ fn compile_one(files: &[(&str, &str)]) -> Result<(), String> {
     r
 }
 
+/// Each grammar body (after `HEAD`) is refused with a message holding the
+/// expected text.
+fn assert_refused(cases: &[(&str, &str)]) {
+    for (body, want) in cases {
+        let err = compile_one(&[("t.abnf", &format!("{HEAD}{body}"))]).expect_err(body);
+        assert!(err.contains(want), "{body:?}: got {err:?}, want {want:?}");
+    }
+}
+
 const HEAD: &str =
     ";@ profile T t \"test\"\n;@ default\n;@ resolution rfc3986\n;@ include core.abnf\n;@ entry reference top\n";
 
@@ -130,10 +139,7 @@ fn grammar_errors_name_file_and_line() {
             "t.abnf:7: rule `top` is already defined at t.abnf:6",
         ),
     ];
-    for (body, want) in cases {
-        let err = compile_one(&[("t.abnf", &format!("{HEAD}{body}"))]).expect_err(body);
-        assert!(err.contains(want), "{body:?}: got {err:?}, want {want:?}");
-    }
+    assert_refused(&cases);
 }
 
 /// The directives that declare parts, kinds, schemes and repeated parts
@@ -182,10 +188,7 @@ fn part_directives_fail_loudly() {
             "can go round without consuming a byte",
         ),
     ];
-    for (body, want) in cases {
-        let err = compile_one(&[("t.abnf", &format!("{HEAD}{body}"))]).expect_err(body);
-        assert!(err.contains(want), "{body:?}: got {err:?}, want {want:?}");
-    }
+    assert_refused(&cases);
 }
 
 #[test]

@@ -23,6 +23,20 @@ pub struct ThreadsArg {
     pub threads: usize,
 }
 
+/// `--format`: the output of the subcommands that write rows.
+#[derive(clap::Args, Clone, Copy)]
+pub struct FormatArg {
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = Format::Jsonl)]
+    pub format: Format,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Format {
+    Jsonl,
+    Tsv,
+}
+
 /// The input files.
 #[derive(clap::Args, Clone)]
 pub struct InputsArg {

@@ -198,7 +198,7 @@ fn open_file(path: &Path) -> io::Result<Input> {
 }
 
 /// Chunks of about `size` bytes that end just after a LF (or at the end).
-fn chunks(buf: &[u8], size: usize) -> impl Iterator<Item = &[u8]> {
+pub fn chunks(buf: &[u8], size: usize) -> impl Iterator<Item = &[u8]> {
     let mut rest = buf;
     std::iter::from_fn(move || {
         if rest.is_empty() {

@@ -26,63 +26,60 @@ pub fn json_str(out: &mut impl Write, s: Option<&str>) -> io::Result<()> {
 /// is a new field with no code here.
 pub struct Columns {
     parts: Vec<urilex::PartInfo>,
-    /// The classified part's index in `parts`, and the kind field's name.
-    kind: Option<(usize, String)>,
+    /// The classified part's index in `parts`.
+    kind: Option<usize>,
+    /// Field names in order.
+    pub names: Vec<String>,
 }
 
 impl Columns {
     pub fn of(profile: urilex::Profile) -> Columns {
         let parts: Vec<_> = profile.parts().collect();
-        let kind = profile.kind_part().and_then(|k| {
-            let at = parts.iter().position(|p| p.index() == k.index())?;
-            Some((at, format!("{}_kind", k.name())))
-        });
-        Columns { parts, kind }
-    }
-
-    /// Field names in order.
-    pub fn names(&self) -> Vec<String> {
-        let mut v = Vec::new();
-        for (i, p) in self.parts.iter().enumerate() {
-            v.push(p.name().to_string());
-            if let Some((at, name)) = &self.kind {
-                if *at == i {
-                    v.push(name.clone());
-                }
+        let kind = profile
+            .kind_part()
+            .and_then(|k| parts.iter().position(|p| p.index() == k.index()));
+        let mut names = Vec::new();
+        for (i, p) in parts.iter().enumerate() {
+            names.push(p.name().to_string());
+            if kind == Some(i) {
+                names.push(format!("{}_kind", p.name()));
             }
         }
-        v
+        Columns { parts, kind, names }
     }
 
-    /// Each field's value for a valid reference: one text, or for a
-    /// repeated part every occurrence.
-    fn values<'a>(&self, u: &UriRef<'a>) -> Vec<Field<'a>> {
-        let mut v = Vec::new();
+    /// Each field's value for a valid reference, in order: one text, or for
+    /// a repeated part its occurrences (nothing is collected per row).
+    fn each<'a>(
+        &self,
+        u: &UriRef<'a>,
+        mut f: impl FnMut(Field<'a>) -> io::Result<()>,
+    ) -> io::Result<()> {
         for (i, p) in self.parts.iter().enumerate() {
-            v.push(if p.is_repeated() {
-                Field::Many(u.occurrences_at(p.index()).collect())
+            f(if p.is_repeated() {
+                Field::Many(u.occurrences_at(p.index()))
             } else {
                 Field::One(u.part_at(p.index()))
-            });
-            if self.kind.as_ref().is_some_and(|(at, _)| *at == i) {
-                v.push(Field::One(u.kind_name()));
+            })?;
+            if self.kind == Some(i) {
+                f(Field::One(u.kind_name()))?;
             }
         }
-        v
+        Ok(())
     }
 }
 
 enum Field<'a> {
     One(Option<&'a str>),
-    Many(Vec<&'a str>),
+    Many(urilex::Occurrences<'a>),
 }
 
-fn json_field(out: &mut impl Write, f: &Field) -> io::Result<()> {
+fn json_field(out: &mut impl Write, f: Field) -> io::Result<()> {
     match f {
-        Field::One(s) => json_str(out, *s),
+        Field::One(s) => json_str(out, s),
         Field::Many(xs) => {
             out.write_all(b"[")?;
-            for (i, x) in xs.iter().enumerate() {
+            for (i, x) in xs.enumerate() {
                 if i > 0 {
                     out.write_all(b",")?;
                 }
@@ -97,22 +94,22 @@ fn json_field(out: &mut impl Write, f: &Field) -> io::Result<()> {
 pub fn write_json(
     out: &mut impl Write,
     cols: &Columns,
-    names: &[String],
     r: &Result<UriRef, ParseError>,
     line: u64,
 ) -> io::Result<()> {
     match r {
         Ok(u) => {
             out.write_all(b"{\"valid\":true")?;
-            for (name, f) in names.iter().zip(cols.values(u)) {
-                write!(out, ",\"{name}\":")?;
-                json_field(out, &f)?;
-            }
+            let mut names = cols.names.iter();
+            cols.each(u, |f| {
+                write!(out, ",\"{}\":", names.next().map_or("", |n| n.as_str()))?;
+                json_field(out, f)
+            })?;
             out.write_all(b"}\n")
         }
         Err(e) => {
             out.write_all(b"{\"valid\":false")?;
-            for name in names {
+            for name in &cols.names {
                 write!(out, ",\"{name}\":null")?;
             }
             out.write_all(b",\"error\":{\"kind\":")?;
@@ -133,7 +130,6 @@ fn tsv(out: &mut impl Write, s: Option<&str>) -> io::Result<()> {
 }
 
 /// TSV cells: `\\N` for absent; a repeated part's occurrences as a JSON array.
-/// TSV cells: `\\N` for absent; a repeated part's occurrences as a JSON array.
 pub fn write_tsv(
     out: &mut impl Write,
     cols: &Columns,
@@ -142,18 +138,18 @@ pub fn write_tsv(
     match r {
         Ok(u) => {
             out.write_all(b"true")?;
-            for f in cols.values(u) {
+            cols.each(u, |f| {
                 out.write_all(b"\t")?;
                 match f {
-                    Field::One(s) => tsv(out, s)?,
-                    Field::Many(_) => json_field(out, &f)?,
+                    Field::One(s) => tsv(out, s),
+                    many => json_field(out, many),
                 }
-            }
+            })?;
             out.write_all(b"\t\\N\n")
         }
         Err(e) => {
             out.write_all(b"false")?;
-            for _ in 0..cols.names().len() {
+            for _ in &cols.names {
                 out.write_all(b"\t\\N")?;
             }
             writeln!(out, "\t{e}")

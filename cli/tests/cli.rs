@@ -27,6 +27,14 @@ fn urilex(args: &[&str], stdin: &[u8]) -> (i32, Vec<u8>, String) {
     )
 }
 
+/// The JSON Lines rows of an output.
+fn json_rows(out: &[u8]) -> Vec<Value> {
+    out.split(|&b| b == b'\n')
+        .filter(|l| !l.is_empty())
+        .map(|l| serde_json::from_slice(l).unwrap())
+        .collect()
+}
+
 /// Same decisions as tests/vectors.rs, by RFC 3986 section 3.2.2.
 fn rfc_verdict(r: &Value) -> bool {
     if r.get("contested").and_then(Value::as_bool) == Some(true) {
@@ -132,11 +140,7 @@ fn one_row_per_line_whatever_the_bytes() {
 fn invalid_utf8_is_a_row_with_its_offset() {
     let (code, out, _) = urilex(&["parse"], b"/ok\n/caf\xc3\n");
     assert_eq!(code, 0);
-    let rows: Vec<Value> = out
-        .split(|&b| b == b'\n')
-        .filter(|l| !l.is_empty())
-        .map(|l| serde_json::from_slice(l).unwrap())
-        .collect();
+    let rows = json_rows(&out);
     assert_eq!(rows[0]["valid"], true);
     assert_eq!(rows[1]["valid"], false);
     assert_eq!(rows[1]["error"]["index"], 4);
@@ -341,11 +345,7 @@ fn lint_runs_over_the_corpora() {
 fn nothing_lost_exact_rows() {
     let (code, out, err) = urilex(&["parse"], b"a\r\nb\rc\n\0\n\xff\n\n\r\nlast");
     assert_eq!(code, 0, "{err}");
-    let rows: Vec<Value> = out
-        .split(|&b| b == b'\n')
-        .filter(|l| !l.is_empty())
-        .map(|l| serde_json::from_slice(l).unwrap())
-        .collect();
+    let rows = json_rows(&out);
     let summary: Vec<(bool, Option<u64>)> = rows
         .iter()
         .map(|r| (r["valid"].as_bool().unwrap(), r["error"]["index"].as_u64()))
@@ -562,11 +562,7 @@ fn rows_follow_the_profiles_parts() {
         &["parse", "--profile", "rfc6874"],
         b"http://[fe80::1%25eth0]:80/a\nhttp://[::1]/\nhttp://[::1%25]/\n",
     );
-    let rows: Vec<Value> = out
-        .split(|&b| b == b'\n')
-        .filter(|l| !l.is_empty())
-        .map(|l| serde_json::from_slice(l).unwrap())
-        .collect();
+    let rows = json_rows(&out);
     assert_eq!(rows[0]["zone"], "eth0");
     assert_eq!(rows[0]["host_kind"], "ipv6");
     assert_eq!(rows[1]["zone"], Value::Null);
@@ -616,11 +612,7 @@ fn a_missing_file_does_not_stop_the_others() {
 #[test]
 fn errors_name_their_line() {
     let (_, out, _) = urilex(&["parse"], b"http://a/\n\nhttp://a b/\nx\n");
-    let rows: Vec<Value> = out
-        .split(|&b| b == b'\n')
-        .filter(|l| !l.is_empty())
-        .map(|l| serde_json::from_slice(l).unwrap())
-        .collect();
+    let rows = json_rows(&out);
     assert_eq!(rows[2]["error"]["line"], 3);
     let (_, out, _) = urilex(&["normalize"], b"http://a/\nhttp://a b/\n");
     let text = String::from_utf8(out).unwrap();
@@ -762,11 +754,7 @@ fn extract_rows() {
         b"see \"http://a.example/x\",\nthen <URL:ftp://b.example/\n  y> and hxxp://c[.]example/.\n";
     let (code, out, err) = urilex(&["extract"], text);
     assert_eq!(code, 0, "{err}");
-    let rows: Vec<Value> = out
-        .split(|&b| b == b'\n')
-        .filter(|l| !l.is_empty())
-        .map(|l| serde_json::from_slice(l).unwrap())
-        .collect();
+    let rows = json_rows(&out);
     assert_eq!(rows.len(), 2);
     assert_eq!(rows[0]["uri"], "http://a.example/x");
     assert_eq!(
@@ -796,4 +784,24 @@ fn extract_rows() {
     let row: Value = serde_json::from_slice(out.strip_suffix(b"\n").unwrap()).unwrap();
     assert_eq!(row["line"], 400_001);
     assert_eq!(row["start"].as_u64(), Some(big.len() as u64 - 20));
+}
+
+/// Every subcommand's `--help` shows examples.
+#[test]
+fn every_subcommand_has_examples() {
+    for cmd in [
+        "parse",
+        "resolve",
+        "validate",
+        "stats",
+        "lint",
+        "normalize",
+        "extract",
+    ] {
+        let (code, out, _) = urilex(&[cmd, "--help"], b"");
+        assert_eq!(code, 0, "{cmd}");
+        let text = String::from_utf8(out).unwrap();
+        let examples = text.split("Examples:\n").nth(1).unwrap_or("");
+        assert!(examples.contains(&format!("urilex {cmd}")), "{cmd}: {text}");
+    }
 }

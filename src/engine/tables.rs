@@ -347,6 +347,8 @@ pub(crate) struct ProfileTables {
     pub literal: &'static [[u64; 4]],
     /// The characters of the grammar's `unreserved` rule.
     pub unreserved: &'static [u64; 4],
+    /// Every byte some reference of the profile may hold.
+    pub bytes: &'static [u64; 4],
     pub sets: &'static [[u64; 4]],
     /// FIRST sets of split branches: bytes, and whether the end may come.
     pub firsts: &'static [([u64; 4], bool)],
@@ -404,6 +406,22 @@ impl Profile {
     }
 }
 
+impl ProfileTables {
+    /// Whether `b` may begin the profile's scheme (from its DFA).
+    pub(crate) fn scheme_start(&self, b: u8) -> bool {
+        self.components
+            .get(Component::Scheme as usize)
+            .and_then(Option::as_ref)
+            .is_some_and(|e| e.dfa.step(START, b) != DEAD)
+    }
+    /// Whether `b` may stand in the profile's scheme (its literal set).
+    pub(crate) fn scheme_byte(&self, b: u8) -> bool {
+        self.literal
+            .get(Component::Scheme as usize)
+            .is_some_and(|set| in_set(set, b))
+    }
+}
+
 /// Whether a program's backtracking needs fit the runtime's fixed arrays.
 pub(crate) const fn fits(frames: usize, trail: usize) -> bool {
     frames <= MAX_FRAMES && trail <= MAX_TRAIL
@@ -431,9 +449,17 @@ pub(crate) const fn bytes_below(t: &[u8; 256], n: usize) -> bool {
     true
 }
 
-/// Every index in range, every jump forward (so programs stop), the last
-/// instruction `Match`.
-pub(crate) const fn program_ok(ops: &[Op], leaves: usize, sets: usize, firsts: usize) -> bool {
+/// Every index in range, every split forward, the last instruction
+/// `Match`; jumps forward too (so a structure program stops), except in a
+/// region's program (`loops`), whose loops are a `Split` ahead and a `Jmp`
+/// back, each round consuming input (the generator checked).
+pub(crate) const fn program_ok(
+    ops: &[Op],
+    leaves: usize,
+    sets: usize,
+    firsts: usize,
+    loops: bool,
+) -> bool {
     let mut pc = 0;
     while pc < ops.len() {
         let ok = match ops[pc] {
@@ -445,36 +471,7 @@ pub(crate) const fn program_ok(ops: &[Op], leaves: usize, sets: usize, firsts: u
                     && (l as usize) < firsts
                     && (r as usize) < firsts
             }
-            Op::Jmp(t) => (t as usize) > pc && (t as usize) < ops.len(),
-            Op::Save(s) => (s as usize) < MAX_SLOTS,
-            Op::Kind(k) => (k as usize) < MAX_KINDS,
-            Op::Match => true,
-        };
-        if !ok {
-            return false;
-        }
-        pc += 1;
-    }
-    !ops.is_empty() && matches!(ops[ops.len() - 1], Op::Match)
-}
-
-/// A region's program: as `program_ok`, except that jumps may go back
-/// (its loops); splits still go forward, so every loop is a `Split` ahead
-/// and a `Jmp` back, and each round consumes input (the generator checked).
-#[allow(dead_code)] // used by the generated file when a grammar has repeated parts
-pub(crate) const fn region_ok(ops: &[Op], leaves: usize, sets: usize, firsts: usize) -> bool {
-    let mut pc = 0;
-    while pc < ops.len() {
-        let ok = match ops[pc] {
-            Op::Leaf(l) => (l as usize) < leaves,
-            Op::Byte(s) => (s as usize) < sets,
-            Op::Split(t, l, r) => {
-                (t as usize) > pc
-                    && (t as usize) < ops.len()
-                    && (l as usize) < firsts
-                    && (r as usize) < firsts
-            }
-            Op::Jmp(t) => (t as usize) < ops.len(),
+            Op::Jmp(t) => (loops || (t as usize) > pc) && (t as usize) < ops.len(),
             Op::Save(s) => (s as usize) < MAX_SLOTS,
             Op::Kind(k) => (k as usize) < MAX_KINDS,
             Op::Match => true,

@@ -70,11 +70,12 @@ pub(crate) fn diagnose_without_userinfo(
     entry: &Entry,
     input: &[u8],
 ) -> Option<ParseError> {
-    // The authority starts after "//", after a scheme and its ":" if any.
+    // The authority starts after "//", after a scheme and its ":" if any
+    // (the scheme's bytes as the profile's tables give them).
     let scheme_end = input
         .iter()
-        .position(|&b| !(b.is_ascii_alphanumeric() || b"+-.".contains(&b)))
-        .filter(|&i| i > 0 && input[i] == b':' && input[0].is_ascii_alphabetic())
+        .position(|&b| !t.scheme_byte(b))
+        .filter(|&i| i > 0 && input[i] == b':' && t.scheme_start(input[0]))
         .map_or(0, |i| i + 1);
     let at = scheme_end + 2;
     if input.get(scheme_end..at) != Some(&b"//"[..]) {

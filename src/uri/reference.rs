@@ -74,7 +74,6 @@ impl Parser {
         let spans = self.spans(input)?;
         // A match is ASCII (the grammars are), so this cannot fail; if a
         // future grammar admitted other bytes, invalid UTF-8 is still refused.
-        let rule = self.entry(input).map_or("", |(_, e)| e.rule);
         match core::str::from_utf8(input) {
             Ok(src) => Ok(UriRef {
                 src,
@@ -86,7 +85,7 @@ impl Parser {
                 part: None,
                 index: e.valid_up_to() as u32,
                 byte: input.get(e.valid_up_to()).copied(),
-                rule,
+                rule: self.entry(input).map_or("", |(_, e)| e.rule),
             }),
         }
     }
@@ -555,29 +554,24 @@ impl<'a> UriRef<'a> {
     /// A part's text by its index in the profile's layout
     /// ([`PartInfo::index`]). For a repeated part, its first occurrence.
     pub fn part_at(&self, index: usize) -> Option<&'a str> {
-        if index == Component::Path as usize {
-            return Some(self.path());
-        }
-        if let Some(mut o) = parse::Occurrences::new(self.profile, &self.spans, index) {
-            return o
-                .next_in(self.src.as_bytes())
-                .and_then(|(s, e)| self.src.get(s..e));
-        }
-        self.spans
-            .get_index(index)
-            .and_then(|(s, e)| self.src.get(s..e))
+        self.span_at(index).and_then(|r| self.src.get(r))
     }
 
     /// A part's span in the input, by name (a repeated part's first).
     pub fn part_span(&self, name: &str) -> Option<core::ops::Range<usize>> {
-        let i = self.profile.part(name)?.index();
-        if i == Component::Path as usize {
+        self.span_at(self.profile.part(name)?.index())
+    }
+
+    /// The span of the part at a layout index: every reference has a path
+    /// (RFC 3986 3.3); a repeated part's is its first occurrence.
+    fn span_at(&self, index: usize) -> Option<core::ops::Range<usize>> {
+        if index == Component::Path as usize {
             return Some(self.path_span());
         }
-        if let Some(mut o) = parse::Occurrences::new(self.profile, &self.spans, i) {
-            return o.next_in(self.src.as_bytes()).map(|(s, e)| s..e);
+        match parse::Occurrences::new(self.profile, &self.spans, index) {
+            Some(mut o) => o.next_in(self.src.as_bytes()).map(|(s, e)| s..e),
+            None => self.spans.get_index(index).map(|(s, e)| s..e),
         }
-        self.spans.get_index(i).map(|(s, e)| s..e)
     }
 
     /// Every occurrence of a part, in order: for a part inside a repetition

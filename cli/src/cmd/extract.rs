@@ -1,11 +1,10 @@
 //! `urilex extract`: the URIs found in free text, one row per hit in text
 //! order (`urilex::extract`).
 
-use crate::args::{InputsArg, ProfileArg};
+use crate::args::{Format, FormatArg, InputsArg, ProfileArg};
 use crate::failure::Failure;
-use crate::input::for_each_chunk;
+use crate::input::{chunks, for_each_chunk};
 use crate::output::json_str;
-use clap::ValueEnum;
 use rayon::prelude::*;
 use std::io::{self, BufWriter, Write};
 use urilex::extract::{find_iter, ExtractOptions, Hit};
@@ -27,20 +26,13 @@ pub struct Args {
     /// Also find defanged URIs (hxxp://a[.]b) and put them back.
     #[arg(long)]
     pub refang: bool,
-    /// Output format.
-    #[arg(long, value_enum, default_value_t = Format::Jsonl)]
-    pub format: Format,
+    #[command(flatten)]
+    pub format: FormatArg,
     /// Print only the URIs, one per line.
     #[arg(long)]
     pub only_uri: bool,
     #[command(flatten)]
     pub inputs: InputsArg,
-}
-
-#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum Format {
-    Jsonl,
-    Tsv,
 }
 
 pub fn run(a: Args) -> Result<(), Failure> {
@@ -58,7 +50,13 @@ pub fn run(a: Args) -> Result<(), Failure> {
         }
         // Large chunks are cut after line ends into pieces searched across
         // the cores; their hits are written in text order.
-        let pieces = cut(c.bytes, 1 << 20);
+        let mut at = 0;
+        let pieces: Vec<(usize, usize)> = chunks(c.bytes, 1 << 20)
+            .map(|piece| {
+                at += piece.len();
+                (at - piece.len(), at)
+            })
+            .collect();
         let found: Vec<Vec<Hit>> = pieces
             .par_iter()
             .map(|&(s, e)| {
@@ -82,7 +80,7 @@ pub fn run(a: Args) -> Result<(), Failure> {
             }
             let (start, end) = (base + h.span.start as u64, base + h.span.end as u64);
             let flags: Vec<&str> = h.flags.names().collect();
-            match a.format {
+            match a.format.format {
                 Format::Jsonl => {
                     out.write_all(b"{\"uri\":")?;
                     json_str(&mut out, Some(&h.uri))?;
@@ -114,25 +112,6 @@ pub fn run(a: Args) -> Result<(), Failure> {
         out.flush()?;
         Ok(())
     })
-}
-
-/// Pieces of about `size` bytes that end just after a LF (or at the end).
-fn cut(buf: &[u8], size: usize) -> Vec<(usize, usize)> {
-    let mut out = Vec::new();
-    let mut s = 0;
-    while s < buf.len() {
-        let e = if buf.len() - s <= size {
-            buf.len()
-        } else {
-            match buf[s + size..].iter().position(|&b| b == b'\n') {
-                Some(i) => s + size + i + 1,
-                None => buf.len(),
-            }
-        };
-        out.push((s, e));
-        s = e;
-    }
-    out
 }
 
 /// Line ends in `b`.

@@ -1,11 +1,12 @@
 //! `urilex parse`: one row per input line with every part the profile's
 //! grammar declares.
 
-use crate::args::{syntax_parser, use_threads, InputsArg, ProfileArg, ThreadsArg};
+use crate::args::{
+    syntax_parser, use_threads, Format, FormatArg, InputsArg, ProfileArg, ThreadsArg,
+};
 use crate::failure::Failure;
 use crate::input::for_each_chunk;
 use crate::output::{write_json, write_tsv, Columns};
-use clap::ValueEnum;
 use std::io::{self, BufWriter, Write};
 use urilex::{Parser, Syntax};
 
@@ -22,9 +23,8 @@ pub struct Args {
     /// Rule each line must match.
     #[arg(long, default_value = "reference", value_parser = syntax_parser())]
     pub syntax: Syntax,
-    /// Output format.
-    #[arg(long, value_enum, default_value_t = Format::Jsonl)]
-    pub format: Format,
+    #[command(flatten)]
+    pub format: FormatArg,
     /// Print a header row first (TSV; JSON Lines rows name their fields).
     #[arg(long)]
     pub header: bool,
@@ -34,14 +34,8 @@ pub struct Args {
     pub inputs: InputsArg,
 }
 
-#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum Format {
-    Jsonl,
-    Tsv,
-}
-
 pub fn run(a: Args) -> Result<(), Failure> {
-    if a.header && a.format == Format::Jsonl {
+    if a.header && a.format.format == Format::Jsonl {
         return Err(Failure::Message(
             "--header is for --format tsv: JSON Lines rows name their fields".into(),
         ));
@@ -50,19 +44,16 @@ pub fn run(a: Args) -> Result<(), Failure> {
     let parser = Parser::new().profile(a.profile.profile).syntax(a.syntax);
     let mut out = BufWriter::with_capacity(1 << 16, io::stdout().lock());
     let cols = Columns::of(parser.get_profile());
-    let names = cols.names();
     if a.header {
-        writeln!(out, "valid\t{}\terror", names.join("\t"))?;
+        writeln!(out, "valid\t{}\terror", cols.names.join("\t"))?;
     }
     let mut batch = urilex::Batch::new();
     for_each_chunk(&a.inputs.files, super::BATCH_CHUNK, |c| {
         batch.parse_lines_parallel(&parser, c.bytes, a.threads.threads);
         for i in 0..batch.len() {
             let result = batch.get(i, c.bytes);
-            match a.format {
-                Format::Jsonl => {
-                    write_json(&mut out, &cols, &names, &result, c.first_line + i as u64)?
-                }
+            match a.format.format {
+                Format::Jsonl => write_json(&mut out, &cols, &result, c.first_line + i as u64)?,
                 Format::Tsv => write_tsv(&mut out, &cols, &result)?,
             }
         }
