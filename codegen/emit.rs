@@ -214,7 +214,7 @@ fn emit_tdfa(out: &mut String, name: &str, t: &Tdfa, regs: usize, kinds: usize, 
     // values), so the hot loop runs no interpreter over `OPS`.
     let _ = writeln!(
         out,
-        "#[allow(non_snake_case, clippy::single_match)]\n#[inline(always)]\nfn {name}_APPLY(o: u32, r: &mut [u32; REG_FILE], pos: u32) {{\n    match o {{"
+        "#[allow(non_snake_case, unused_variables, clippy::single_match, clippy::match_single_binding)]\n#[inline(always)]\nfn {name}_APPLY(o: u32, r: &mut [u32; REG_FILE], pos: u32) {{\n    match o {{"
     );
     for (l, &at) in t.op_lists.iter().zip(&offset) {
         if l.is_empty() {
@@ -278,7 +278,7 @@ fn emit_tdfa(out: &mut String, name: &str, t: &Tdfa, regs: usize, kinds: usize, 
         slots.resize(max_slots, "NONE".to_string());
         let _ = writeln!(
             out,
-            "        {} => Spans {{ slots: [{}], kind: r[{}] as u8 }},",
+            "        {} => Spans {{ slots: [{}], kind: r[{}] as u8, source: 0 }},",
             states.join(" | "),
             slots.join(", "),
             row[nslots - 1]
@@ -314,8 +314,12 @@ fn emit_program(out: &mut String, name: &str, p: &Program, pool: &Pool, spec: &P
                 format!("Op::Save({s})"),
                 format!(
                     "{} {}",
-                    spec.part_at(*s as usize / 2)
-                        .map_or("?", |p| p.name.as_str()),
+                    spec.parts
+                        .iter()
+                        .filter(|p| p.slot == *s as usize / 2)
+                        .map(|p| p.name.as_str())
+                        .collect::<Vec<_>>()
+                        .join("/"),
                     if s % 2 == 0 { "start" } else { "end" }
                 ),
             ),
@@ -445,7 +449,7 @@ pub fn emit(profiles: &[Compiled]) -> String {
         .max(1);
     let max_slots = profiles
         .iter()
-        .map(|p| 2 * p.spec.nparts())
+        .map(|p| 2 * p.spec.npairs())
         .max()
         .unwrap_or(0)
         .max(2);
@@ -461,7 +465,7 @@ pub fn emit(profiles: &[Compiled]) -> String {
     );
     let _ = writeln!(
         out,
-        "/// Span slots of the profile with the most parts: two per part.\npub(crate) const MAX_SLOTS: usize = {max_slots};"
+        "/// Span slots of the profile with the most: two per slot pair.\npub(crate) const MAX_SLOTS: usize = {max_slots};"
     );
     let def = profiles.iter().find(|p| p.spec.is_default);
     let def_slots = def.map_or(0, |p| 2 * p.spec.nparts());
@@ -834,14 +838,17 @@ fn emit_profile(
         let name = format!("P{i}_R{k}");
         let _ = writeln!(out, "// region {}", g.rules[*rule].name);
         emit_program(out, &name, prog, &p.pool, &p.spec);
-        regions.push(format!("Region {{ part: {slot}, ops: &{name}_OPS }}"));
+        let slot = p.spec.part_at(*slot).map_or(*slot, |x| x.slot);
+        regions.push(format!("Region {{ slot: {slot}, ops: &{name}_OPS }}"));
     }
     // The layout: every part index, named ("" where the profile has none).
     let infos: Vec<String> = (0..p.spec.nparts())
         .map(|k| match p.spec.part_at(k) {
             Some(part) => format!(
-                "PartInfo {{ name: {:?}, index: {k}, repeated: {}, hidden: {}, region: {} }}",
+                "PartInfo {{ name: {:?}, index: {k}, slot: {}, sources: {:#x}, repeated: {}, hidden: {}, region: {} }}",
                 part.name,
+                part.slot,
+                part.sources,
                 part.repeated,
                 part.hidden,
                 part.region
@@ -849,7 +856,7 @@ fn emit_profile(
                     .map_or(u8::MAX as usize, |x| x)
             ),
             None => format!(
-                "PartInfo {{ name: \"\", index: {k}, repeated: false, hidden: true, region: 255 }}"
+                "PartInfo {{ name: \"\", index: {k}, slot: {k}, sources: 0, repeated: false, hidden: true, region: 255 }}"
             ),
         })
         .collect();

@@ -65,6 +65,13 @@ pub struct PartSpec {
     /// For a repeated part: the layout index of the part whose span is its
     /// region (the rule holding the repetition), and that rule.
     pub region: Option<(usize, usize)>,
+    /// Where its span is kept: slots `2 * slot` and `2 * slot + 1`. The
+    /// index for the parts the default profile declares; parts that no one
+    /// rule can record together share slots (see `program::assign_slots`).
+    pub slot: usize,
+    /// The programs that can record it, as bits: bit 0 the entries, bit
+    /// `1 + k` scheme rule `k` (all bits for a part none of them reaches).
+    pub sources: u64,
 }
 
 /// A classification of the profile's classified part: `;@ kind PART NAME RULE...`.
@@ -90,6 +97,9 @@ pub struct ProfileSpec {
     pub parts: Vec<PartSpec>,
     /// The layout index of the part that `;@ kind` classifies.
     pub kind_part: Option<usize>,
+    /// How many layout indices the default profile's parts take: below
+    /// this, a part's slot is its index.
+    pub nfixed: usize,
     /// Kinds in layout order.
     pub kinds: Vec<KindSpec>,
     /// Rules that give each kind (index into `kinds`), in the grammar's order.
@@ -137,13 +147,13 @@ impl ProfileSpec {
     pub fn part_at(&self, index: usize) -> Option<&PartSpec> {
         self.parts.iter().find(|p| p.index == index)
     }
-    /// Number of capture slots: two per part and one for the kind.
-    pub fn nslots(&self) -> usize {
-        2 * self.nparts() + 1
+    /// Number of slot pairs the parts' spans take (shared ones once).
+    pub fn npairs(&self) -> usize {
+        self.parts.iter().map(|p| p.slot + 1).max().unwrap_or(0)
     }
-    /// The kind slot (last).
-    pub fn kind_slot(&self) -> usize {
-        2 * self.nparts()
+    /// Number of capture slots: two per slot pair and one for the kind.
+    pub fn nslots(&self) -> usize {
+        2 * self.npairs() + 1
     }
 }
 
@@ -245,6 +255,10 @@ fn layout(specs: &mut [ProfileSpec]) {
                 }
             };
         }
+        for p in spec.parts.iter_mut() {
+            p.slot = p.index;
+        }
+        spec.nfixed = base.len();
         spec.kind_part = spec.kind_part.map(|i| spec.parts[i].index);
         spec.parts.sort_by_key(|p| p.index);
         // Kinds: the default's names keep their index (a placeholder where
@@ -315,6 +329,7 @@ fn build_profile(
         entries: Vec::new(),
         parts: Vec::new(),
         kind_part: None,
+        nfixed: 0,
         kinds: Vec::new(),
         kind_rules: Vec::new(),
         schemes: Vec::new(),
@@ -382,6 +397,8 @@ fn build_profile(
                     repeated: false,
                     hidden: false,
                     region: None,
+                    slot: 0,
+                    sources: u64::MAX,
                 });
             }
             "kind" => {

@@ -29,6 +29,7 @@ pub fn compile_dir(dir: &Path) -> Result<Vec<emit::Compiled>, abnf::GrammarError
     let mut out = Vec::new();
     for mut spec in specs {
         program::find_repeated(&mut spec)?;
+        program::assign_slots(&mut spec)?;
         let mut pool = program::Pool::default();
         let nslots = spec.nslots();
         let build = |rules: &[usize], pool: &mut program::Pool| -> Result<_, abnf::GrammarError> {

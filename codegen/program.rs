@@ -5,7 +5,9 @@
 //! runtime runs for its longest match. Leaves never backtrack, so before
 //! emitting a program the generator proves that the longest match is the only
 //! one that can lead to a parse: no accepting state of a leaf may continue on
-//! a byte that can come right after it. A grammar for which that fails is
+//! a byte that can come right after it, unless following the bytes that come
+//! after it (a few, such as the "%09" after a gopher selector) always kills
+//! the leaf before it accepts again. A grammar for which that fails is
 //! rejected with the rule's file and line. The program has no loops, so it
 //! stops, and it runs in time linear in the input.
 
@@ -329,6 +331,7 @@ pub fn compile(
     };
     let (mut ops, choices, _) = lower(spec, pool, &e, save, None)?;
     set_firsts(&mut ops, pool, choices);
+    to_slots(spec, &mut ops);
     let max_frames = longest_path(&ops, |op| matches!(op, Op::Split(..)));
     let max_trail = longest_path(&ops, |op| matches!(op, Op::Save(_) | Op::Kind(_)));
     Ok(Program {
@@ -385,11 +388,100 @@ pub fn compile_region(
         }
     }
     set_firsts(&mut ops, pool, choices);
+    to_slots(spec, &mut ops);
     Ok(Program {
         ops,
         max_frames: 0,
         max_trail: 0,
     })
+}
+
+/// Programs are compiled with a part's layout index in its `Save`s; the
+/// runtime keeps spans by slot.
+fn to_slots(spec: &ProfileSpec, ops: &mut [Op]) {
+    for op in ops {
+        if let Op::Save(s) = op {
+            let part = spec.part_at(*s as usize / 2).expect("a saved part");
+            *s = (2 * part.slot + *s as usize % 2) as u8;
+        }
+    }
+}
+
+/// Gives every part its slot. The default profile's parts keep their
+/// index (their typed accessors read it directly); any other part shares a
+/// slot with parts that no one program can record together: the entries
+/// (one program for this purpose) and each scheme rule record the parts
+/// whose rules they reach. RFC 1738's ten scheme rules have some thirty
+/// parts but at most four beyond the default's each, so every reference
+/// stays small. A part records which programs can set it (`sources`); the
+/// runtime checks that against the program a reference was parsed by
+/// before it reads a shared slot.
+pub fn assign_slots(spec: &mut ProfileSpec) -> Result<(), GrammarError> {
+    let mut roots: Vec<Vec<usize>> = vec![spec.entries.iter().map(|(_, r)| *r).collect()];
+    roots.extend(spec.schemes.iter().map(|(_, r)| vec![*r]));
+    if roots.len() > 64 {
+        return Err(GrammarError {
+            file: spec.file.clone(),
+            line: 1,
+            message: "a profile has at most 63 scheme rules".into(),
+        });
+    }
+    let g = &spec.grammar;
+    let reach: Vec<Vec<bool>> = roots
+        .iter()
+        .map(|rs| {
+            let mut seen = vec![false; g.rules.len()];
+            let mut todo = rs.clone();
+            while let Some(r) = todo.pop() {
+                if !std::mem::replace(&mut seen[r], true) {
+                    refs(&g.rules[r].expr, &mut todo);
+                }
+            }
+            seen
+        })
+        .collect();
+    let fixed = spec.nfixed;
+    // Per slot: the programs that already record some part there.
+    let mut taken: Vec<u64> = vec![u64::MAX; fixed];
+    let mut order: Vec<usize> = (0..spec.parts.len()).collect();
+    order.sort_by_key(|&i| spec.parts[i].index);
+    for i in order {
+        let p = &spec.parts[i];
+        let sources = reach
+            .iter()
+            .enumerate()
+            .filter(|(_, r)| p.rules.iter().any(|&x| r[x]))
+            .fold(0u64, |m, (k, _)| m | 1 << k);
+        // A part no program reaches is read only by its own validation:
+        // it keeps a slot to itself.
+        let sources = if sources == 0 { u64::MAX } else { sources };
+        let slot = if p.index < fixed {
+            p.index
+        } else {
+            match (fixed..taken.len()).find(|&k| taken[k] & sources == 0) {
+                Some(k) => k,
+                None => {
+                    taken.push(0);
+                    taken.len() - 1
+                }
+            }
+        };
+        taken[slot] |= sources;
+        let p = &mut spec.parts[i];
+        p.slot = slot;
+        p.sources = sources;
+    }
+    Ok(())
+}
+
+/// The rules `e` refers to.
+fn refs(e: &Expr, out: &mut Vec<usize>) {
+    match e {
+        Expr::Ref(r) => out.push(*r),
+        Expr::Alt(xs) | Expr::Seq(xs) => xs.iter().for_each(|x| refs(x, out)),
+        Expr::Rep { e, .. } => refs(e, out),
+        Expr::Set(_) | Expr::Empty => {}
+    }
 }
 
 /// Finds the parts that sit inside a repetition (unbounded, or of more
@@ -533,6 +625,8 @@ pub fn find_repeated(spec: &mut ProfileSpec) -> Result<(), GrammarError> {
                     repeated: false,
                     hidden: true,
                     region: None,
+                    slot: index,
+                    sources: u64::MAX,
                 });
                 index
             }
@@ -598,25 +692,93 @@ fn check_longest_match(c: &Compiler) -> Result<(), GrammarError> {
                 if !d.accept[s as usize] {
                     continue;
                 }
-                for b in follow.iter() {
-                    if d.next(s, b) != DEAD {
-                        let (file, line) = c.origin.get(&pc).cloned().unwrap_or_default();
-                        return Err(GrammarError {
-                            file,
-                            line,
-                            message: format!(
-                                "rule `{}` can go on with byte {:#04x} ({:?}) where what follows it can begin \
-                                 with that byte; urilex needs the components of a reference to be \
-                                 delimited so that their longest match is the only one",
-                                c.pool.leaf_names[l], b, b as char
-                            ),
-                        });
-                    }
+                let Some(b) = follow.iter().find(|&b| d.next(s, b) != DEAD) else {
+                    continue;
+                };
+                // The leaf could go on with the byte that follows it; it is
+                // still safe when it can never take the whole of what comes
+                // next up to an accepting state (`selector` then "%09").
+                let mut budget = OVERRUN_BUDGET;
+                if !overrun(c, d, vec![s], pc + 1, 0, &mut budget) {
+                    continue;
                 }
+                let (file, line) = c.origin.get(&pc).cloned().unwrap_or_default();
+                return Err(GrammarError {
+                    file,
+                    line,
+                    message: format!(
+                        "rule `{}` can go on with byte {:#04x} ({:?}) where what follows it can begin \
+                         with that byte; urilex needs the components of a reference to be \
+                         delimited so that their longest match is the only one",
+                        c.pool.leaf_names[l], b, b as char
+                    ),
+                });
             }
         }
     }
     Ok(())
+}
+
+/// How many bytes of what follows a leaf `overrun` looks at.
+const OVERRUN_DEPTH: usize = 4;
+/// How many instructions `overrun` may visit before it gives up (and
+/// answers "may overrun").
+const OVERRUN_BUDGET: usize = 4096;
+
+/// Whether the leaf `d`, in one of `states` after an accepting state, could
+/// consume bytes that the program from `pc` on could read next and reach
+/// an accepting state again (or stay alive past `OVERRUN_DEPTH` bytes):
+/// then its longest match might not be the only one. Paths are followed
+/// byte set by byte set; a following leaf or the budget running out
+/// answers conservatively. `depth` bytes are already taken.
+fn overrun(
+    c: &Compiler,
+    d: &Dfa,
+    states: Vec<u32>,
+    pc: usize,
+    depth: usize,
+    budget: &mut usize,
+) -> bool {
+    if *budget == 0 {
+        return true;
+    }
+    *budget -= 1;
+    let step = |set: &ByteSet| -> Vec<u32> {
+        let mut next: Vec<u32> = states
+            .iter()
+            .flat_map(|&q| set.iter().map(move |b| d.next(q, b)))
+            .filter(|&q| q != DEAD)
+            .collect();
+        next.sort_unstable();
+        next.dedup();
+        next
+    };
+    match c.ops[pc] {
+        Op::Byte(s) => {
+            let next = step(&c.pool.sets[s]);
+            if next.iter().any(|&q| d.accept[q as usize]) {
+                return true;
+            }
+            if next.is_empty() {
+                return false;
+            }
+            depth + 1 >= OVERRUN_DEPTH || overrun(c, d, next, pc + 1, depth + 1, budget)
+        }
+        Op::Leaf(l) => {
+            let other = &c.pool.leaves[l];
+            if !step(&other.live_bytes(dfa::START)).is_empty() {
+                return true;
+            }
+            other.accept[dfa::START as usize] && overrun(c, d, states, pc + 1, depth, budget)
+        }
+        Op::Split(alt, _, _) => {
+            overrun(c, d, states.clone(), pc + 1, depth, budget)
+                || overrun(c, d, states, alt, depth, budget)
+        }
+        Op::Jmp(t) => overrun(c, d, states, t, depth, budget),
+        Op::Save(_) | Op::Kind(_) => overrun(c, d, states, pc + 1, depth, budget),
+        Op::Match => false,
+    }
 }
 
 /// The most instructions for which `count` holds on any path through the

@@ -52,6 +52,7 @@ mod lint;
 mod normalize;
 pub mod pct;
 mod resolve;
+pub mod scheme;
 // Internals, public only for the kernel tests and the fuzz target that
 // compare the SIMD kernels with their scalar twins (feature `internals`),
 // and for the linear-time tests that count steps (feature `step-count`).

@@ -82,7 +82,7 @@ impl NormalizeOptions {
     }
 }
 
-/// Default ports: RFC 1738 section 5 (ftp 21, http 80, gopher 70, nntp 119,
+/// Default ports: RFC 1738 section 3 (ftp 21, http 80, gopher 70, nntp 119,
 /// telnet 23, wais 210, prospero 1525) and the registrations of https (RFC
 /// 9110: 443) and ws/wss (RFC 6455: 80/443).
 pub fn default_port(scheme: &str) -> Option<u16> {

@@ -271,3 +271,47 @@ fn validate_lines_splits_lines_as_lines_does() {
         }
     }
 }
+
+/// RFC 1738's parts live in shared slots, told apart by the scheme rule
+/// that parsed each line: the batch (sequential and parallel) gives every
+/// part of every line exactly as parsing the line alone does.
+#[test]
+fn rfc1738_parts_through_the_batch() {
+    let text = include_str!("data/rfc1738-urls.txt");
+    let mut buf = String::new();
+    for _ in 0..50 {
+        buf.push_str(text);
+        buf.push_str("ftp://h/a;type=x\nnot a url\n");
+    }
+    let parser = Parser::new().profile(Profile::Rfc1738);
+    let lines: Vec<&str> = buf.lines().collect();
+    let mut batches = vec![Batch::new()];
+    batches[0].parse_lines(&parser, buf.as_bytes());
+    #[cfg(feature = "rayon")]
+    {
+        let mut b = Batch::new();
+        b.parse_lines_parallel(&parser, buf.as_bytes(), 2);
+        batches.push(b);
+    }
+    for batch in &batches {
+        assert_eq!(batch.len(), lines.len());
+        for (i, line) in lines.iter().enumerate() {
+            match parser.parse(line) {
+                Ok(u) => {
+                    let b = batch.get(i, buf.as_bytes()).unwrap();
+                    assert_eq!(b.scheme_rule(), u.scheme_rule(), "{line}");
+                    let got: Vec<_> = b.rule_parts().collect();
+                    let want: Vec<_> = u.rule_parts().collect();
+                    assert_eq!(got, want, "{line}");
+                    for p in Profile::Rfc1738.parts() {
+                        assert!(b
+                            .occurrences(p.name())
+                            .spans()
+                            .eq(u.occurrences(p.name()).spans()));
+                    }
+                }
+                Err(e) => assert_eq!(batch.parse_error(i), Some(e), "{line}"),
+            }
+        }
+    }
+}

@@ -1,5 +1,5 @@
 //! The batch engine against single parsing on arbitrary buffers of lines:
-//! same count of lines, same verdicts, errors, spans and host kinds.
+//! same count of lines, same verdicts, errors, spans, parts and host kinds.
 #![no_main]
 use libfuzzer_sys::fuzz_target;
 use urilex::{Batch, Component, Parser, Profile};
@@ -24,6 +24,12 @@ fuzz_target!(|data: &[u8]| {
                     assert_eq!(batch.span(i, c), u.span(c));
                 }
                 assert_eq!(batch.host_kind(i), u.host_kind());
+                // Every part the profile declares (RFC 1738's shared slots too).
+                let b = batch.get(i, data).expect("valid in the batch too");
+                assert_eq!(b.scheme_rule(), u.scheme_rule());
+                for p in profile.parts() {
+                    assert!(b.occurrences(p.name()).spans().eq(u.occurrences(p.name()).spans()));
+                }
             }
             Err(e) => assert_eq!(batch.parse_error(i), Some(e)),
         }

@@ -122,8 +122,10 @@ pub(super) fn valid_record(
     both = (both | both >> 4) & 0x00ff;
     rec.present = both as u8;
     // Parts beyond the default grammar's (another profile's) do not fit
-    // the record: such a reference keeps its spans in the side table.
-    let extra = spans.slots[DEFAULT_SLOTS..].iter().any(|&s| s != NONE);
+    // the record, nor does the scheme rule that parsed it (which says whose
+    // parts shared slots hold): such a reference keeps its spans in the
+    // side table.
+    let extra = spans.source != 0 || spans.slots[DEFAULT_SLOTS..].iter().any(|&s| s != NONE);
     if line.len() <= u16::MAX as usize && !extra {
         rec.spans = inline.map(|s| s as u16);
     } else {

@@ -22,27 +22,53 @@ pub(crate) const NONE: u32 = u32::MAX;
 /// Capture slots as the programs write them: part `c` spans
 /// `slots[2c]..slots[2c + 1]` (the profile's layout; `MAX_SLOTS` is the
 /// largest any grammar needs); `kind` is the classified part's kind or
-/// `u8::MAX`.
+/// `u8::MAX`; `source` the program that wrote them (0 an entry's, `1 + k`
+/// scheme rule `k`'s), which says whose part a shared slot holds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub(crate) struct Spans {
     pub slots: [u32; MAX_SLOTS],
     pub kind: u8,
+    pub source: u8,
 }
 
 impl Spans {
     pub(crate) const EMPTY: Spans = Spans {
         slots: [NONE; MAX_SLOTS],
         kind: u8::MAX,
+        source: 0,
     };
 
+    /// A part of the default grammar (its slot is its index in every
+    /// profile).
     #[inline]
     pub(crate) fn get(&self, c: Component) -> Option<(usize, usize)> {
-        self.get_index(c as usize)
+        self.get_slot(c as usize)
     }
 
-    /// The span of the part at layout index `i`, if set.
+    /// The span of a part of the profile these spans are of, if set by the
+    /// program that wrote them.
     #[inline]
-    pub(crate) fn get_index(&self, i: usize) -> Option<(usize, usize)> {
+    pub(crate) fn get_part(&self, p: &super::tables::PartInfo) -> Option<(usize, usize)> {
+        if !self.holds(p) {
+            return None;
+        }
+        self.get_slot(p.slot as usize)
+    }
+
+    /// Whether the program that wrote these spans can record part `p`.
+    #[inline]
+    pub(crate) fn holds(&self, p: &super::tables::PartInfo) -> bool {
+        (p.sources >> (self.source & 63)) & 1 != 0
+    }
+
+    /// The scheme rule (its index) that wrote these spans, if one did.
+    pub(crate) fn scheme_rule(&self) -> Option<usize> {
+        (self.source as usize).checked_sub(1)
+    }
+
+    /// The span in slot pair `i`, if set.
+    #[inline]
+    pub(crate) fn get_slot(&self, i: usize) -> Option<(usize, usize)> {
         let (s, e) = (*self.slots.get(2 * i)?, *self.slots.get(2 * i + 1)?);
         if s == NONE || e == NONE {
             None
@@ -236,7 +262,8 @@ impl Occurrences {
         let t = profile.tables();
         let info = t.parts.get(part).filter(|p| p.repeated)?;
         let region = t.regions.get(info.region as usize)?;
-        let (pos, end, ops) = match spans.get_index(region.part as usize) {
+        let held = spans.holds(info);
+        let (pos, end, ops) = match spans.get_slot(region.slot as usize).filter(|_| held) {
             Some((s, e)) => (s, e, region.ops),
             None => (0, 0, &[Op::Match][..]),
         };
@@ -246,7 +273,7 @@ impl Occurrences {
             pc: 0,
             pos,
             end,
-            slot: 2 * part as u8,
+            slot: 2 * info.slot,
             start: pos,
         })
     }
@@ -357,6 +384,29 @@ mod tests {
             }
         }
         out.extend(parts);
+        // RFC 1738's schemes, and their parts, which the generated inputs
+        // hardly ever reach.
+        let urls = include_str!("../../tests/data/rfc1738-urls.txt");
+        let t = Profile::Rfc1738.tables();
+        for u in urls.lines() {
+            let u = u.as_bytes();
+            out.push(u.to_vec());
+            let programs = t
+                .entries
+                .iter()
+                .flatten()
+                .chain(t.schemes.iter().map(|(_, e)| e));
+            for e in programs {
+                if let Some(s) = run_program(t, e.ops, u) {
+                    for c in 0..MAX_SLOTS / 2 {
+                        let (a, b) = (s.slots[2 * c], s.slots[2 * c + 1]);
+                        if a != NONE && b != NONE {
+                            out.push(u[a as usize..b as usize].to_vec());
+                        }
+                    }
+                }
+            }
+        }
         out
     }
 
@@ -397,9 +447,25 @@ mod tests {
             assert!(accepted > 0, "{p:?} {}: nothing accepted", e.rule);
             checked += 1;
         }
-        // Every entry and component has one, except seed 000's automata
-        // over the generator's size limit (its entries and authority).
-        assert_eq!(checked, 3 * (4 + 8) - 5 + (4 + 9));
+        // Every entry, component and scheme rule has one, except seed
+        // 000's automata over the generator's size limit (its four entries
+        // and its authority).
+        let all: Vec<(Profile, &Entry)> = Profile::ALL
+            .iter()
+            .flat_map(|&p| {
+                let t = p.tables();
+                t.entries
+                    .iter()
+                    .chain(t.components)
+                    .flatten()
+                    .chain(t.schemes.iter().map(|(_, e)| e))
+                    .map(move |e| (p, e))
+            })
+            .collect();
+        let without: Vec<_> = all.iter().filter(|(_, e)| e.tdfa.is_none()).collect();
+        assert_eq!(checked + without.len(), all.len());
+        assert_eq!(without.len(), 5);
+        assert!(without.iter().all(|(p, _)| *p == Profile::Rfc2396bis00));
         let t = Profile::Rfc3986.tables();
         assert!(t
             .entries

@@ -21,6 +21,9 @@ pub(crate) enum Algorithm {
     /// draft-fielding-url-syntax-05 section 5.2: the query joins the buffer
     /// before dot segments are removed (step 6).
     UrlDraft05,
+    /// The grammar has no relative references (RFC 1738: section 2.3 leaves
+    /// them to RFC 1808), so nothing resolves against it.
+    None,
 }
 
 /// Where a DFA state is, for error messages: the component, the innermost
@@ -304,6 +307,14 @@ pub(crate) struct Entry {
 pub struct PartInfo {
     pub(crate) name: &'static str,
     pub(crate) index: u8,
+    /// Where its span is kept (`Spans::slots[2 * slot..]`): its index for
+    /// the default grammar's parts; parts no one program records together
+    /// may share one.
+    pub(crate) slot: u8,
+    /// The programs that can record it (bit 0 the entries, bit `1 + k`
+    /// scheme rule `k`; see `Spans::source`; all bits for a part that only
+    /// its own validation records).
+    pub(crate) sources: u64,
     pub(crate) repeated: bool,
     pub(crate) hidden: bool,
     /// For a repeated part, its region in `ProfileTables::regions`.
@@ -311,9 +322,9 @@ pub struct PartInfo {
 }
 
 /// The program that lists the occurrences of repeated parts: it runs over
-/// the span of part `part` (the rule that holds the repetition).
+/// the span in slot `slot` (of the rule that holds the repetition).
 pub(crate) struct Region {
-    pub part: u8,
+    pub slot: u8,
     pub ops: &'static [Op],
 }
 
@@ -403,6 +414,20 @@ impl Profile {
     /// The schemes whose references match their own rule (`;@ scheme`).
     pub fn schemes(self) -> impl Iterator<Item = &'static str> {
         self.tables().schemes.iter().map(|(n, _)| *n)
+    }
+
+    /// The grammar rule an entry point (`;@ entry`) matches, if the
+    /// profile has that entry.
+    ///
+    /// ```
+    /// use urilex::{Profile, Syntax};
+    /// assert_eq!(Profile::Rfc3986.entry_rule(Syntax::Uri), Some("URI"));
+    /// assert_eq!(Profile::Rfc1738.entry_rule(Syntax::RelativeRef), None);
+    /// ```
+    pub fn entry_rule(self, syntax: super::Syntax) -> Option<&'static str> {
+        self.tables().entries[syntax as usize]
+            .as_ref()
+            .map(|e| e.rule)
     }
 }
 

@@ -76,6 +76,9 @@ pub enum ResolveError {
     /// path against an opaque base (`mailto:a[b]` + `x`) gives a hierarchical
     /// path that may hold characters only opaque parts allow.
     InvalidTarget,
+    /// The base's profile defines no relative references (RFC 1738, whose
+    /// section 2.3 leaves them to RFC 1808).
+    NoRelativeReferences,
 }
 
 impl fmt::Display for ResolveError {
@@ -84,6 +87,9 @@ impl fmt::Display for ResolveError {
             ResolveError::BaseNotAbsolute => "base URI is not absolute (it has no scheme)",
             ResolveError::AboveRoot => "\"..\" climbs above the root of the path",
             ResolveError::TooLong => "resolved URI is longer than 4 GiB",
+            ResolveError::NoRelativeReferences => {
+                "the profile defines no relative references (RFC 1738 2.3 leaves them to RFC 1808)"
+            }
             ResolveError::InvalidTarget => {
                 "the resolved target is not valid in the profile's grammar (opaque base?)"
             }
@@ -142,6 +148,9 @@ pub fn resolve_into(
         .scheme()
         .filter(|s| !(opts.non_strict && s.eq_ignore_ascii_case(base_scheme)));
     let algorithm = base.profile().resolution();
+    if algorithm == Algorithm::None {
+        return Err(ResolveError::NoRelativeReferences);
+    }
     let dots = opts.dots.unwrap_or(match algorithm {
         Algorithm::Rfc3986 => DotAboveRoot::Remove,
         _ => DotAboveRoot::Keep,
@@ -155,6 +164,7 @@ pub fn resolve_into(
         Algorithm::Rfc3986 => rfc3986(base, reference, r_scheme.is_some(), dots, out),
         Algorithm::Rfc2396bis00 => draft_2396bis(&Parts::of(base), &r(), dots, out),
         Algorithm::UrlDraft05 => draft_url05(&Parts::of(base), &r(), dots, out),
+        Algorithm::None => unreachable!("returned above"),
     };
     if result.is_err() {
         out.clear();

@@ -57,10 +57,10 @@ pub(crate) fn diagnose_at(
     }
 }
 
-/// An error the labelled DFA placed in the userinfo, when the input cannot
-/// hold one: until the first "@" a DFA cannot tell userinfo from host and
-/// port, so it blames the userinfo, yet with no "@" before the authority's
-/// end there is none. The input is then read as if an empty userinfo and
+/// An error the labelled DFA placed in the authority, when the input cannot
+/// hold a userinfo: until the first "@" a DFA cannot tell a userinfo (RFC
+/// 1738: a user and password) from host and port, so it may blame the
+/// userinfo, yet with no "@" before the authority's end there is none. The input is then read as if an empty userinfo and
 /// its "@" stood at the authority's start (the same language: `[ userinfo
 /// "@" ]`), which puts the fault in the host or the port, at the first byte
 /// no valid reading accepts. `None` when that does not apply.

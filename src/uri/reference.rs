@@ -56,6 +56,10 @@ impl Parser {
     pub const fn get_profile(&self) -> Profile {
         self.profile
     }
+    /// The syntax (entry point) in use.
+    pub const fn get_syntax(&self) -> Syntax {
+        self.syntax
+    }
 
     /// Parses a string.
     #[inline(always)]
@@ -121,7 +125,10 @@ impl Parser {
             None => parse::run_program(t, entry.ops, input),
         };
         match found {
-            Some(spans) => Ok(with_path(spans, input.len())),
+            Some(mut spans) => {
+                spans.source = source(t, entry);
+                Ok(with_path(spans, input.len()))
+            }
             None => Err(self.error(t, entry, input, None)),
         }
     }
@@ -185,7 +192,10 @@ impl Parser {
             Some((index, state)) => diagnose::diagnose_at(t, entry, rule, input, index, state),
             None => diagnose::diagnose(t, entry, rule, input),
         };
-        if err.part == Some(Component::Userinfo.as_str()) {
+        // A DFA cannot tell a userinfo (RFC 3986) or a user and password
+        // (RFC 1738) from a host and port until it meets the "@": without
+        // one, the fault is where the reading without them fails.
+        if err.part.is_some_and(|p| p != Component::Scheme.as_str()) {
             if let Some(e) = diagnose::diagnose_without_userinfo(t, entry, input) {
                 err = e;
             }
@@ -295,6 +305,19 @@ fn dispatch(
         return entry;
     }
     dispatch_scheme(t, entry, input)
+}
+
+/// Which program `entry` is, as `Spans::source` says it: 0 for the
+/// profile's entries, `1 + k` for its scheme rule `k`.
+#[inline(always)]
+fn source(t: &ProfileTables, entry: &crate::engine::Entry) -> u8 {
+    if t.schemes.is_empty() {
+        return 0;
+    }
+    t.schemes
+        .iter()
+        .position(|(_, e)| core::ptr::eq(e, entry))
+        .map_or(0, |k| k as u8 + 1)
 }
 
 #[inline(never)]
@@ -570,8 +593,14 @@ impl<'a> UriRef<'a> {
         }
         match parse::Occurrences::new(self.profile, &self.spans, index) {
             Some(mut o) => o.next_in(self.src.as_bytes()).map(|(s, e)| s..e),
-            None => self.spans.get_index(index).map(|(s, e)| s..e),
+            None => self.slot_span(index),
         }
+    }
+
+    /// The span of a part that is not repeated, by layout index.
+    fn slot_span(&self, index: usize) -> Option<core::ops::Range<usize>> {
+        let info = self.profile.tables().parts.get(index)?;
+        self.spans.get_part(info).map(|(s, e)| s..e)
     }
 
     /// Every occurrence of a part, in order: for a part inside a repetition
@@ -591,7 +620,7 @@ impl<'a> UriRef<'a> {
         let single = match walk {
             Some(_) => None,
             None if index == Component::Path as usize => Some(self.path_span()),
-            None => self.spans.get_index(index).map(|(s, e)| s..e),
+            None => self.slot_span(index),
         };
         Occurrences {
             src: self.src,
@@ -615,12 +644,45 @@ impl<'a> UriRef<'a> {
             .map(move |p| (p, self.part_at(p.index())))
     }
 
+    /// The `;@ scheme` rule this reference matched (its scheme chose it),
+    /// or `None` when it matched its entry's rule.
+    ///
+    /// ```
+    /// use urilex::{Parser, Profile};
+    /// let p = Parser::new().profile(Profile::Rfc1738);
+    /// assert_eq!(p.parse("ftp://host/file").unwrap().scheme_rule(), Some("ftpurl"));
+    /// assert_eq!(p.parse("x-other:thing").unwrap().scheme_rule(), None);
+    /// ```
+    pub fn scheme_rule(&self) -> Option<&'static str> {
+        let k = self.spans.scheme_rule()?;
+        self.profile.tables().schemes.get(k).map(|(_, e)| e.rule)
+    }
+
+    /// The parts the rule this reference matched can hold, with their text
+    /// here (`None` when absent): for a profile that picks its rule by the
+    /// scheme, that rule's parts only (an ftp URL lists `fpath` and
+    /// `ftptype`, not `gtype`); otherwise the same as [`parts`](Self::parts).
+    /// A repeated part gives its first occurrence.
+    ///
+    /// ```
+    /// use urilex::{Parser, Profile};
+    /// let u = Parser::new().profile(Profile::Rfc1738).parse("news:*").unwrap();
+    /// let v: Vec<_> = u.rule_parts().map(|(p, t)| (p.name(), t)).collect();
+    /// assert_eq!(v, [("scheme", Some("news")), ("host", None), ("grouppart", Some("*")), ("group", None), ("article", None)]);
+    /// ```
+    pub fn rule_parts(&self) -> impl Iterator<Item = (PartInfo, Option<&'a str>)> + '_ {
+        self.profile
+            .parts()
+            .filter(move |p| self.spans.holds(p))
+            .map(move |p| (p, self.part_at(p.index())))
+    }
+
     /// The kind the grammar's `;@ kind` directives give the classified part
     /// (for the bundled grammars, the host): its name, also for kinds that
     /// [`HostKind`] has no variant for.
     pub fn kind_name(&self) -> Option<&'static str> {
         let t = self.profile.tables();
-        self.spans.get_index(t.kind_part)?;
+        self.slot_span(t.kind_part)?;
         t.kinds
             .get(self.spans.kind as usize)
             .copied()
