@@ -10,6 +10,7 @@ mod cmd;
 mod failure;
 mod input;
 mod output;
+mod semantics;
 
 use clap::{CommandFactory, Parser as ClapParser, Subcommand};
 use failure::Failure;

@@ -30,10 +30,19 @@ pub struct Columns {
     kind: Option<usize>,
     /// Field names in order.
     pub names: Vec<String>,
+    /// The profile picks its rule by the scheme (RFC 1738): a JSON row
+    /// names the rule and has a `parts` object of that rule's parts, since
+    /// no one list of fields fits every scheme.
+    by_rule: bool,
+    /// The rule of the parser's entry (for rows no scheme rule matched).
+    entry_rule: &'static str,
+    /// Add each row's typed fields (`--semantics`).
+    pub semantics: bool,
 }
 
 impl Columns {
-    pub fn of(profile: urilex::Profile) -> Columns {
+    pub fn of(parser: &urilex::Parser) -> Columns {
+        let profile = parser.get_profile();
         let parts: Vec<_> = profile.parts().collect();
         let kind = profile
             .kind_part()
@@ -45,7 +54,14 @@ impl Columns {
                 names.push(format!("{}_kind", p.name()));
             }
         }
-        Columns { parts, kind, names }
+        Columns {
+            parts,
+            kind,
+            names,
+            by_rule: profile.schemes().next().is_some(),
+            entry_rule: profile.entry_rule(parser.get_syntax()).unwrap_or(""),
+            semantics: false,
+        }
     }
 
     /// Each field's value for a valid reference, in order: one text, or for
@@ -90,6 +106,39 @@ fn json_field(out: &mut impl Write, f: Field) -> io::Result<()> {
     }
 }
 
+/// A row of a profile that picks its rule by the scheme: the rule, then a
+/// `parts` object of every part that rule can hold (`null` absent, `""`
+/// empty, a repeated part as an array), the kind, and with `--semantics`
+/// the typed fields.
+fn write_json_by_rule(out: &mut impl Write, cols: &Columns, u: &UriRef) -> io::Result<()> {
+    out.write_all(b"{\"valid\":true,\"rule\":")?;
+    json_str(out, Some(u.scheme_rule().unwrap_or(cols.entry_rule)))?;
+    out.write_all(b",\"parts\":{")?;
+    for (i, (p, text)) in u.rule_parts().enumerate() {
+        if i > 0 {
+            out.write_all(b",")?;
+        }
+        json_str(out, Some(p.name()))?;
+        out.write_all(b":")?;
+        if p.is_repeated() {
+            json_field(out, Field::Many(u.occurrences_at(p.index())))?;
+        } else {
+            json_str(out, text)?;
+        }
+    }
+    out.write_all(b"}")?;
+    if let Some(k) = cols.kind.map(|k| &cols.parts[k]) {
+        write!(out, ",\"{}_kind\":", k.name())?;
+        json_str(out, u.kind_name())?;
+    }
+    if cols.semantics {
+        out.write_all(b",\"semantics\":")?;
+        let v = crate::semantics::of(u).unwrap_or(serde_json::Value::Null);
+        serde_json::to_writer(&mut *out, &v).map_err(io::Error::other)?;
+    }
+    out.write_all(b"}\n")
+}
+
 /// One `parse` row; an invalid row's error names its 1-based `line`.
 pub fn write_json(
     out: &mut impl Write,
@@ -98,6 +147,7 @@ pub fn write_json(
     line: u64,
 ) -> io::Result<()> {
     match r {
+        Ok(u) if cols.by_rule => write_json_by_rule(out, cols, u),
         Ok(u) => {
             out.write_all(b"{\"valid\":true")?;
             let mut names = cols.names.iter();
@@ -109,8 +159,15 @@ pub fn write_json(
         }
         Err(e) => {
             out.write_all(b"{\"valid\":false")?;
-            for name in &cols.names {
-                write!(out, ",\"{name}\":null")?;
+            if cols.by_rule {
+                out.write_all(b",\"rule\":null,\"parts\":null")?;
+                if cols.semantics {
+                    out.write_all(b",\"semantics\":null")?;
+                }
+            } else {
+                for name in &cols.names {
+                    write!(out, ",\"{name}\":null")?;
+                }
             }
             out.write_all(b",\"error\":{\"kind\":")?;
             json_str(out, Some(e.kind().as_str()))?;

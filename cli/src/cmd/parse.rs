@@ -8,7 +8,7 @@ use crate::failure::Failure;
 use crate::input::for_each_chunk;
 use crate::output::{write_json, write_tsv, Columns};
 use std::io::{self, BufWriter, Write};
-use urilex::{Parser, Syntax};
+use urilex::{Parser, Profile, Syntax};
 
 #[derive(clap::Args)]
 #[command(after_help = "Examples:
@@ -16,6 +16,8 @@ use urilex::{Parser, Syntax};
   urilex parse --format tsv --header access.log      TSV with a header row
   urilex parse --profile rfc6874 <<< 'http://[fe80::1%25eth0]/'
   urilex parse --syntax absolute-uri urls.txt        lines must have a scheme
+  urilex parse --profile rfc1738 --semantics samples/rfc1738.txt
+                                                     RFC 1738 URLs: each scheme's parts and their meaning
   tail -f access.log | urilex parse                  rows as lines arrive")]
 pub struct Args {
     #[command(flatten)]
@@ -28,6 +30,11 @@ pub struct Args {
     /// Print a header row first (TSV; JSON Lines rows name their fields).
     #[arg(long)]
     pub header: bool,
+    /// With `--profile rfc1738`: add each URL's typed fields as RFC 1738
+    /// section 3 defines them (default port, decoded names, the FTP
+    /// commands, the Gopher type, ...) in a `semantics` object.
+    #[arg(long)]
+    pub semantics: bool,
     #[command(flatten)]
     pub threads: ThreadsArg,
     #[command(flatten)]
@@ -43,7 +50,13 @@ pub fn run(a: Args) -> Result<(), Failure> {
     use_threads(a.threads.threads);
     let parser = Parser::new().profile(a.profile.profile).syntax(a.syntax);
     let mut out = BufWriter::with_capacity(1 << 16, io::stdout().lock());
-    let cols = Columns::of(parser.get_profile());
+    if a.semantics && (a.format.format != Format::Jsonl || a.profile.profile != Profile::Rfc1738) {
+        return Err(Failure::Message(
+            "--semantics is for --profile rfc1738 with JSON Lines output".into(),
+        ));
+    }
+    let mut cols = Columns::of(&parser);
+    cols.semantics = a.semantics;
     if a.header {
         writeln!(out, "valid\t{}\terror", cols.names.join("\t"))?;
     }
