@@ -710,8 +710,9 @@ fn emit_profile(
             emit_tdfa(out, &format!("{name}_T"), t, max_regs, max_kinds, max_slots);
         }
         format!(
-            "Entry {{ dfa: {}, ops: &{name}_OPS, tdfa: {}, line_ends: {}, rule: {:?} }}",
+            "Entry {{ dfa: {}, ops: &{name}_OPS, exact: {}, tdfa: {}, line_ends: {}, rule: {:?} }}",
             dfa_value(&name, d, true),
+            prog.exact,
             match tdfa {
                 Some(_) => format!(
                     "Some({})",

@@ -37,6 +37,18 @@ pub fn compile_dir(dir: &Path) -> Result<Vec<emit::Compiled>, abnf::GrammarError
             let d = dfa::build(&n, true);
             let p = program::compile(&spec, pool, rules)?;
             let t = tdfa::build(&p, pool, nslots);
+            if !p.exact && t.is_none() {
+                let r = &spec.grammar.rules[rules[0]];
+                return Err(abnf::GrammarError {
+                    file: r.file.clone(),
+                    line: r.line,
+                    message: format!(
+                        "rule `{}`: a part can take bytes of what follows it, so its parse \
+                         needs a tagged DFA, and this one is over the generator's size limit",
+                        r.name
+                    ),
+                });
+            }
             Ok((d, p, t))
         };
         let mut entries = Vec::new();

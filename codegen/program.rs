@@ -67,6 +67,12 @@ impl Pool {
 
 pub struct Program {
     pub ops: Vec<Op>,
+    /// Whether every leaf's longest match is the only viable one, so that
+    /// the program alone parses exactly. When not (a leaf may take bytes of
+    /// what follows it, though only one of its matches can lead on: RFC
+    /// 8141's r-component before "?="), the tagged DFA, which follows every
+    /// candidate, is the parser, and the generator requires one.
+    pub exact: bool,
     /// Most backtracking frames alive at once.
     pub max_frames: usize,
     /// Most `Save`/`Kind` instructions on one path (the runtime's undo trail).
@@ -274,14 +280,15 @@ type Choice = (usize, usize, (ByteSet, bool), (ByteSet, bool));
 /// The part both kinds of program share: `e` compiled with `save` (per
 /// part index) and `kinds`, `Match` appended, every leaf's longest match
 /// proven, and each split's two FIRST sets (`(pc, alt, left, right)`), with
-/// whether a loop could go round without consuming (`cyclic`).
+/// whether a loop could go round without consuming (`cyclic`) and whether
+/// the longest matches alone are exact (`Program::exact`).
 fn lower(
     spec: &ProfileSpec,
     pool: &mut Pool,
     e: &Expr,
     save: Vec<bool>,
     region: Option<usize>,
-) -> Result<(Vec<Op>, Vec<Choice>, bool), GrammarError> {
+) -> Result<(Vec<Op>, Vec<Choice>, bool, bool), GrammarError> {
     let mut c = Compiler {
         spec,
         pool,
@@ -294,7 +301,7 @@ fn lower(
     };
     c.compile(e, 0, false)?;
     c.ops.push(Op::Match);
-    check_longest_match(&c)?;
+    let exact = check_longest_match(&c)?;
     let mut memo = Memo::default();
     let mut choices = Vec::new();
     for pc in 0..c.ops.len() {
@@ -304,7 +311,7 @@ fn lower(
             choices.push((pc, alt, l, r));
         }
     }
-    Ok((c.ops, choices, memo.cyclic))
+    Ok((c.ops, choices, memo.cyclic, exact))
 }
 
 /// Writes each split's FIRST sets into it, as indices into the pool.
@@ -329,13 +336,14 @@ pub fn compile(
     } else {
         Expr::Alt(rules.iter().map(|&r| Expr::Ref(r)).collect())
     };
-    let (mut ops, choices, _) = lower(spec, pool, &e, save, None)?;
+    let (mut ops, choices, _, exact) = lower(spec, pool, &e, save, None)?;
     set_firsts(&mut ops, pool, choices);
     to_slots(spec, &mut ops);
     let max_frames = longest_path(&ops, |op| matches!(op, Op::Split(..)));
     let max_trail = longest_path(&ops, |op| matches!(op, Op::Save(_) | Op::Kind(_)));
     Ok(Program {
         ops,
+        exact,
         max_frames,
         max_trail,
     })
@@ -360,7 +368,7 @@ pub fn compile_region(
         .collect();
     // The region's body (its own rule is the region's span, not saved).
     let rule = &spec.grammar.rules[region];
-    let (mut ops, choices, cyclic) = lower(spec, pool, &rule.expr, save, Some(region))?;
+    let (mut ops, choices, cyclic, exact) = lower(spec, pool, &rule.expr, save, Some(region))?;
     let fail = |message: String| GrammarError {
         file: rule.file.clone(),
         line: rule.line,
@@ -369,6 +377,13 @@ pub fn compile_region(
     if cyclic {
         return Err(fail(format!(
             "a repetition in rule `{}` can go round without consuming a byte",
+            rule.name
+        )));
+    }
+    if !exact {
+        return Err(fail(format!(
+            "the parts repeated in rule `{}` cannot be listed by longest matches: a part there \
+             can take bytes of what follows it",
             rule.name
         )));
     }
@@ -391,6 +406,7 @@ pub fn compile_region(
     to_slots(spec, &mut ops);
     Ok(Program {
         ops,
+        exact,
         max_frames: 0,
         max_trail: 0,
     })
@@ -682,12 +698,14 @@ fn first(ops: &[Op], pool: &Pool, pc: usize, memo: &mut Memo) -> (ByteSet, bool)
     r
 }
 
-fn check_longest_match(c: &Compiler) -> Result<(), GrammarError> {
+fn check_longest_match(c: &Compiler) -> Result<bool, GrammarError> {
+    let mut exact = true;
     let mut memo = Memo::default();
     for (pc, op) in c.ops.iter().enumerate() {
         if let Op::Leaf(l) = *op {
             let d = &c.pool.leaves[l];
             let (follow, _) = first(&c.ops, c.pool, pc + 1, &mut memo);
+            let mut paths: Option<Vec<Path>> = None;
             for s in 0..d.nstates() as u32 {
                 if !d.accept[s as usize] {
                     continue;
@@ -696,10 +714,28 @@ fn check_longest_match(c: &Compiler) -> Result<(), GrammarError> {
                     continue;
                 };
                 // The leaf could go on with the byte that follows it; it is
-                // still safe when it can never take the whole of what comes
-                // next up to an accepting state (`selector` then "%09").
-                let mut budget = OVERRUN_BUDGET;
-                if !overrun(c, d, vec![s], pc + 1, 0, &mut budget) {
+                // still safe when it can never take some of what comes next
+                // up to an accepting state from which what comes next could
+                // begin again (the selector of RFC 1738 before "%09", an
+                // r-component of RFC 8141 before "?=").
+                let paths = paths.get_or_insert_with(|| {
+                    let mut out = Vec::new();
+                    let mut budget = OVERRUN_BUDGET;
+                    let ok = follow_paths(c, pc + 1, Path::default(), &mut out, &mut budget);
+                    if ok {
+                        out
+                    } else {
+                        Vec::new()
+                    }
+                });
+                if !paths.is_empty() && !overruns(d, s, paths, true) {
+                    continue;
+                }
+                // It can take bytes of what follows, but what follows
+                // could not begin again from there: only one of its
+                // matches leads on, not always the longest.
+                if !paths.is_empty() && !overruns(d, s, paths, false) {
+                    exact = false;
                     continue;
                 }
                 let (file, line) = c.origin.get(&pc).cloned().unwrap_or_default();
@@ -716,69 +752,108 @@ fn check_longest_match(c: &Compiler) -> Result<(), GrammarError> {
             }
         }
     }
-    Ok(())
+    Ok(exact)
 }
 
-/// How many bytes of what follows a leaf `overrun` looks at.
+/// How many bytes of what follows a leaf the proof looks at.
 const OVERRUN_DEPTH: usize = 4;
-/// How many instructions `overrun` may visit before it gives up (and
-/// answers "may overrun").
+/// How many instructions it may visit listing them before it gives up
+/// (and refuses the grammar).
 const OVERRUN_BUDGET: usize = 4096;
 
-/// Whether the leaf `d`, in one of `states` after an accepting state, could
-/// consume bytes that the program from `pc` on could read next and reach
-/// an accepting state again (or stay alive past `OVERRUN_DEPTH` bytes):
-/// then its longest match might not be the only one. Paths are followed
-/// byte set by byte set; a following leaf or the budget running out
-/// answers conservatively. `depth` bytes are already taken.
-fn overrun(
+/// One way the program can go on after a leaf: a byte set per byte, then
+/// the input's end (`end`) or more that is not followed (`open`).
+#[derive(Clone, Debug, Default)]
+struct Path {
+    sets: Vec<ByteSet>,
+    end: bool,
+}
+
+/// Lists the paths from `pc` on, up to `OVERRUN_DEPTH` bytes; a following
+/// leaf contributes its first byte and leaves the path open. `false` when
+/// the budget ran out.
+fn follow_paths(
     c: &Compiler,
-    d: &Dfa,
-    states: Vec<u32>,
     pc: usize,
-    depth: usize,
+    mut path: Path,
+    out: &mut Vec<Path>,
     budget: &mut usize,
 ) -> bool {
     if *budget == 0 {
-        return true;
+        return false;
     }
     *budget -= 1;
-    let step = |set: &ByteSet| -> Vec<u32> {
-        let mut next: Vec<u32> = states
-            .iter()
-            .flat_map(|&q| set.iter().map(move |b| d.next(q, b)))
-            .filter(|&q| q != DEAD)
-            .collect();
-        next.sort_unstable();
-        next.dedup();
-        next
-    };
+    if path.sets.len() >= OVERRUN_DEPTH {
+        out.push(path);
+        return true;
+    }
     match c.ops[pc] {
         Op::Byte(s) => {
-            let next = step(&c.pool.sets[s]);
-            if next.iter().any(|&q| d.accept[q as usize]) {
-                return true;
-            }
-            if next.is_empty() {
-                return false;
-            }
-            depth + 1 >= OVERRUN_DEPTH || overrun(c, d, next, pc + 1, depth + 1, budget)
+            path.sets.push(c.pool.sets[s]);
+            follow_paths(c, pc + 1, path, out, budget)
         }
         Op::Leaf(l) => {
             let other = &c.pool.leaves[l];
-            if !step(&other.live_bytes(dfa::START)).is_empty() {
-                return true;
-            }
-            other.accept[dfa::START as usize] && overrun(c, d, states, pc + 1, depth, budget)
+            let mut open = path.clone();
+            open.sets.push(other.live_bytes(dfa::START));
+            out.push(open);
+            !other.accept[dfa::START as usize] || follow_paths(c, pc + 1, path, out, budget)
         }
         Op::Split(alt, _, _) => {
-            overrun(c, d, states.clone(), pc + 1, depth, budget)
-                || overrun(c, d, states, alt, depth, budget)
+            follow_paths(c, pc + 1, path.clone(), out, budget)
+                && follow_paths(c, alt, path, out, budget)
         }
-        Op::Jmp(t) => overrun(c, d, states, t, depth, budget),
-        Op::Save(_) | Op::Kind(_) => overrun(c, d, states, pc + 1, depth, budget),
-        Op::Match => false,
+        Op::Jmp(t) => follow_paths(c, t, path, out, budget),
+        Op::Save(_) | Op::Kind(_) => follow_paths(c, pc + 1, path, out, budget),
+        Op::Match => {
+            path.end = true;
+            out.push(path);
+            true
+        }
     }
+}
+
+/// Whether leaf `d`, in accepting state `s`, might take bytes of what
+/// follows it: reading the bytes of some path that follows, it reaches an
+/// accepting state (`strict`; else only one from which some path could
+/// begin again on the bytes left, so that two of its matches could lead
+/// on), or it is still alive where the path goes on unseen.
+fn overruns(d: &Dfa, s: u32, paths: &[Path], strict: bool) -> bool {
+    paths.iter().any(|p| {
+        let mut states = vec![s];
+        for (j, set) in p.sets.iter().enumerate() {
+            let mut next: Vec<u32> = states
+                .iter()
+                .flat_map(|&q| set.iter().map(move |b| d.next(q, b)))
+                .filter(|&q| q != DEAD)
+                .collect();
+            next.sort_unstable();
+            next.dedup();
+            if next.is_empty() {
+                return false;
+            }
+            if next.iter().any(|&q| d.accept[q as usize])
+                && (strict
+                    || paths
+                        .iter()
+                        .any(|p2| compatible(&p.sets[j + 1..], p.end, p2)))
+            {
+                return true;
+            }
+            states = next;
+        }
+        !p.end
+    })
+}
+
+/// Whether text that goes on with `rest` (then ends, if `end`) could also
+/// be read by path `p`.
+fn compatible(rest: &[ByteSet], end: bool, p: &Path) -> bool {
+    let n = rest.len().min(p.sets.len());
+    if (0..n).any(|i| rest[i].intersect(&p.sets[i]).is_empty()) {
+        return false;
+    }
+    !(end && p.sets.len() > rest.len() || p.end && rest.len() > p.sets.len())
 }
 
 /// The most instructions for which `count` holds on any path through the

@@ -27,6 +27,9 @@ for name in ("parse", "resolve", "normalize"):
 # RFC 1738's schemes (seed 002), which the published vectors hardly have.
 for line in open("../tests/data/rfc1738-urls.txt", encoding="utf-8"):
     seeds.add(line.rstrip("\n"))
+# URNs (RFC 8141, seed 004).
+for line in open("../tests/data/urn.jsonl", encoding="utf-8"):
+    seeds.add(json.loads(line)["input"])
 for t in ("parse", "dfa_vs_reference", "against_fluent_uri", "resolve", "batch_vs_single"):
     for s in seeds:
         data = s.encode("utf-8")

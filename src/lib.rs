@@ -69,6 +69,7 @@ pub mod steps;
 #[allow(dead_code)]
 mod steps;
 mod uri;
+pub mod urn;
 
 #[cfg(feature = "rayon")]
 pub use batch::validate_lines_parallel;

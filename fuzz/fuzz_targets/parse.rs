@@ -1,7 +1,8 @@
 //! Any bytes: no panic; spans in bounds, ordered and not overlapping; the
 //! text re-parses to the same spans; the DFA verdict equals the parser's;
 //! every part of the rule a reference matched lies in it, and RFC 1738's
-//! typed views read any URL of that profile.
+//! typed views read any URL of that profile; a URN's normal form is a
+//! URN whose normal form is itself.
 #![no_main]
 use libfuzzer_sys::fuzz_target;
 use urilex::{Component, Parser, Profile, UriRef};
@@ -28,6 +29,15 @@ fuzz_target!(|data: &[u8]| {
                 }
                 if *p == Profile::Rfc1738 {
                     views(u);
+                }
+                if let Some(urn) = urilex::urn::Urn::of(u) {
+                    use urilex::urn::QueryRule;
+                    let n = urn.normalized(QueryRule::Reorder);
+                    assert!(urn.equivalent(&urn, QueryRule::Drop));
+                    // The normal form is a URN of the same profile, and its own.
+                    let again = urilex::urn::Urn::parse_with(*p, &n).expect("normal form parses");
+                    assert_eq!(again.normalized(QueryRule::Reorder), n);
+                    let _ = urn.effective_directives().count();
                 }
                 let text = u.to_string();
                 let again = parser.parse(&text).expect("Display re-parses");

@@ -285,6 +285,10 @@ pub(crate) const fn tdfa_ok(
 pub(crate) struct Entry {
     pub dfa: Dfa,
     pub ops: &'static [Op],
+    /// Whether the program alone parses exactly (every leaf's longest match
+    /// the only viable one); when not, the generator made sure `tdfa` is
+    /// there, and it is the parser.
+    pub exact: bool,
     pub tdfa: Option<Tdfa>,
     /// Whether LF and CR lead both DFAs to the dead state from every state,
     /// so that a run over a buffer of lines stops at each valid line's end

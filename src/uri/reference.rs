@@ -122,7 +122,12 @@ impl Parser {
         let (t, entry) = self.entry(input)?;
         let found = match &entry.tdfa {
             Some(tdfa) => parse::run_tdfa(tdfa, input),
-            None => parse::run_program(t, entry.ops, input),
+            None => {
+                // The generator gives every entry whose program is not
+                // exact a tagged DFA.
+                debug_assert!(entry.exact);
+                parse::run_program(t, entry.ops, input)
+            }
         };
         match found {
             Some(mut spans) => {
