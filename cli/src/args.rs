@@ -52,6 +52,17 @@ fn profile_parser() -> impl TypedValueParser<Value = Profile> {
         .map(|s: String| Profile::from_name(&s).expect("a listed profile"))
 }
 
+/// `--profile` of `urilex urn`: the URN grammars (those that name parts
+/// `nid` and `nss`).
+pub fn urn_profile_parser() -> impl TypedValueParser<Value = Profile> {
+    let values = Profile::ALL
+        .iter()
+        .filter(|p| urilex::urn::is_urn_profile(**p))
+        .map(|p| PossibleValue::new(p.name()).help(p.description()));
+    PossibleValuesParser::new(values)
+        .map(|s: String| Profile::from_name(&s).expect("a listed profile"))
+}
+
 /// `--syntax`: the entry points the grammars declare (`;@ entry`).
 pub fn syntax_parser() -> impl TypedValueParser<Value = Syntax> {
     let values = Syntax::ALL.iter().map(|s| s.as_str());

@@ -47,6 +47,9 @@ enum Command {
     Normalize(cmd::normalize::Args),
     /// Find the URIs in free text (mail, logs, documents), one row per hit.
     Extract(cmd::extract::Args),
+    /// URNs (RFC 8141, or seed 004's draft) split into NID, NSS and
+    /// components; with --equiv, pairs compared for lexical equivalence.
+    Urn(cmd::urn::Args),
     /// Print a shell completion script (install: `urilex completions bash >
     /// ~/.local/share/bash-completion/completions/urilex`).
     Completions {
@@ -67,6 +70,7 @@ fn main() -> ExitCode {
         Command::Lint(a) => cmd::lint::run(a),
         Command::Normalize(a) => cmd::normalize::run(a),
         Command::Extract(a) => cmd::extract::run(a),
+        Command::Urn(a) => cmd::urn::run(a),
         Command::Completions { shell } => {
             let mut out = std::io::stdout().lock();
             clap_complete::generate(shell, &mut Cli::command(), "urilex", &mut out);

@@ -879,3 +879,91 @@ fn rfc1738_rows_by_rule() {
         rows.len() - 2
     );
 }
+
+/// `urilex urn`: every published URN vector (tests/data/urn.jsonl) through
+/// the CLI, with its parts; every equivalence pair through `--equiv`; the
+/// draft's directives and the NID message.
+#[test]
+fn urn_vectors_through_the_cli() {
+    let text = include_str!("../../tests/data/urn.jsonl");
+    let recs: Vec<Value> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let mut input = Vec::new();
+    for r in &recs {
+        input.extend_from_slice(r["input"].as_str().unwrap().as_bytes());
+        input.push(b'\n');
+    }
+    let (code, out, err) = urilex(&["urn"], &input);
+    assert_eq!(code, 0, "{err}");
+    let rows = json_rows(&out);
+    assert_eq!(rows.len(), recs.len());
+    for (r, row) in recs.iter().zip(&rows) {
+        assert_eq!(row["valid"], r["valid"], "{}", r["input"]);
+        for k in ["nid", "nss", "r", "q", "f"] {
+            if let Some(v) = r.get(k) {
+                assert_eq!(&row[k], v, "{} {k}", r["input"]);
+            }
+        }
+        if row["valid"] == false {
+            assert!(row["error"]["rule"].is_string() && row["error"]["index"].is_u64());
+        }
+    }
+    let text = include_str!("../../tests/data/urn_equiv.jsonl");
+    let recs: Vec<Value> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let mut input = Vec::new();
+    for r in &recs {
+        input.extend_from_slice(
+            format!(
+                "{}\t{}\n",
+                r["a"].as_str().unwrap(),
+                r["b"].as_str().unwrap()
+            )
+            .as_bytes(),
+        );
+    }
+    let (code, out, _) = urilex(&["urn", "--equiv"], &input);
+    assert_eq!(code, 0);
+    let got: Vec<&str> = std::str::from_utf8(&out).unwrap().lines().collect();
+    assert_eq!(got.len(), recs.len());
+    for (r, g) in recs.iter().zip(got) {
+        assert_eq!(
+            g,
+            if r["equivalent"] == true {
+                "true"
+            } else {
+                "false"
+            },
+            "{r}"
+        );
+    }
+    // The draft: directives, step 5b, and the NID's own message.
+    let (_, out, _) = urilex(
+        &["urn", "--profile", "urn-draft-03"],
+        b"urn:isbn:0-395?s=I2L&c=ToC\nurn:-ab:x\n",
+    );
+    let rows = json_rows(&out);
+    assert_eq!(
+        rows[0]["directives"],
+        serde_json::json!([["s", "I2L"], ["c", "ToC"]])
+    );
+    assert_eq!(rows[1]["error"]["component"], "nid");
+    assert_eq!(
+        rows[1]["error"]["message"],
+        "NID must be 2 to 32 letters, digits or hyphens, not starting or ending with a hyphen: '-ab' at byte 4 (rule NID)"
+    );
+    let (_, out, _) = urilex(
+        &["urn", "--equiv", "--profile", "urn-draft-03", "--query", "reorder"],
+        b"urn:foo:a123,456?x=y\turn:foo:a123,456\nurn:a1:b?c=1&s=2\tURN:A1:b?s=2&c=1\nurn:a1:b\tnot-a-urn\n",
+    );
+    let got: Vec<&str> = std::str::from_utf8(&out).unwrap().lines().collect();
+    assert_eq!(got[..2], ["false", "true"]);
+    assert!(got[2].starts_with("ERROR -:3: "), "{}", got[2]);
+    // Only URN grammars are offered.
+    let (code, _, _) = urilex(&["urn", "--profile", "rfc3986"], b"urn:a:b\n");
+    assert_eq!(code, 2);
+}

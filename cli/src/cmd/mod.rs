@@ -7,6 +7,7 @@ pub mod normalize;
 pub mod parse;
 pub mod resolve;
 pub mod stats;
+pub mod urn;
 pub mod validate;
 
 /// Chunks handed to the batch engine: large enough for every core.

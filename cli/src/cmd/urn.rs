@@ -1,0 +1,129 @@
+//! `urilex urn`: URNs (RFC 8141, or seed 004's draft), one per line, split
+//! into their parts; or with `--equiv`, pairs compared for lexical
+//! equivalence.
+
+use crate::args::{urn_profile_parser, InputsArg};
+use crate::failure::Failure;
+use crate::output::json_str;
+use std::io::Write;
+use urilex::urn::{QueryRule, Urn};
+use urilex::Profile;
+
+#[derive(clap::ValueEnum, Clone, Copy, PartialEq, Eq)]
+pub enum QueryArg {
+    /// Step 5a of seed 004 section 5: ignore the query.
+    Drop,
+    /// Step 5b: compare the directives in a preferred keyword order.
+    Reorder,
+}
+
+#[derive(clap::Args)]
+#[command(after_help = "Examples:
+  echo 'urn:ISBN:0-395-36341-1?+res?=q#f' | urilex urn
+  urilex urn --profile urn-draft-03 urns.txt          directives as [keywd, value] pairs
+  printf 'URN:foo:a123%2c456\\turn:FOO:a123%2C456\\n' | urilex urn --equiv          true
+  printf 'urn:foo:a?x=y\\turn:foo:a\\n' | urilex urn --equiv --profile urn-draft-03 --query reorder
+Each row: valid, nid, nss, r, q, f (null absent, \"\" empty), for the draft
+directives, and for an invalid line error with kind, component, rule,
+index, line and message. With --equiv each line is `a<TAB>b` and its row
+`true` or `false` (`ERROR FILE:LINE: message` if either is not a URN).")]
+pub struct Args {
+    /// URN grammar: `rfc8141` (RFC 8141) or `urn-draft-03` (seed 004).
+    #[arg(long, default_value = "rfc8141", value_parser = urn_profile_parser())]
+    pub profile: Profile,
+    /// Compare `a<TAB>b` pairs for lexical equivalence (RFC 8141 section
+    /// 3, or seed 004 section 5).
+    #[arg(long)]
+    pub equiv: bool,
+    /// What equivalence does with a query (seed 004 step 5a or 5b); under
+    /// rfc8141 the r- and q-components are always ignored.
+    #[arg(long, value_enum, default_value_t = QueryArg::Drop, requires = "equiv")]
+    pub query: QueryArg,
+    #[command(flatten)]
+    pub inputs: InputsArg,
+}
+
+pub fn run(a: Args) -> Result<(), Failure> {
+    let profile = a.profile;
+    let rule = match a.query {
+        QueryArg::Drop => QueryRule::Drop,
+        QueryArg::Reorder => QueryRule::Reorder,
+    };
+    let draft = profile.part("directive").is_some();
+    super::run_lines(&a.inputs.files, |line, at, out| {
+        let Ok(text) = std::str::from_utf8(line) else {
+            return if a.equiv {
+                writeln!(out, "ERROR {at}: not UTF-8")
+            } else {
+                let e = urilex::Parser::new()
+                    .profile(profile)
+                    .parse_bytes(line)
+                    .unwrap_err();
+                writeln!(
+                    out,
+                    "{{\"valid\":false,\"error\":{{\"kind\":\"{}\",\"component\":null,\"rule\":\"\",\"index\":{},\"line\":{},\"message\":\"not UTF-8\"}}}}",
+                    e.kind().as_str(),
+                    e.index(),
+                    at.line
+                )
+            };
+        };
+        if a.equiv {
+            let Some((x, y)) = text.split_once('\t') else {
+                return writeln!(out, "ERROR {at}: expected two URNs separated by a tab");
+            };
+            return match (Urn::parse_with(profile, x), Urn::parse_with(profile, y)) {
+                (Ok(x), Ok(y)) => writeln!(out, "{}", x.equivalent(&y, rule)),
+                (Err(e), _) | (_, Err(e)) => writeln!(out, "ERROR {at}: {e}"),
+            };
+        }
+        match Urn::parse_with(profile, text) {
+            Ok(u) => {
+                out.write_all(b"{\"valid\":true,\"nid\":")?;
+                json_str(out, Some(u.nid()))?;
+                out.write_all(b",\"nss\":")?;
+                json_str(out, Some(u.nss()))?;
+                out.write_all(b",\"r\":")?;
+                json_str(out, u.r_component())?;
+                out.write_all(b",\"q\":")?;
+                json_str(out, u.q_component())?;
+                out.write_all(b",\"f\":")?;
+                json_str(out, u.f_component())?;
+                if draft {
+                    out.write_all(b",\"directives\":[")?;
+                    for (i, (k, v)) in u.directives().enumerate() {
+                        out.write_all(if i == 0 { b"[" } else { b",[" })?;
+                        json_str(out, Some(k))?;
+                        out.write_all(b",")?;
+                        json_str(out, Some(v))?;
+                        out.write_all(b"]")?;
+                    }
+                    out.write_all(b"]")?;
+                }
+                out.write_all(b"}\n")
+            }
+            Err(e) => {
+                out.write_all(
+                    b"{\"valid\":false,\"nid\":null,\"nss\":null,\"r\":null,\"q\":null,\"f\":null",
+                )?;
+                if draft {
+                    out.write_all(b",\"directives\":null")?;
+                }
+                out.write_all(b",\"error\":{\"kind\":")?;
+                json_str(out, Some(e.error.kind().as_str()))?;
+                out.write_all(b",\"component\":")?;
+                json_str(out, e.error.part())?;
+                out.write_all(b",\"rule\":")?;
+                json_str(out, Some(e.error.rule()))?;
+                write!(
+                    out,
+                    ",\"index\":{},\"line\":{},\"message\":",
+                    e.error.index(),
+                    at.line
+                )?;
+                json_str(out, Some(&e.to_string()))?;
+                out.write_all(b"}}\n")
+            }
+        }
+    })
+}
