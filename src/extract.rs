@@ -187,6 +187,7 @@ pub fn find_iter(text: &[u8], options: ExtractOptions) -> FindIter<'_> {
     FindIter {
         text,
         pos: 0,
+        stop: text.len(),
         floor: 0,
         parser: Parser::new().profile(options.profile).syntax(Syntax::Uri),
         options,
@@ -194,12 +195,20 @@ pub fn find_iter(text: &[u8], options: ExtractOptions) -> FindIter<'_> {
     }
 }
 
+/// The most bytes a hit in `<…>` or `"…"` spans from its opening
+/// delimiter: text cut for searching in parts (see [`FindIter::stop_at`])
+/// needs this much after a cut to finish the candidates begun before it.
+/// A bare, abbreviated or defanged hit never spans a line end.
+pub const MAX_DELIMITED: usize = 8192;
+
 /// The iterator of [`find_iter`].
 #[derive(Clone, Debug)]
 pub struct FindIter<'a> {
     text: &'a [u8],
     /// Where the search goes on.
     pos: usize,
+    /// No candidate begins at or after this.
+    stop: usize,
     /// Nothing before this belongs to a new hit (the end of the last one).
     floor: usize,
     parser: Parser,
@@ -250,6 +259,33 @@ fn classes(profile: Profile) -> [u8; 256] {
 const TRAILING: &[u8] = b".,;:!?'";
 
 impl<'a> FindIter<'a> {
+    /// Leaves out the candidates that begin at or after `at`, which must be
+    /// a line start: the text after it is read only to finish those begun
+    /// before (up to [`MAX_DELIMITED`] bytes). Text searched in parts, each
+    /// cut at a line start and searched up to the next cut this way (with
+    /// that much text after it), gives the hits of one search over the
+    /// whole, as long as a part starts after the last hit of the one before
+    /// when that hit runs past the cut.
+    ///
+    /// ```
+    /// use urilex::extract::{find_iter, ExtractOptions};
+    /// let text = b"see <http://a.example/\n  b>\nand http://c.example/\n";
+    /// let cut = 28; // the start of the third line
+    /// let first: Vec<_> = find_iter(text, ExtractOptions::new()).stop_at(cut).collect();
+    /// assert_eq!(first.len(), 1);
+    /// assert_eq!(first[0].uri, "http://a.example/b");
+    /// ```
+    pub fn stop_at(mut self, at: usize) -> FindIter<'a> {
+        self.stop = at.min(self.text.len());
+        self
+    }
+
+    /// Where the search goes on: after the last hit's closing delimiter
+    /// (or further, past text already searched).
+    pub fn position(&self) -> usize {
+        self.pos
+    }
+
     #[inline(always)]
     fn uri_byte(&self, b: u8) -> bool {
         self.class[b as usize] & URI != 0
@@ -320,7 +356,7 @@ impl<'a> FindIter<'a> {
         if !self.starts_with_scheme(q) {
             return None;
         }
-        let limit = t.len().min(p + 8192);
+        let limit = t.len().min(p + MAX_DELIMITED);
         if let Some(e) = self.direct(q, limit, b'>') {
             let delimiter = if url_prefix {
                 Delimiter::Url
@@ -339,7 +375,7 @@ impl<'a> FindIter<'a> {
         }
         // The closing ">" before another "<" and within 8 KiB: each byte
         // is looked at by one bracket only.
-        let limit = t.len().min(p + 8192);
+        let limit = t.len().min(p + MAX_DELIMITED);
         let close = p
             + 1
             + t[p + 1..limit]
@@ -417,7 +453,7 @@ impl<'a> FindIter<'a> {
         if !self.starts_with_scheme(p + 1) {
             return None;
         }
-        let limit = t.len().min(p + 8192);
+        let limit = t.len().min(p + MAX_DELIMITED);
         if let Some(e) = self.direct(p + 1, limit, b'"') {
             return Some((
                 Hit {
@@ -703,7 +739,7 @@ impl<'a> Iterator for FindIter<'a> {
             } else {
                 memchr::memchr3(b':', b'<', b'"', &t[self.pos..]).map(|k| self.pos + k)
             };
-            let Some(p) = found else {
+            let Some(p) = found.filter(|&p| p < self.stop) else {
                 self.pos = t.len();
                 return None;
             };

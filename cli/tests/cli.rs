@@ -967,3 +967,65 @@ fn urn_vectors_through_the_cli() {
     let (code, _, _) = urilex(&["urn", "--profile", "rfc3986"], b"urn:a:b\n");
     assert_eq!(code, 2);
 }
+
+/// `urilex extract` over 40 MB of text where every other line goes on a
+/// URI in <...> begun on the line before, so that the 16 MiB chunks of the
+/// input and the 1 MiB pieces searched across the cores are cut inside
+/// such URIs: from a file and from standard input, the rows are exactly
+/// the hits of one search over the whole text.
+#[test]
+fn extract_across_chunk_and_piece_cuts() {
+    let mut text = Vec::new();
+    let mut n = 0u64;
+    while text.len() < 40 << 20 {
+        n += 1;
+        text.extend_from_slice(
+            format!(
+                "see <URL:http://h{}.example/a/b-\n  c/{}> and \"http://q.example/{}\" here\n",
+                n % 97,
+                n,
+                n
+            )
+            .as_bytes(),
+        );
+        if n % 5 == 0 {
+            text.extend_from_slice(
+                b"plain prose without any link at all, http://bare.example/x.\n",
+            );
+        }
+    }
+    let want: Vec<(String, u64, u64)> =
+        urilex::extract::find_iter(&text, urilex::extract::ExtractOptions::new())
+            .map(|h| (h.uri.into_owned(), h.span.start as u64, h.span.end as u64))
+            .collect();
+    assert!(want.len() as u64 > 2 * n);
+    let path = std::env::temp_dir().join(format!("urilex-extract-cuts-{}.txt", std::process::id()));
+    std::fs::write(&path, &text).unwrap();
+    for (args, stdin) in [
+        (
+            vec!["extract", "--format", "tsv", path.to_str().unwrap()],
+            &b""[..],
+        ),
+        (vec!["extract", "--format", "tsv"], &text[..]),
+    ] {
+        let (code, out, err) = urilex(&args, stdin);
+        assert_eq!(code, 0, "{err}");
+        let got: Vec<(String, u64, u64)> = std::str::from_utf8(&out)
+            .unwrap()
+            .lines()
+            .map(|l| {
+                let f: Vec<&str> = l.split('\t').collect();
+                (
+                    f[0].to_string(),
+                    f[1].parse().unwrap(),
+                    f[2].parse().unwrap(),
+                )
+            })
+            .collect();
+        assert_eq!(got.len(), want.len(), "{args:?}");
+        if let Some(i) = (0..got.len()).find(|&i| got[i] != want[i]) {
+            panic!("{args:?}: row {i}: {:?} vs {:?}", got[i], want[i]);
+        }
+    }
+    let _ = std::fs::remove_file(&path);
+}
