@@ -4,7 +4,7 @@
 use crate::engine::in_set;
 use crate::pct::{pct_at, push_pct};
 use crate::resolve::{reparse, DotAboveRoot};
-use crate::{UriRef, UriRefBuf};
+use crate::{Component, UriRef, UriRefBuf};
 
 /// Which normalization steps to apply. The default is RFC 3986 6.2.2 only.
 ///
@@ -201,11 +201,39 @@ fn normalize_once(u: &UriRef<'_>, o: NormalizeOptions, out: &mut String) {
     normalize_parts(u, o, out);
 }
 
+/// A grammar without RFC 3986's path (RFC 1738's: a rule per scheme, its
+/// path split into that scheme's parts) cannot be rebuilt from the generic
+/// components, and its paths do not mean what RFC 3986's dot segments
+/// mean (an FTP "." is a CWD): only what holds in every part is done, in
+/// place, the text otherwise kept byte for byte: the case of the scheme
+/// and the host (6.2.2.1; RFC 1738 2.1 and 3.1 make both case-insensitive)
+/// and of percent-encodings, and the decoding of characters that need no
+/// encoding (6.2.2.2; RFC 1738 2.2: encoding them does not change a URL).
+fn normalize_text(u: &UriRef<'_>, o: NormalizeOptions, out: &mut String) {
+    let unreserved = u.profile().tables().unreserved;
+    let text = u.as_str();
+    let mut at = 0;
+    let mut spans = [u.span(Component::Scheme), u.span(Component::Host)];
+    spans.sort_by_key(|r| r.as_ref().map(|r| r.start));
+    for r in spans.into_iter().flatten() {
+        if r.start < at {
+            continue;
+        }
+        pct_copy(&text[at..r.start], unreserved, &o, false, out);
+        pct_copy(&text[r.clone()], unreserved, &o, o.case, out);
+        at = r.end;
+    }
+    pct_copy(&text[at..], unreserved, &o, false, out);
+}
+
 /// `normalize_once` component by component, into the cleared `out`.
 fn normalize_parts(u: &UriRef<'_>, o: NormalizeOptions, out: &mut String) {
     // Room for the result but for an empty http(s) path's "/" and for
     // RFC 5952 text, which may be longer.
     out.reserve(u.as_str().len() + 1);
+    if u.profile().part(Component::Path.as_str()).is_none() {
+        return normalize_text(u, o, out);
+    }
     let unreserved = u.profile().tables().unreserved;
     let scheme = u.scheme();
     if let Some(s) = scheme {

@@ -5,6 +5,7 @@ mod authority_errors_blame_userinfo;
 mod draft_host_kinds_one_truth;
 mod normalize_decoded_scheme;
 mod normalize_draft_opaque_double_slash;
+mod normalize_rfc1738_keeps_every_part;
 mod normalize_rooted_relative_dots;
 mod normalize_seed_authority_alternative;
 mod normalize_seed_opaque_dots;
