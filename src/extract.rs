@@ -192,6 +192,7 @@ pub fn find_iter(text: &[u8], options: ExtractOptions) -> FindIter<'_> {
         parser: Parser::new().profile(options.profile).syntax(Syntax::Uri),
         options,
         class: classes(options.profile),
+        token: token_set(options.profile),
     }
 }
 
@@ -215,6 +216,16 @@ pub struct FindIter<'a> {
     options: ExtractOptions,
     /// Byte classes of the profile (see `classes`).
     class: [u8; 256],
+    /// The bytes a reference of the profile may hold, as the scan kernels
+    /// take a set (`None` if one is not ASCII: the class table serves).
+    token: Option<(crate::scan::Nibbles, crate::scan::Ranges)>,
+}
+
+/// The profile's reference bytes as nibble tables and ranges, for finding
+/// a token's end many bytes at a time.
+fn token_set(profile: Profile) -> Option<(crate::scan::Nibbles, crate::scan::Ranges)> {
+    let n = crate::scan::nibbles_of(profile.tables().bytes)?;
+    Some((n, crate::scan::ranges_of(&n)))
 }
 
 /// Whitespace: ASCII, and U+00A0 (0xC2 0xA0).
@@ -508,31 +519,25 @@ impl<'a> FindIter<'a> {
         {
             return (None, p + 1);
         }
-        // One pass: the DFA runs to the first byte no URI can have there;
-        // only a candidate that loses trailing bytes is run again. A DFA
-        // that dies inside the token (on a byte a URI may hold) sends it to
-        // the general path: the whole token, trimmed, is the candidate,
-        // never a prefix cut at an invalid byte (`hxxp://c[.]d` is no hit).
+        // The token: the bytes a URI may hold from the scheme on (many at
+        // a time), less trailing punctuation and unbalanced brackets; it is
+        // a candidate as a whole, never a prefix cut at an invalid byte
+        // (`hxxp://c[.]d` is no hit). One DFA run then decides it.
         let window = &t[..t.len().min(s + (1 << 20))];
-        let run = self.parser.plain_dfa().map(|d| (d, d.run_from(window, s)));
-        let (e, end, valid) = match run {
-            Some((d, (e, state))) if e >= t.len() || !self.uri_byte(t[e]) => {
-                let end = trim(t, s, e);
-                let valid = if end == e {
-                    d.accept[state as usize]
-                } else {
-                    d.scan(&t[s..end]).is_ok()
-                };
-                (e, end, valid)
-            }
-            _ => {
+        let e = match &self.token {
+            Some((nib, ranges)) => crate::scan::skip(nib, ranges, window, p + 1),
+            None => {
                 let mut e = p + 1;
-                while e < t.len() && self.uri_byte(t[e]) {
+                while e < window.len() && self.uri_byte(window[e]) {
                     e += 1;
                 }
-                let end = trim(t, s, e);
-                (e, end, self.parser.is_valid(&t[s..end]))
+                e
             }
+        };
+        let end = trim(t, s, e);
+        let valid = match self.parser.plain_dfa() {
+            Some(d) => d.scan(&t[s..end]).is_ok(),
+            None => self.parser.is_valid(&t[s..end]),
         };
         let hit = (end > p + 1 && valid)
             .then(|| self.borrowed(s..end))
