@@ -118,6 +118,12 @@ fn section_3_1_user_and_password() {
         assert_eq!(f.login(), login, "{s}");
         assert_eq!(f.host(), "host.com");
     }
+    // The user and password together are RFC 3986's userinfo (the
+    // grammar groups them, abnf/rfc1738.abnf note 10), which the lints read.
+    let u = parser().parse("ftp://foo:bar@host.com/").unwrap();
+    assert_eq!(u.userinfo(), Some("foo:bar"));
+    let kinds: Vec<_> = u.lints().iter().map(|l| l.kind).collect();
+    assert!(kinds.contains(&urilex::LintKind::PasswordInUserinfo));
     // A password without a user name cannot be written (3.1).
     assert!(parser()
         .parse("ftp://:pw@host.com/")

@@ -22,7 +22,7 @@ pub(crate) enum Algorithm {
     /// before dot segments are removed (step 6).
     UrlDraft05,
     /// The grammar has no relative references (RFC 1738: section 2.3 leaves
-    /// them to RFC 1808), so nothing resolves against it.
+    /// them to RFC 1808; URNs are absolute), so nothing resolves against it.
     None,
 }
 

@@ -76,8 +76,9 @@ pub enum ResolveError {
     /// path against an opaque base (`mailto:a[b]` + `x`) gives a hierarchical
     /// path that may hold characters only opaque parts allow.
     InvalidTarget,
-    /// The base's profile defines no relative references (RFC 1738, whose
-    /// section 2.3 leaves them to RFC 1808).
+    /// The base's profile defines no relative references: RFC 1738 (its
+    /// section 2.3 leaves them to RFC 1808) and the URN grammars (a URN is
+    /// absolute; RFC 8141 and seed 004 define no resolution).
     NoRelativeReferences,
 }
 
@@ -88,7 +89,7 @@ impl fmt::Display for ResolveError {
             ResolveError::AboveRoot => "\"..\" climbs above the root of the path",
             ResolveError::TooLong => "resolved URI is longer than 4 GiB",
             ResolveError::NoRelativeReferences => {
-                "the profile defines no relative references (RFC 1738 2.3 leaves them to RFC 1808)"
+                "the profile's grammar defines no relative references (RFC 1738, URNs): nothing resolves against it"
             }
             ResolveError::InvalidTarget => {
                 "the resolved target is not valid in the profile's grammar (opaque base?)"

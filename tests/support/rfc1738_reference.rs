@@ -214,8 +214,13 @@ fn user_chars() -> P {
 fn login() -> P {
     seq(vec![
         opt(seq(vec![
-            part("user", user_chars()),
-            opt(seq(vec![lit(":"), part("password", user_chars())])),
+            part(
+                "userinfo",
+                seq(vec![
+                    part("user", user_chars()),
+                    opt(seq(vec![lit(":"), part("password", user_chars())])),
+                ]),
+            ),
             lit("@"),
         ])),
         hostport(),
