@@ -168,7 +168,16 @@ fn dfa_value(name: &str, d: &Dfa, labelled: bool) -> String {
 /// k`) and the current position (`regs + 1 + kinds`), so that every
 /// operation is a plain copy and every final slot one read. `max_slots` is
 /// the runtime's span slots (`MAX_SLOTS`).
-fn emit_tdfa(out: &mut String, name: &str, t: &Tdfa, regs: usize, kinds: usize, max_slots: usize) {
+#[allow(clippy::too_many_arguments)]
+fn emit_tdfa(
+    out: &mut String,
+    name: &str,
+    t: &Tdfa,
+    regs: usize,
+    kinds: usize,
+    max_slots: usize,
+    fixed: u8,
+) {
     let pos_reg = regs + 1 + kinds;
     let nslots = t.nslots;
     emit_dfa(out, name, &t.dfa, false, Some(&t.op_at));
@@ -278,7 +287,7 @@ fn emit_tdfa(out: &mut String, name: &str, t: &Tdfa, regs: usize, kinds: usize, 
         slots.resize(max_slots, "NONE".to_string());
         let _ = writeln!(
             out,
-            "        {} => Spans {{ slots: [{}], kind: r[{}] as u8, source: 0 }},",
+            "        {} => Spans {{ slots: [{}], kind: r[{}] as u8, source: 0, fixed: {fixed:#04x} }},",
             states.join(" | "),
             slots.join(", "),
             row[nslots - 1]
@@ -707,7 +716,15 @@ fn emit_profile(
         emit_dfa(out, &name, d, true, None);
         emit_program(out, &name, prog, &p.pool, &p.spec);
         if let Some(t) = tdfa {
-            emit_tdfa(out, &format!("{name}_T"), t, max_regs, max_kinds, max_slots);
+            emit_tdfa(
+                out,
+                &format!("{name}_T"),
+                t,
+                max_regs,
+                max_kinds,
+                max_slots,
+                p.spec.fixed_mask(),
+            );
         }
         format!(
             "Entry {{ dfa: {}, ops: &{name}_OPS, exact: {}, tdfa: {}, line_ends: {}, rule: {:?} }}",
@@ -870,9 +887,10 @@ fn emit_profile(
         .iter()
         .map(|k| format!("{:?}", k.name))
         .collect();
+    let fixed = p.spec.fixed_mask();
     let _ = writeln!(
         out,
-        "static P{i}: ProfileTables = ProfileTables {{\n    rules: &P{i}_RULES,\n    parts: &P{i}_PARTS,\n    kind_part: {},\n    kinds: &[{}],\n    literal: &P{i}_LITERAL,\n    unreserved: &P{i}_UNRESERVED,\n    bytes: &P{i}_BYTES,\n    sets: &P{i}_SETS,\n    firsts: &P{i}_FIRSTS,\n    leaves: &P{i}_LEAVES,\n    regions: &[{}],\n    entries: [\n        {},\n    ],\n    schemes: &[\n        {}\n    ],\n    components: &[\n        {},\n    ],\n}};\n",
+        "static P{i}: ProfileTables = ProfileTables {{\n    fixed: {fixed:#04x},\n    rules: &P{i}_RULES,\n    parts: &P{i}_PARTS,\n    kind_part: {},\n    kinds: &[{}],\n    literal: &P{i}_LITERAL,\n    unreserved: &P{i}_UNRESERVED,\n    bytes: &P{i}_BYTES,\n    sets: &P{i}_SETS,\n    firsts: &P{i}_FIRSTS,\n    leaves: &P{i}_LEAVES,\n    regions: &[{}],\n    entries: [\n        {},\n    ],\n    schemes: &[\n        {}\n    ],\n    components: &[\n        {},\n    ],\n}};\n",
         p.spec.kind_part.map_or(u8::MAX as usize, |k| k),
         kinds.join(", "),
         regions.join(", "),

@@ -151,6 +151,14 @@ impl ProfileSpec {
     pub fn npairs(&self) -> usize {
         self.parts.iter().map(|p| p.slot + 1).max().unwrap_or(0)
     }
+    /// The default profile's parts this profile declares, as bits by index
+    /// (`Spans::fixed`: a typed accessor reads its slot only if set).
+    pub fn fixed_mask(&self) -> u8 {
+        self.parts
+            .iter()
+            .filter(|p| p.index < self.nfixed.min(8) && !p.hidden)
+            .fold(0u8, |m, p| m | 1 << p.index)
+    }
     /// Number of capture slots: two per slot pair and one for the kind.
     pub fn nslots(&self) -> usize {
         2 * self.npairs() + 1

@@ -424,12 +424,13 @@ fn to_slots(spec: &ProfileSpec, ops: &mut [Op]) {
 }
 
 /// Gives every part its slot. The default profile's parts keep their
-/// index (their typed accessors read it directly); any other part shares a
-/// slot with parts that no one program can record together: the entries
+/// index (their typed accessors read it directly); any other part takes
+/// the slot of a default part the profile lacks, or shares one with parts
+/// that no one program can record together: the entries
 /// (one program for this purpose) and each scheme rule record the parts
 /// whose rules they reach. RFC 1738's ten scheme rules have some thirty
-/// parts but at most four beyond the default's each, so every reference
-/// stays small. A part records which programs can set it (`sources`); the
+/// parts but at most four beyond the default's each, and lack four of the
+/// default's, so every reference stays as small as RFC 6874's. A part records which programs can set it (`sources`); the
 /// runtime checks that against the program a reference was parsed by
 /// before it reads a shared slot.
 pub fn assign_slots(spec: &mut ProfileSpec) -> Result<(), GrammarError> {
@@ -457,10 +458,13 @@ pub fn assign_slots(spec: &mut ProfileSpec) -> Result<(), GrammarError> {
         })
         .collect();
     let fixed = spec.nfixed;
-    // Per slot: the programs that already record some part there.
-    let mut taken: Vec<u64> = vec![u64::MAX; fixed];
+    // Per slot: the programs that already record some part there. The
+    // default profile's indices that this profile does not declare are
+    // free for its own parts (the typed accessors of those components are
+    // told, by the profile's `fixed` mask, that it has none).
+    let mut taken: Vec<u64> = vec![0; fixed];
     let mut order: Vec<usize> = (0..spec.parts.len()).collect();
-    order.sort_by_key(|&i| spec.parts[i].index);
+    order.sort_by_key(|&i| (spec.parts[i].index >= fixed, spec.parts[i].index));
     for i in order {
         let p = &spec.parts[i];
         let sources = reach
@@ -474,7 +478,7 @@ pub fn assign_slots(spec: &mut ProfileSpec) -> Result<(), GrammarError> {
         let slot = if p.index < fixed {
             p.index
         } else {
-            match (fixed..taken.len()).find(|&k| taken[k] & sources == 0) {
+            match (0..taken.len()).find(|&k| taken[k] & sources == 0) {
                 Some(k) => k,
                 None => {
                     taken.push(0);
@@ -482,7 +486,9 @@ pub fn assign_slots(spec: &mut ProfileSpec) -> Result<(), GrammarError> {
                 }
             }
         };
-        taken[slot] |= sources;
+        // A default part's slot is its own: its typed accessor reads it
+        // without asking which program wrote the spans.
+        taken[slot] |= if p.index < fixed { u64::MAX } else { sources };
         let p = &mut spec.parts[i];
         p.slot = slot;
         p.sources = sources;

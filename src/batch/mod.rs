@@ -281,6 +281,7 @@ impl Batch {
             self.long[r.wide() as usize]
         } else {
             let mut spans = Spans::EMPTY;
+            spans.fixed = self.profile.tables().fixed;
             for c in 0..DEFAULT_SLOTS / 2 {
                 if r.present & (1 << c) != 0 {
                     spans.slots[2 * c] = r.spans[2 * c] as u32;

@@ -120,12 +120,14 @@ pub(super) fn valid_record(
     both = (both | both >> 1) & 0x3333;
     both = (both | both >> 2) & 0x0f0f;
     both = (both | both >> 4) & 0x00ff;
-    rec.present = both as u8;
-    // Parts beyond the default grammar's (another profile's) do not fit
-    // the record, nor does the scheme rule that parsed it (which says whose
-    // parts shared slots hold): such a reference keeps its spans in the
-    // side table.
-    let extra = spans.source != 0 || spans.slots[DEFAULT_SLOTS..].iter().any(|&s| s != NONE);
+    rec.present = both as u8 & spans.fixed;
+    // Parts beyond the default grammar's (another profile's, in slots of
+    // its own or of default parts it lacks) do not fit the record, nor
+    // does the scheme rule that parsed it (which says whose parts shared
+    // slots hold): such a reference keeps its spans in the side table.
+    let extra = spans.source != 0
+        || both as u8 & !spans.fixed != 0
+        || spans.slots[DEFAULT_SLOTS..].iter().any(|&s| s != NONE);
     if line.len() <= u16::MAX as usize && !extra {
         rec.spans = inline.map(|s| s as u16);
     } else {

@@ -23,12 +23,15 @@ pub(crate) const NONE: u32 = u32::MAX;
 /// `slots[2c]..slots[2c + 1]` (the profile's layout; `MAX_SLOTS` is the
 /// largest any grammar needs); `kind` is the classified part's kind or
 /// `u8::MAX`; `source` the program that wrote them (0 an entry's, `1 + k`
-/// scheme rule `k`'s), which says whose part a shared slot holds.
+/// scheme rule `k`'s), which says whose part a shared slot holds; `fixed`
+/// the default grammar's parts the profile declares (`ProfileTables::fixed`),
+/// whose slots are theirs: another's may hold one of the profile's own.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub(crate) struct Spans {
     pub slots: [u32; MAX_SLOTS],
     pub kind: u8,
     pub source: u8,
+    pub fixed: u8,
 }
 
 impl Spans {
@@ -36,12 +39,16 @@ impl Spans {
         slots: [NONE; MAX_SLOTS],
         kind: u8::MAX,
         source: 0,
+        fixed: u8::MAX,
     };
 
-    /// A part of the default grammar (its slot is its index in every
-    /// profile).
+    /// A part of the default grammar: its slot is its index, when the
+    /// profile declares it.
     #[inline]
     pub(crate) fn get(&self, c: Component) -> Option<(usize, usize)> {
+        if (self.fixed >> (c as u32)) & 1 == 0 {
+            return None;
+        }
         self.get_slot(c as usize)
     }
 
@@ -87,6 +94,7 @@ impl Spans {
 #[inline]
 pub(crate) fn run_program(t: &ProfileTables, ops: &[Op], input: &[u8]) -> Option<Spans> {
     let mut spans = Spans::EMPTY;
+    spans.fixed = t.fixed;
     // Backtracking frames: (pc to resume at, position, trail length).
     let mut frames = [(0u16, 0u32, 0u8); MAX_FRAMES];
     let mut nframes = 0usize;

@@ -350,6 +350,9 @@ impl PartInfo {
 }
 
 pub(crate) struct ProfileTables {
+    /// The default grammar's parts this profile declares, as bits by
+    /// index (their slots are theirs; the others may hold its own parts).
+    pub fixed: u8,
     pub rules: &'static [&'static str],
     /// The layout: per part index, the part (hidden where the profile has
     /// none at that index, or where the generator keeps a region's span).

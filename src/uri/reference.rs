@@ -390,7 +390,9 @@ impl<'a> Iterator for Occurrences<'a> {
 #[inline(always)]
 pub(crate) fn with_path(mut spans: Spans, len: usize) -> Spans {
     let p = Component::Path as usize * 2;
-    if spans.slots[p] == parse::NONE {
+    // A profile without RFC 3986's path may keep one of its own parts in
+    // that slot: it has no path to set.
+    if (spans.fixed >> (Component::Path as u32)) & 1 != 0 && spans.slots[p] == parse::NONE {
         let at = [Component::Query, Component::Fragment]
             .iter()
             .find_map(|&c| spans.get(c).map(|(s, _)| s.saturating_sub(1)))
@@ -467,7 +469,7 @@ impl<'a> UriRef<'a> {
     /// ```
     #[inline]
     pub fn span(&self, c: Component) -> Option<core::ops::Range<usize>> {
-        if c == Component::Path {
+        if c == Component::Path && self.has_path() {
             return Some(self.path_span());
         }
         self.spans.get(c).map(|(s, e)| s..e)
@@ -545,6 +547,13 @@ impl<'a> UriRef<'a> {
         let r = self.path_span();
         self.src.get(r).unwrap_or("")
     }
+    /// Whether the profile's grammar has RFC 3986's path (all but RFC
+    /// 1738's, which splits each scheme's path into its own parts: there
+    /// `path()` is empty and `span(Component::Path)` is `None`).
+    #[inline]
+    fn has_path(&self) -> bool {
+        (self.spans.fixed >> (Component::Path as u32)) & 1 != 0
+    }
     #[inline]
     fn path_span(&self) -> core::ops::Range<usize> {
         // `Parser::spans` always sets the path; the fallback keeps a
@@ -593,7 +602,7 @@ impl<'a> UriRef<'a> {
     /// The span of the part at a layout index: every reference has a path
     /// (RFC 3986 3.3); a repeated part's is its first occurrence.
     fn span_at(&self, index: usize) -> Option<core::ops::Range<usize>> {
-        if index == Component::Path as usize {
+        if index == Component::Path as usize && self.has_path() {
             return Some(self.path_span());
         }
         match parse::Occurrences::new(self.profile, &self.spans, index) {
@@ -624,7 +633,7 @@ impl<'a> UriRef<'a> {
         let walk = parse::Occurrences::new(self.profile, &self.spans, index);
         let single = match walk {
             Some(_) => None,
-            None if index == Component::Path as usize => Some(self.path_span()),
+            None if index == Component::Path as usize && self.has_path() => Some(self.path_span()),
             None => self.slot_span(index),
         };
         Occurrences {
