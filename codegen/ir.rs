@@ -68,6 +68,7 @@ pub struct PartSpec {
     /// Where its span is kept: slots `2 * slot` and `2 * slot + 1`. The
     /// index for the parts the default profile declares; parts that no one
     /// rule can record together share slots (see `program::assign_slots`).
+    /// For a repeated part, only its number among its region's parts.
     pub slot: usize,
     /// The programs that can record it, as bits: bit 0 the entries, bit
     /// `1 + k` scheme rule `k` (all bits for a part none of them reaches).
@@ -147,7 +148,9 @@ impl ProfileSpec {
     pub fn part_at(&self, index: usize) -> Option<&PartSpec> {
         self.parts.iter().find(|p| p.index == index)
     }
-    /// Number of slot pairs the parts' spans take (shared ones once).
+    /// Number of slot pairs the parts' spans take (shared ones once; a
+    /// repeated part's number, which only its region's program uses, is
+    /// below it too).
     pub fn npairs(&self) -> usize {
         self.parts.iter().map(|p| p.slot + 1).max().unwrap_or(0)
     }

@@ -463,6 +463,7 @@ pub fn assign_slots(spec: &mut ProfileSpec) -> Result<(), GrammarError> {
     // free for its own parts (the typed accessors of those components are
     // told, by the profile's `fixed` mask, that it has none).
     let mut taken: Vec<u64> = vec![0; fixed];
+    let mut per_region: HashMap<Option<usize>, usize> = HashMap::new();
     let mut order: Vec<usize> = (0..spec.parts.len()).collect();
     order.sort_by_key(|&i| (spec.parts[i].index >= fixed, spec.parts[i].index));
     for i in order {
@@ -475,6 +476,20 @@ pub fn assign_slots(spec: &mut ProfileSpec) -> Result<(), GrammarError> {
         // A part no program reaches is read only by its own validation:
         // it keeps a slot to itself.
         let sources = if sources == 0 { u64::MAX } else { sources };
+        // A repeated part is never in a reference's spans: only its
+        // region's program records it, as the walker goes. Its number
+        // only tells it from the other parts of that region.
+        if p.repeated && p.index >= fixed {
+            let region = p.region.map(|(_, r)| r);
+            let slot = *per_region
+                .entry(region)
+                .and_modify(|n| *n += 1)
+                .or_insert(0);
+            let p = &mut spec.parts[i];
+            p.slot = slot;
+            p.sources = sources;
+            continue;
+        }
         let slot = if p.index < fixed {
             p.index
         } else {
