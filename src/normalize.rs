@@ -141,6 +141,18 @@ fn pct_copy(s: &str, unreserved: &[u64; 4], o: &NormalizeOptions, lower: bool, o
     }
 }
 
+/// Appends `s` with the hex digits of its percent-encodings in upper case,
+/// nothing decoded (RFC 8141 section 3, seed 004 section 5 step 3).
+pub(crate) fn push_upper_pct(s: &str, out: &mut String) {
+    pct_copy(
+        s,
+        &[0; 4],
+        &NormalizeOptions::new().percent(false),
+        false,
+        out,
+    );
+}
+
 /// Writes the normal form of `u` into `out` (cleared first).
 ///
 /// Under the draft profiles a step can change how the grammar reads the

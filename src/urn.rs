@@ -15,6 +15,7 @@
 //! assert!(u.equivalent(&Urn::parse("urn:EXAMPLE:a123%2C456").unwrap(), QueryRule::Drop));
 //! ```
 
+use crate::normalize::push_upper_pct;
 use crate::{ParseError, Parser, Profile, UriRef, UriRefBuf};
 use core::fmt;
 use core::str::FromStr;
@@ -33,14 +34,16 @@ pub struct UrnBuf(UriRefBuf);
 pub struct UrnError {
     /// The grammar's error.
     pub error: ParseError,
-    /// The NID as written, when the fault is in it.
-    nid: Option<String>,
+    /// Where the NID starts and its text, when the fault is in it.
+    nid: Option<(usize, String)>,
 }
 
 impl fmt::Display for UrnError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match &self.nid {
-            Some(nid) if nid.eq_ignore_ascii_case("urn") && self.error.index() == 4 + nid.len() => {
+            Some((at, nid))
+                if nid.eq_ignore_ascii_case("urn") && self.error.index() == at + nid.len() =>
+            {
                 write!(
                 f,
                 "the NID \"urn\" is reserved (seed 004 section 2.1): '{nid}' at byte {} (rule {})",
@@ -48,7 +51,7 @@ impl fmt::Display for UrnError {
                 self.error.rule()
             )
             }
-            Some(nid) => write!(
+            Some((_, nid)) => write!(
                 f,
                 "NID must be 2 to 32 letters, digits or hyphens, not starting or ending with a \
                  hyphen: '{nid}' at byte {} (rule {})",
@@ -110,23 +113,19 @@ impl<'a> Urn<'a> {
         match Parser::new().profile(profile).parse(input) {
             Ok(u) => Ok(Urn(u)),
             Err(mut error) => {
-                // A fault before the NID's ":" is the NID's, though past
-                // its 32nd character the grammar is already between the
-                // NID and that ":".
-                let nid_text = input
-                    .get(4..)
-                    .filter(|_| input.as_bytes()[..3].eq_ignore_ascii_case(b"urn"))
-                    .map(|rest| rest.split(':').next().unwrap_or(""));
-                let in_nid = nid_text.is_some_and(|n| {
-                    (4..=4 + n.len()).contains(&error.index())
-                        && matches!(error.part(), Some("nid") | Some("path"))
-                });
+                // A fault between the scheme's ":" and the NID's is the
+                // NID's, though past its 32nd character the grammar is
+                // already between the NID and that ":".
+                let start = input.find(':').map_or(input.len(), |i| i + 1);
+                let nid_text = input[start..].split(':').next().unwrap_or("");
+                let in_nid = (start..=start + nid_text.len()).contains(&error.index())
+                    && matches!(error.part(), Some("nid") | Some("path"));
                 let nid = in_nid.then(|| {
                     // The documents' rule (not a helper such as the
                     // draft's `nid3`).
                     error.part = Some("nid");
                     error.rule = "NID";
-                    nid_text.unwrap_or_default().to_string()
+                    (start, nid_text.to_string())
                 });
                 Err(UrnError { error, nid })
             }
@@ -209,7 +208,7 @@ impl<'a> Urn<'a> {
         out.push_str("urn:");
         out.push_str(&self.nid().to_ascii_lowercase());
         out.push(':');
-        push_upper_pct(&mut out, self.nss());
+        push_upper_pct(self.nss(), &mut out);
         let draft = self.0.part("query").is_some();
         if query == QueryRule::Reorder && draft {
             let mut ds: Vec<(&str, &str)> = self.directives().collect();
@@ -218,7 +217,7 @@ impl<'a> Urn<'a> {
                 out.push(if i == 0 { '?' } else { '&' });
                 out.push_str(k);
                 out.push('=');
-                push_upper_pct(&mut out, v);
+                push_upper_pct(v, &mut out);
             }
         }
         out
@@ -232,23 +231,6 @@ impl<'a> Urn<'a> {
     /// An owned copy.
     pub fn to_owned(&self) -> UrnBuf {
         UrnBuf(self.0.to_owned())
-    }
-}
-
-/// `s` with the hex digits of its percent-encodings in upper case.
-fn push_upper_pct(out: &mut String, s: &str) {
-    let b = s.as_bytes();
-    let mut i = 0;
-    while i < b.len() {
-        if b[i] == b'%' && i + 2 < b.len() {
-            out.push('%');
-            out.push(b[i + 1].to_ascii_uppercase() as char);
-            out.push(b[i + 2].to_ascii_uppercase() as char);
-            i += 3;
-        } else {
-            out.push(b[i] as char);
-            i += 1;
-        }
     }
 }
 

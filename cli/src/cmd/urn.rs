@@ -52,21 +52,15 @@ pub fn run(a: Args) -> Result<(), Failure> {
     let draft = profile.part("directive").is_some();
     super::run_lines(&a.inputs.files, |line, at, out| {
         let Ok(text) = std::str::from_utf8(line) else {
-            return if a.equiv {
-                writeln!(out, "ERROR {at}: not UTF-8")
-            } else {
-                let e = urilex::Parser::new()
-                    .profile(profile)
-                    .parse_bytes(line)
-                    .unwrap_err();
-                writeln!(
-                    out,
-                    "{{\"valid\":false,\"error\":{{\"kind\":\"{}\",\"component\":null,\"rule\":\"\",\"index\":{},\"line\":{},\"message\":\"not UTF-8\"}}}}",
-                    e.kind().as_str(),
-                    e.index(),
-                    at.line
-                )
-            };
+            if a.equiv {
+                return writeln!(out, "ERROR {at}: not UTF-8");
+            }
+            // The grammar's error: where the first byte that is not ASCII is.
+            let e = urilex::Parser::new()
+                .profile(profile)
+                .parse_bytes(line)
+                .unwrap_err();
+            return invalid_row(out, draft, &e, &e.to_string(), at.line);
         };
         if a.equiv {
             let Some((x, y)) = text.split_once('\t') else {
@@ -102,28 +96,30 @@ pub fn run(a: Args) -> Result<(), Failure> {
                 }
                 out.write_all(b"}\n")
             }
-            Err(e) => {
-                out.write_all(
-                    b"{\"valid\":false,\"nid\":null,\"nss\":null,\"r\":null,\"q\":null,\"f\":null",
-                )?;
-                if draft {
-                    out.write_all(b",\"directives\":null")?;
-                }
-                out.write_all(b",\"error\":{\"kind\":")?;
-                json_str(out, Some(e.error.kind().as_str()))?;
-                out.write_all(b",\"component\":")?;
-                json_str(out, e.error.part())?;
-                out.write_all(b",\"rule\":")?;
-                json_str(out, Some(e.error.rule()))?;
-                write!(
-                    out,
-                    ",\"index\":{},\"line\":{},\"message\":",
-                    e.error.index(),
-                    at.line
-                )?;
-                json_str(out, Some(&e.to_string()))?;
-                out.write_all(b"}}\n")
-            }
+            Err(e) => invalid_row(out, draft, &e.error, &e.to_string(), at.line),
         }
     })
+}
+
+/// The row of a line that is not a URN: every part null, and the error.
+fn invalid_row(
+    out: &mut impl Write,
+    draft: bool,
+    e: &urilex::ParseError,
+    message: &str,
+    line: u64,
+) -> std::io::Result<()> {
+    out.write_all(b"{\"valid\":false,\"nid\":null,\"nss\":null,\"r\":null,\"q\":null,\"f\":null")?;
+    if draft {
+        out.write_all(b",\"directives\":null")?;
+    }
+    out.write_all(b",\"error\":{\"kind\":")?;
+    json_str(out, Some(e.kind().as_str()))?;
+    out.write_all(b",\"component\":")?;
+    json_str(out, e.part())?;
+    out.write_all(b",\"rule\":")?;
+    json_str(out, Some(e.rule()))?;
+    write!(out, ",\"index\":{},\"line\":{line},\"message\":", e.index())?;
+    json_str(out, Some(message))?;
+    out.write_all(b"}}\n")
 }

@@ -1,6 +1,6 @@
 //! `ftp` (RFC 1738 section 3.2).
 
-use super::{decoded, port_or};
+use super::{decoded, server_port};
 use crate::UriRef;
 use std::borrow::Cow;
 use std::fmt;
@@ -75,7 +75,7 @@ impl<'a> Ftp<'a> {
     }
     /// The port: the URL's, else 21 (3.2). `None` over 65535.
     pub fn port(&self) -> Option<u16> {
-        port_or(&self.0, 21)
+        server_port(&self.0)
     }
     /// The user name as written; `Some("")` for `ftp://@host.com/` (3.1).
     pub fn user(&self) -> Option<&'a str> {

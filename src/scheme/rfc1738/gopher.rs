@@ -1,6 +1,6 @@
 //! `gopher` (RFC 1738 section 3.4).
 
-use super::{decoded, port_or};
+use super::{decoded, server_port};
 use crate::UriRef;
 use std::borrow::Cow;
 
@@ -16,7 +16,7 @@ impl<'a> Gopher<'a> {
     }
     /// The port: the URL's, else 70 (3.4.1). `None` over 65535.
     pub fn port(&self) -> Option<u16> {
-        port_or(&self.0, 70)
+        server_port(&self.0)
     }
     /// The Gopher type: one character (decoded if written `%XX`); `1` (a
     /// directory) when the path is empty (3.4.1).

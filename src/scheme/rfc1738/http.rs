@@ -1,6 +1,6 @@
 //! `http` (RFC 1738 section 3.3).
 
-use super::port_or;
+use super::server_port;
 use crate::UriRef;
 
 /// An `httpurl`: `http://host[:port][/hpath[?search]]`. No user name or
@@ -15,7 +15,7 @@ impl<'a> Http<'a> {
     }
     /// The port: the URL's, else 80 (3.3). `None` over 65535.
     pub fn port(&self) -> Option<u16> {
-        port_or(&self.0, 80)
+        server_port(&self.0)
     }
     /// The path (an HTTP selector) as written, without the `/` that ends
     /// the host; `None` when the URL has none (`http://host`).

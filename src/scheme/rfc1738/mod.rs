@@ -139,22 +139,20 @@ impl<'a> Url<'a> {
     }
 
     /// The port section 3 gives the scheme when the URL names none (ftp 21,
-    /// http 80, gopher 70, nntp 119, telnet 23, wais 210, prospero 1525).
+    /// http 80, gopher 70, nntp 119, telnet 23, wais 210, prospero 1525;
+    /// [`crate::default_port`] holds them).
     pub fn default_port(&self) -> Option<u16> {
-        self.uri()
-            .scheme()
-            .and_then(|s| crate::default_port(&s.to_ascii_lowercase()))
-            .filter(|_| !matches!(self, Url::Other(_) | Url::File(_)))
+        match self {
+            Url::Other(_) | Url::File(_) | Url::Mailto(_) | Url::News(_) => None,
+            _ => self.uri().scheme().and_then(crate::default_port),
+        }
     }
 
     /// The port to connect to: the URL's own (3.1), else the default of
     /// the scheme. `None` for a scheme without a server, or for a port
     /// over 65535 (the grammar's `digits` has no bound).
     pub fn port(&self) -> Option<u16> {
-        match self.uri().port() {
-            Some(p) => p.parse().ok(),
-            None => self.default_port(),
-        }
+        server_port(self.uri())
     }
 }
 
@@ -164,10 +162,11 @@ pub(crate) fn decoded(s: &str) -> Cow<'_, [u8]> {
     crate::pct::decode(s).unwrap_or(Cow::Borrowed(s.as_bytes()))
 }
 
-/// The port of a server-based scheme's URL, or its default.
-pub(crate) fn port_or(u: &UriRef<'_>, default: u16) -> Option<u16> {
+/// The port of a server-based scheme's URL, or its scheme's default
+/// (section 3, from the one table, [`crate::default_port`]).
+pub(crate) fn server_port(u: &UriRef<'_>) -> Option<u16> {
     match u.port() {
         Some(p) => p.parse().ok(),
-        None => Some(default),
+        None => u.scheme().and_then(crate::default_port),
     }
 }

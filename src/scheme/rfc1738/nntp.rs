@@ -1,6 +1,6 @@
 //! `nntp` (RFC 1738 section 3.7).
 
-use super::port_or;
+use super::server_port;
 use crate::UriRef;
 
 /// An `nntpurl`: `nntp://host[:port]/<newsgroup-name>[/<article-number>]`.
@@ -14,7 +14,7 @@ impl<'a> Nntp<'a> {
     }
     /// The port: the URL's, else 119 (3.7). `None` over 65535.
     pub fn port(&self) -> Option<u16> {
-        port_or(&self.0, 119)
+        server_port(&self.0)
     }
     /// The newsgroup.
     pub fn group(&self) -> &'a str {

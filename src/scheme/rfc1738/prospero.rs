@@ -1,6 +1,6 @@
 //! `prospero` (RFC 1738 section 3.11).
 
-use super::{decoded, port_or};
+use super::{decoded, server_port};
 use crate::UriRef;
 use std::borrow::Cow;
 
@@ -15,7 +15,7 @@ impl<'a> Prospero<'a> {
     }
     /// The port: the URL's, else 1525 (3.11). `None` over 65535.
     pub fn port(&self) -> Option<u16> {
-        port_or(&self.0, 1525)
+        server_port(&self.0)
     }
     /// The host-specific object name, decoded: opaque to the client; it
     /// may begin with `/` (`prospero://host.dom//pros/name` names

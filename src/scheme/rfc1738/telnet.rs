@@ -1,6 +1,6 @@
 //! `telnet` (RFC 1738 section 3.8).
 
-use super::port_or;
+use super::server_port;
 use crate::UriRef;
 
 /// A `telneturl`: `telnet://[user[:password]@]host[:port][/]`: an
@@ -16,7 +16,7 @@ impl<'a> Telnet<'a> {
     }
     /// The port: the URL's, else 23 (3.8). `None` over 65535.
     pub fn port(&self) -> Option<u16> {
-        port_or(&self.0, 23)
+        server_port(&self.0)
     }
     /// The user name as written (empty is not absent, 3.1).
     pub fn user(&self) -> Option<&'a str> {

@@ -1,6 +1,6 @@
 //! `wais` (RFC 1738 section 3.9).
 
-use super::port_or;
+use super::server_port;
 use crate::UriRef;
 
 /// A `waisurl`: `wais://host[:port]/<database>`, with `?<search>` or
@@ -32,7 +32,7 @@ impl<'a> Wais<'a> {
     }
     /// The port: the URL's, else 210 (3.9). `None` over 65535.
     pub fn port(&self) -> Option<u16> {
-        port_or(&self.0, 210)
+        server_port(&self.0)
     }
     /// The database name as written.
     pub fn database(&self) -> &'a str {
