@@ -199,7 +199,7 @@ pub fn parse(file: &str, text: &str) -> Result<ParsedFile, GrammarError> {
                     bytes.push(b' ');
                     lines.push(lineno);
                     bytes.extend_from_slice(code.as_bytes());
-                    lines.extend(std::iter::repeat(lineno).take(code.len()));
+                    lines.extend(std::iter::repeat_n(lineno, code.len()));
                 }
                 None => return Err(err(lineno, "continuation line outside of any rule".into())),
             }

@@ -149,7 +149,7 @@ fn label_of(nfa: &Nfa, set: &[u32]) -> Label {
     let mut best: Option<(usize, u32, Label)> = None;
     for (l, b) in groups {
         let key = (b.iter().count(), l.depth);
-        if best.map_or(true, |(w, d, _)| key > (w, d)) {
+        if best.is_none_or(|(w, d, _)| key > (w, d)) {
             best = Some((key.0, key.1, l));
         }
     }

@@ -1,5 +1,6 @@
 //! Stage 6: Rust source for the tables, deterministic byte for byte.
 
+use super::bitprog;
 use super::dfa::Dfa;
 use super::ir::ProfileSpec;
 use super::program::{Op, Pool, Program};
@@ -52,7 +53,7 @@ fn list<T: std::fmt::Display>(
 /// `ops`, for a tagged DFA, marks the transitions that write registers:
 /// those are never skipped, so they are left out of the self-loop sets.
 fn emit_dfa(out: &mut String, name: &str, d: &Dfa, labelled: bool, ops: Option<&[u16]>) {
-    let plain = |i: usize| ops.map_or(true, |o| o[i] == 0);
+    let plain = |i: usize| ops.is_none_or(|o| o[i] == 0);
     let n = d.nstates();
     assert!(
         n < u16::MAX as usize,
@@ -709,12 +710,48 @@ fn emit_profile(
         let _ = writeln!(out, "    {},", dfa_value(&format!("P{i}_L{l}"), d, false));
     }
     out.push_str("];\n");
+    // The fast path's run sets (then the line end) and each leaf state's.
+    let runs = bitprog::runs(&p.pool);
+    let _ = writeln!(
+        out,
+        "static P{i}_RUNS: [[u8; 16]; {}] = [",
+        runs.sets.len() + 1
+    );
+    for s in runs
+        .sets
+        .iter()
+        .chain(std::iter::once(&super::abnf::ByteSet::single(b'\n')))
+    {
+        let _ = writeln!(out, "    {:?}, // {:?}", bitprog::lo_table(s), s);
+    }
+    out.push_str("];\n");
+    for (l, r) in runs.leaf_runs.iter().enumerate() {
+        bitprog::emit_leaf(out, i, l, &p.pool.leaves[l], r);
+    }
     // Each automaton, then its value as an `Entry`.
-    let entry = |out: &mut String, name: String, what: String, rule: String, b: &Built| -> String {
+    let entry = |out: &mut String,
+                 name: String,
+                 what: String,
+                 rule: String,
+                 b: &Built,
+                 with_fast: bool|
+     -> String {
         let (d, prog, tdfa) = b;
         let _ = writeln!(out, "// {what}");
         emit_dfa(out, &name, d, true, None);
         emit_program(out, &name, prog, &p.pool, &p.spec);
+        let fast = (with_fast && bitprog::eligible(prog)).then(|| {
+            let at = out.len();
+            let report = bitprog::emit_fast(out, &name, prog, &p.pool, i, p.spec.fixed_mask());
+            let mut head = format!("// fast path of {what}:");
+            for (pc, rule) in &report {
+                let _ = write!(head, " split {pc} {},", rule.name());
+            }
+            head.pop();
+            head.push('\n');
+            out.insert_str(at, &head);
+            format!("Some({name}_FAST)")
+        });
         if let Some(t) = tdfa {
             emit_tdfa(
                 out,
@@ -727,9 +764,10 @@ fn emit_profile(
             );
         }
         format!(
-            "Entry {{ dfa: {}, ops: &{name}_OPS, exact: {}, tdfa: {}, line_ends: {}, rule: {:?} }}",
+            "Entry {{ dfa: {}, ops: &{name}_OPS, exact: {}, fast: {}, tdfa: {}, line_ends: {}, rule: {:?} }}",
             dfa_value(&name, d, true),
             prog.exact,
+            fast.unwrap_or_else(|| "None".to_string()),
             match tdfa {
                 Some(_) => format!(
                     "Some({})",
@@ -737,7 +775,7 @@ fn emit_profile(
                 ),
                 None => "None".to_string(),
             },
-            d.stops_at_line_ends() && tdfa.as_ref().map_or(true, |t| t.dfa.stops_at_line_ends()),
+            d.stops_at_line_ends() && tdfa.as_ref().is_none_or(|t| t.dfa.stops_at_line_ends()),
             rule
         )
     };
@@ -755,7 +793,8 @@ fn emit_profile(
                 format!("P{i}_E{k}"),
                 format!("entry {n}"),
                 g.rules[r].name.clone(),
-                b
+                b,
+                true
             )
         );
     }
@@ -768,6 +807,7 @@ fn emit_profile(
             format!("scheme {n}"),
             g.rules[r].name.clone(),
             b,
+            true,
         );
         schemes.push(format!("({n:?}, {e})"));
     }
@@ -787,7 +827,8 @@ fn emit_profile(
                         format!("P{i}_C{k}"),
                         format!("part {}", part.name),
                         rules.join(" / "),
-                        b
+                        b,
+                        false
                     )
                 )
             }
@@ -890,7 +931,7 @@ fn emit_profile(
     let fixed = p.spec.fixed_mask();
     let _ = writeln!(
         out,
-        "static P{i}: ProfileTables = ProfileTables {{\n    fixed: {fixed:#04x},\n    rules: &P{i}_RULES,\n    parts: &P{i}_PARTS,\n    kind_part: {},\n    kinds: &[{}],\n    literal: &P{i}_LITERAL,\n    unreserved: &P{i}_UNRESERVED,\n    bytes: &P{i}_BYTES,\n    sets: &P{i}_SETS,\n    firsts: &P{i}_FIRSTS,\n    leaves: &P{i}_LEAVES,\n    regions: &[{}],\n    entries: [\n        {},\n    ],\n    schemes: &[\n        {}\n    ],\n    components: &[\n        {},\n    ],\n}};\n",
+        "static P{i}: ProfileTables = ProfileTables {{\n    fixed: {fixed:#04x},\n    rules: &P{i}_RULES,\n    parts: &P{i}_PARTS,\n    kind_part: {},\n    kinds: &[{}],\n    literal: &P{i}_LITERAL,\n    unreserved: &P{i}_UNRESERVED,\n    bytes: &P{i}_BYTES,\n    sets: &P{i}_SETS,\n    firsts: &P{i}_FIRSTS,\n    leaves: &P{i}_LEAVES,\n    runs: &P{i}_RUNS,\n    regions: &[{}],\n    entries: [\n        {},\n    ],\n    schemes: &[\n        {}\n    ],\n    components: &[\n        {},\n    ],\n}};\n",
         p.spec.kind_part.map_or(u8::MAX as usize, |k| k),
         kinds.join(", "),
         regions.join(", "),

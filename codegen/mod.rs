@@ -9,11 +9,14 @@
 //! 4. [`dfa`]: byte classes, subset construction, minimization.
 //! 5. [`program`]: the structure of a reference as a loop-free program over
 //!    leaf DFAs, with the proof that longest matches are safe; and [`tdfa`]:
-//!    the same program as a tagged DFA, for every span in one pass.
+//!    the same program as a tagged DFA, for every span in one pass;
+//!    [`bitprog`]: the same program over bitmaps of the line, each choice
+//!    decided without backtracking (the fast path).
 //! 6. [`emit`]: deterministic Rust source.
 #![allow(dead_code)]
 
 pub mod abnf;
+pub mod bitprog;
 pub mod dfa;
 pub mod emit;
 pub mod ir;

@@ -560,7 +560,7 @@ pub fn find_repeated(spec: &mut ProfileSpec) -> Result<(), GrammarError> {
                 }
             }
             Expr::Rep { max, e, .. } => {
-                let repeats = max.map_or(true, |m| m > 1);
+                let repeats = max.is_none_or(|m| m > 1);
                 let o = if repeats { owner.or(Some(rule)) } else { owner };
                 walk(spec, e, o, rule, stack, owners, paths, has_part);
             }

@@ -105,7 +105,7 @@ fn no_module_depends_on_itself_through_others() {
     }
     // The two ends of the stack: the kernels know nothing else of the
     // crate, and the engine knows no references, errors or batches.
-    assert!(deps.get("scan").map_or(true, |d| d.is_empty()), "{deps:?}");
+    assert!(deps.get("scan").is_none_or(|d| d.is_empty()), "{deps:?}");
     let engine = deps.get("engine").cloned().unwrap_or_default();
     assert!(
         engine.iter().all(|d| d == "scan" || d == "steps"),

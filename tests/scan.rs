@@ -9,7 +9,7 @@
 #[path = "support/gen.rs"]
 mod gen;
 
-use urilex::scan::{kernel, nibbles_of, ranges_of, skip_with, Kernel};
+use urilex::scan::{classify_with, kernel, nibbles_of, ranges_of, skip_with, Kernel, MAX_CLASSES};
 
 fn oracle(set: &[u64; 4], input: &[u8], from: usize) -> usize {
     let mut i = from;
@@ -218,8 +218,80 @@ fn ranges_describe_the_set() {
     assert_eq!(ranges_of(&nibbles_of(&s).unwrap())[0], 0xff);
 }
 
+/// The line classifier (the fast path's one pass): every kernel this
+/// machine runs against the scalar twin, and the scalar one against the
+/// sets themselves, for every byte value in each of the 64 lanes, at every
+/// alignment of the block (0 to 63 bytes into a buffer), with the other
+/// lanes holding bytes in and out of each set; groups of up to nine sets,
+/// the most the classifier takes.
+fn classifier_kernels_agree_on_every_byte_lane_and_alignment() {
+    let all = sets();
+    let tables: Vec<[u8; 16]> = all
+        .iter()
+        .map(|s| nibbles_of(s).expect("ASCII set")[..16].try_into().unwrap())
+        .collect();
+    let kernels = [Kernel::Ssse3, Kernel::Avx2, Kernel::Avx512];
+    let mut ran = [0usize; 3];
+    let mut rng = gen::Rng(0xC1A55);
+    let mut buf = [0u8; 128];
+    for (g, group) in tables.chunks(MAX_CLASSES).enumerate() {
+        let sets = &all[g * MAX_CLASSES..g * MAX_CLASSES + group.len()];
+        for align in 0..64usize {
+            for lane in 0..64usize {
+                for v in 0..=255u8 {
+                    // Background: random bytes, ASCII and not.
+                    for b in buf.iter_mut() {
+                        *b = rng.next() as u8;
+                    }
+                    buf[align + lane] = v;
+                    let block: &[u8; 64] = buf[align..align + 64].try_into().unwrap();
+                    let want = classify_with(Kernel::Scalar, block, group).unwrap();
+                    for (k, set) in sets.iter().enumerate() {
+                        let mut m = 0u64;
+                        for (i, &b) in block.iter().enumerate() {
+                            m |= u64::from(set[(b >> 6) as usize] >> (b & 63) & 1 == 0) << i;
+                        }
+                        assert_eq!(
+                            want[k], m,
+                            "scalar, set {set:x?} align {align} lane {lane} byte {v:#x}"
+                        );
+                    }
+                    for (n, kern) in kernels.iter().enumerate() {
+                        if let Some(got) = classify_with(*kern, block, group) {
+                            assert_eq!(
+                                got[..group.len()],
+                                want[..group.len()],
+                                "{kern:?} group {g} align {align} lane {lane} byte {v:#x}"
+                            );
+                            ran[n] += 1;
+                        }
+                    }
+                }
+            }
+            // Every alignment for the first group; a few for the others.
+            if g > 0 && align >= 3 {
+                break;
+            }
+        }
+    }
+    eprintln!("classifier checks per kernel (ssse3, avx2, avx512): {ran:?}");
+    #[cfg(all(target_arch = "x86_64", not(feature = "force-scalar")))]
+    {
+        if std::arch::is_x86_feature_detected!("avx2") {
+            assert!(ran[1] > 0);
+        }
+        if std::arch::is_x86_feature_detected!("avx512bw") {
+            assert!(ran[2] > 0);
+        }
+    }
+}
+
 fn main() {
-    let tests: [(&str, fn()); 4] = [
+    let tests: [(&str, fn()); 5] = [
+        (
+            "classifier_kernels_agree_on_every_byte_lane_and_alignment",
+            classifier_kernels_agree_on_every_byte_lane_and_alignment,
+        ),
         (
             "this_machine_has_a_fast_kernel",
             this_machine_has_a_fast_kernel,

@@ -988,7 +988,7 @@ fn extract_across_chunk_and_piece_cuts() {
             )
             .as_bytes(),
         );
-        if n % 5 == 0 {
+        if n.is_multiple_of(5) {
             text.extend_from_slice(
                 b"plain prose without any link at all, http://bare.example/x.\n",
             );

@@ -20,6 +20,7 @@ pub use parallel::validate_lines_parallel;
 #[allow(unused_imports)]
 use record::{error_record, record, valid_record, Record, LONG, VALID};
 
+use crate::engine::bits::{FastPath, Line};
 use crate::engine::{Spans, DEFAULT_SLOTS};
 use crate::{Component, ErrorKind, HostKind, ParseError, Parser, Profile, UriRef};
 use core::ops::Range;
@@ -369,6 +370,12 @@ pub fn validate_lines(parser: &Parser, buf: &[u8]) -> Counts {
             }
         }
     };
+    if let Some((t, fast)) = parser.line_fast() {
+        fast_lines(buf, t.runs, fast, |_, line, spans| {
+            count(line, spans.is_some())
+        });
+        return c;
+    }
     let Some(d) = parser.line_dfa() else {
         for (_, line) in lines(buf) {
             count(line, false);
@@ -381,6 +388,41 @@ pub fn validate_lines(parser: &Parser, buf: &[u8]) -> Counts {
         |_, line, s| count(line, s.is_some_and(|s| d.accept[s as usize])),
     );
     c
+}
+
+/// The lines of `buf` through the generated fast path: each line found
+/// and classified in one pass (`Line::in_buf`), then its program run over
+/// the bitmaps. `each` gets the line's start, the line, and the spans, or
+/// `None` for a line the fast path leaves to the exact engine (invalid, a
+/// choice it cannot decide, longer than `MAX_LINE`). Lines are exactly
+/// those of [`lines()`].
+#[inline]
+fn fast_lines<'b>(
+    buf: &'b [u8],
+    runs: &[[u8; 16]],
+    fast: FastPath,
+    mut each: impl FnMut(usize, &'b [u8], Option<&Spans>),
+) {
+    let mut pos = 0;
+    let mut line = Line::new();
+    let mut spans = Spans::EMPTY;
+    while pos < buf.len() {
+        match line.fill_from(buf, pos, runs) {
+            Some(next) => {
+                spans.slots = Spans::EMPTY.slots;
+                spans.kind = u8::MAX;
+                let ok = fast(&line, &mut spans);
+                each(pos, line.bytes(), ok.then_some(&spans));
+                pos = next;
+            }
+            None => {
+                let lf = memchr::memchr(b'\n', &buf[pos..]).map_or(buf.len(), |p| pos + p);
+                let end = if buf[lf - 1] == b'\r' { lf - 1 } else { lf };
+                each(pos, &buf[pos..end], None);
+                pos = lf + 1;
+            }
+        }
+    }
 }
 
 /// The lines of `buf` as runs of a DFA that stops at line ends find them.
@@ -429,6 +471,18 @@ fn parse_buf(
     long: &mut Vec<Spans>,
     mut put: impl FnMut(Record),
 ) {
+    if let Some((t, fast)) = parser.line_fast() {
+        fast_lines(buf, t.runs, fast, |pos, line, spans| {
+            put(match spans {
+                Some(s) => {
+                    let s = crate::uri::reference::with_path(*s, line.len());
+                    valid_record(base + pos, line, s, long)
+                }
+                None => record(parser, base + pos, line, long),
+            })
+        });
+        return;
+    }
     let Some(t) = parser.line_tdfa() else {
         for (start, line) in lines(buf) {
             put(record(parser, base + start, line, long));

@@ -5,6 +5,7 @@
 //! errors or batches: it answers spans, or where and in which state a DFA
 //! stopped.
 
+pub(crate) mod bits;
 pub(crate) mod run;
 pub(crate) mod tables;
 

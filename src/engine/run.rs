@@ -504,6 +504,74 @@ mod tests {
             .all(|e| e.tdfa.is_some()));
     }
 
+    /// Every fast path gives exactly its program's spans and host kind
+    /// where it answers, and answers for no input the program rejects; it
+    /// may leave an input to the exact engine only at a split the generator
+    /// could not decide. RFC 3986's entries decide every split, so there it
+    /// answers for every input the program accepts (and up to 255 bytes).
+    #[test]
+    fn fast_paths_agree_with_programs() {
+        use super::super::bits::{Line, MAX_LINE};
+        let inputs = inputs();
+        let mut covered = 0;
+        for &p in Profile::ALL {
+            let t = p.tables();
+            let runs = &t.runs[..t.runs.len() - 1];
+            let entries = t
+                .entries
+                .iter()
+                .flatten()
+                .chain(t.schemes.iter().map(|(_, e)| e));
+            for e in entries {
+                let Some(fast) = e.fast else {
+                    assert!(
+                        !e.exact,
+                        "{p:?} {}: an exact entry without a fast path",
+                        e.rule
+                    );
+                    continue;
+                };
+                covered += 1;
+                let (mut accepted, mut answered) = (0usize, 0usize);
+                for i in inputs.iter().filter(|i| i.len() <= MAX_LINE) {
+                    let want = run_program(t, e.ops, i);
+                    let mut line = Line::new();
+                    line.fill(i, runs);
+                    let mut spans = Spans::EMPTY;
+                    let got = fast(&line, &mut spans).then_some(spans);
+                    if got.is_some() {
+                        assert_eq!(
+                            got,
+                            want,
+                            "{p:?} {}: {:?}",
+                            e.rule,
+                            String::from_utf8_lossy(i)
+                        );
+                        answered += 1;
+                    }
+                    if want.is_some() {
+                        accepted += 1;
+                        if p == Profile::Rfc3986 {
+                            assert!(
+                                got.is_some(),
+                                "{p:?} {}: left {:?} to the exact engine",
+                                e.rule,
+                                String::from_utf8_lossy(i)
+                            );
+                        }
+                    }
+                }
+                // The share of accepted inputs the fast path takes (run
+                // with --nocapture for the report).
+                eprintln!(
+                    "{p:?} {}: fast path answered {answered} of {accepted} accepted",
+                    e.rule
+                );
+            }
+        }
+        assert!(covered >= 20, "{covered}");
+    }
+
     /// Every tagged DFA's generated `apply` performs exactly the register
     /// writes its `ops` table lists, for every list a transition uses.
     #[test]
@@ -595,7 +663,7 @@ mod tests {
         for &p in Profile::ALL {
             for e in p.tables().entries.iter().flatten() {
                 let tables = e.dfa.stops_at_line_ends()
-                    && e.tdfa.as_ref().map_or(true, |t| t.dfa.stops_at_line_ends());
+                    && e.tdfa.as_ref().is_none_or(|t| t.dfa.stops_at_line_ends());
                 assert_eq!(e.line_ends, tables, "{p:?} {}", e.rule);
                 assert!(e.line_ends, "{p:?} {}", e.rule);
             }

@@ -6,6 +6,7 @@
 //! what this module defines or imports, so it reaches into no other part
 //! of the crate.
 
+use super::bits::Line;
 use super::run::{Spans, NONE};
 
 /// Which resolution algorithm a profile uses (its grammar file's
@@ -289,6 +290,10 @@ pub(crate) struct Entry {
     /// the only viable one); when not, the generator made sure `tdfa` is
     /// there, and it is the parser.
     pub exact: bool,
+    /// The program over a classified line (`codegen/bitprog.rs`): true
+    /// when it wrote the program's spans, false for an invalid line or one
+    /// it leaves to the exact engine. Every exact entry has one.
+    pub fast: Option<super::bits::FastPath>,
     pub tdfa: Option<Tdfa>,
     /// Whether LF and CR lead both DFAs to the dead state from every state,
     /// so that a run over a buffer of lines stops at each valid line's end
@@ -371,6 +376,9 @@ pub(crate) struct ProfileTables {
     /// FIRST sets of split branches: bytes, and whether the end may come.
     pub firsts: &'static [([u64; 4], bool)],
     pub leaves: &'static [Dfa],
+    /// The fast path's run sets as low-nibble tables (see
+    /// `scan::classify`), the line end's last.
+    pub runs: &'static [[u8; 16]],
     /// Programs for repeated parts (see `PartInfo::region`).
     pub regions: &'static [Region],
     /// Indexed by `Syntax as usize`.

@@ -48,6 +48,10 @@ pub enum Kernel {
     Ssse3,
     /// x86_64 AVX2, 32 bytes at a time.
     Avx2,
+    /// x86_64 AVX-512 (F and BW), 64 bytes at a time: only the fast
+    /// path's line classifier (`classify`) has a kernel for it; the skip
+    /// kernels use AVX2 there.
+    Avx512,
     /// aarch64 NEON, 16 bytes at a time.
     Neon,
 }
@@ -116,6 +120,70 @@ pub(crate) fn skip(set: &Nibbles, ranges: &Ranges, input: &[u8], from: usize) ->
         let _ = ranges;
         scalar::skip(set, input, from)
     }
+}
+
+/// Most sets [`classify`] takes: a profile's run sets and the line end.
+pub const MAX_CLASSES: usize = 9;
+
+/// Classifies 64 bytes against up to [`MAX_CLASSES`] sets at once, each a
+/// 16-byte low-nibble table (bit `h` of entry `l`: byte `16 h + l` is in
+/// the set; ASCII only): bit i of `out[k]` is set when `block[i]` is *not*
+/// in set k. The fast path's one pass over a line (`engine::bits`).
+#[inline]
+pub(crate) fn classify(block: &[u8; 64], sets: &[[u8; 16]], out: &mut [u64; MAX_CLASSES]) {
+    #[cfg(all(target_arch = "x86_64", not(feature = "force-scalar")))]
+    {
+        if std::arch::is_x86_feature_detected!("avx512bw") {
+            // SAFETY: the CPU supports AVX-512 BW (and so F), checked just
+            // above.
+            unsafe { x86_64::classify_avx512(block, sets, out) }
+        } else if std::arch::is_x86_feature_detected!("avx2") {
+            // SAFETY: the CPU supports AVX2, checked just above.
+            unsafe { x86_64::classify_avx2(block, sets, out) }
+        } else if std::arch::is_x86_feature_detected!("ssse3") {
+            // SAFETY: the CPU supports SSSE3, checked just above.
+            unsafe { x86_64::classify_ssse3(block, sets, out) }
+        } else {
+            scalar::classify(block, sets, out)
+        }
+    }
+    #[cfg(not(all(target_arch = "x86_64", not(feature = "force-scalar"))))]
+    {
+        scalar::classify(block, sets, out)
+    }
+}
+
+/// [`classify`] with a chosen kernel (for tests); `None` when this machine
+/// cannot run it (SSE2 and NEON have no kernel of their own: they run the
+/// scalar one through [`classify`]).
+#[doc(hidden)]
+pub fn classify_with(
+    kernel: Kernel,
+    block: &[u8; 64],
+    sets: &[[u8; 16]],
+) -> Option<[u64; MAX_CLASSES]> {
+    let mut out = [0u64; MAX_CLASSES];
+    match kernel {
+        Kernel::Scalar => scalar::classify(block, sets, &mut out),
+        #[cfg(target_arch = "x86_64")]
+        Kernel::Avx2 if std::arch::is_x86_feature_detected!("avx2") => {
+            // SAFETY: the CPU supports AVX2, checked in the guard.
+            unsafe { x86_64::classify_avx2(block, sets, &mut out) }
+        }
+        #[cfg(target_arch = "x86_64")]
+        Kernel::Avx512 if std::arch::is_x86_feature_detected!("avx512bw") => {
+            // SAFETY: the CPU supports AVX-512 BW (and so F), checked in
+            // the guard.
+            unsafe { x86_64::classify_avx512(block, sets, &mut out) }
+        }
+        #[cfg(target_arch = "x86_64")]
+        Kernel::Ssse3 if std::arch::is_x86_feature_detected!("ssse3") => {
+            // SAFETY: the CPU supports SSSE3, checked in the guard.
+            unsafe { x86_64::classify_ssse3(block, sets, &mut out) }
+        }
+        _ => return None,
+    }
+    Some(out)
 }
 
 /// Bit k set when `slots[k]` is `u32::MAX` (an unset span end): the batch

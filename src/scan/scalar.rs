@@ -31,3 +31,22 @@ pub(crate) fn unset_mask(slots: &[u32; 16]) -> u16 {
     }
     m
 }
+
+/// Whether `b` is in the set of low-nibble table `lo` (the high table is
+/// `1 << h` for `h < 8`: no byte of 0x80 or more is in a set).
+#[inline(always)]
+pub(crate) fn in_lo(lo: &[u8; 16], b: u8) -> bool {
+    b < 0x80 && lo[(b & 15) as usize] & (1 << (b >> 4)) != 0
+}
+
+/// `classify`, one byte at a time: bit i of `out[k]` set when `block[i]`
+/// is not in set k.
+pub(crate) fn classify(block: &[u8; 64], sets: &[[u8; 16]], out: &mut [u64; super::MAX_CLASSES]) {
+    for (k, lo) in sets.iter().take(super::MAX_CLASSES).enumerate() {
+        let mut m = 0u64;
+        for (i, &b) in block.iter().enumerate() {
+            m |= u64::from(!in_lo(lo, b)) << i;
+        }
+        out[k] = m;
+    }
+}

@@ -6,6 +6,7 @@
 //! has an empty query, `http://a` has none.
 
 use super::diagnose;
+use crate::engine::bits::{FastPath, Line, MAX_LINE};
 use crate::engine::ProfileTables;
 use crate::engine::{self as parse, Spans};
 use crate::uri::error::ParseError;
@@ -120,14 +121,26 @@ impl Parser {
     #[inline(always)]
     pub(crate) fn spans(&self, input: &[u8]) -> Result<Spans, ParseError> {
         let (t, entry) = self.entry(input)?;
-        let found = match &entry.tdfa {
-            Some(tdfa) => parse::run_tdfa(tdfa, input),
-            None => {
-                // The generator gives every entry whose program is not
-                // exact a tagged DFA.
-                debug_assert!(entry.exact);
-                parse::run_program(t, entry.ops, input)
+        let fast = match entry.fast {
+            Some(fast) if input.len() <= MAX_LINE => {
+                let mut line = Line::new();
+                line.fill(input, &t.runs[..t.runs.len() - 1]);
+                let mut spans = Spans::EMPTY;
+                fast(&line, &mut spans).then_some(spans)
             }
+            _ => None,
+        };
+        let found = match fast {
+            Some(spans) => Some(spans),
+            None => match &entry.tdfa {
+                Some(tdfa) => parse::run_tdfa(tdfa, input),
+                None => {
+                    // The generator gives every entry whose program is not
+                    // exact a tagged DFA.
+                    debug_assert!(entry.exact);
+                    parse::run_program(t, entry.ops, input)
+                }
+            },
         };
         match found {
             Some(mut spans) => {
@@ -158,6 +171,17 @@ impl Parser {
     /// stops at each valid line's end (see `Batch::parse_lines`).
     pub(crate) fn line_tdfa(&self) -> Option<&'static crate::engine::Tdfa> {
         self.line_entry()?.tdfa.as_ref()
+    }
+
+    /// The tables and the fast path of this parser's entry, when the
+    /// profile does not choose its rule by the scheme (see
+    /// `Batch::parse_lines`, `validate_lines`).
+    pub(crate) fn line_fast(&self) -> Option<(&'static ProfileTables, FastPath)> {
+        let t: &'static ProfileTables = self.profile.tables();
+        if !t.schemes.is_empty() {
+            return None;
+        }
+        Some((t, t.entries[self.syntax as usize].as_ref()?.fast?))
     }
 
     /// This parser's entry, when its DFAs stop at line ends (and the

@@ -186,3 +186,97 @@ pub(crate) unsafe fn find_dot_segment_sse2(s: &[u8]) -> Option<usize> {
     let k = run_blocks(places, 0, 16, 1, marks, |i| i);
     (k < places).then_some(k)
 }
+
+/// AVX2 `classify`: the block as two 32-byte halves; per half the low
+/// nibbles and the bit of each high nibble once, then per set one shuffle,
+/// an and, a compare with zero and a mask move.
+///
+/// # Safety
+/// The CPU must support AVX2.
+#[target_feature(enable = "avx2")]
+pub(crate) unsafe fn classify_avx2(
+    block: &[u8; 64],
+    sets: &[[u8; 16]],
+    out: &mut [u64; super::MAX_CLASSES],
+) {
+    let p = block.as_ptr() as *const __m256i;
+    // SAFETY: `block` is 64 bytes: two unaligned 32-byte loads.
+    let (v0, v1) = unsafe { (_mm256_loadu_si256(p), _mm256_loadu_si256(p.add(1))) };
+    let nib = _mm256_set1_epi8(0x0f);
+    let bits = _mm256_setr_epi8(
+        1, 2, 4, 8, 16, 32, 64, -128, 0, 0, 0, 0, 0, 0, 0, 0, 1, 2, 4, 8, 16, 32, 64, -128, 0, 0,
+        0, 0, 0, 0, 0, 0,
+    );
+    let (l0, l1) = (_mm256_and_si256(v0, nib), _mm256_and_si256(v1, nib));
+    let h0 = _mm256_shuffle_epi8(bits, _mm256_and_si256(_mm256_srli_epi16(v0, 4), nib));
+    let h1 = _mm256_shuffle_epi8(bits, _mm256_and_si256(_mm256_srli_epi16(v1, 4), nib));
+    let zero = _mm256_setzero_si256();
+    for (k, lo) in sets.iter().take(super::MAX_CLASSES).enumerate() {
+        // SAFETY: `lo` is 16 bytes: one unaligned 16-byte load.
+        let t =
+            _mm256_broadcastsi128_si256(unsafe { _mm_loadu_si128(lo.as_ptr() as *const __m128i) });
+        let a = _mm256_and_si256(_mm256_shuffle_epi8(t, l0), h0);
+        let b = _mm256_and_si256(_mm256_shuffle_epi8(t, l1), h1);
+        let m0 = _mm256_movemask_epi8(_mm256_cmpeq_epi8(a, zero)) as u32;
+        let m1 = _mm256_movemask_epi8(_mm256_cmpeq_epi8(b, zero)) as u32;
+        out[k] = u64::from(m0) | u64::from(m1) << 32;
+    }
+}
+
+/// SSSE3 `classify`: the same, in four 16-byte quarters.
+///
+/// # Safety
+/// The CPU must support SSSE3.
+#[target_feature(enable = "ssse3")]
+pub(crate) unsafe fn classify_ssse3(
+    block: &[u8; 64],
+    sets: &[[u8; 16]],
+    out: &mut [u64; super::MAX_CLASSES],
+) {
+    let p = block.as_ptr() as *const __m128i;
+    // SAFETY: `block` is 64 bytes: four unaligned 16-byte loads.
+    let v = unsafe { [0, 1, 2, 3].map(|q| _mm_loadu_si128(p.add(q))) };
+    let nib = _mm_set1_epi8(0x0f);
+    let bits = _mm_setr_epi8(1, 2, 4, 8, 16, 32, 64, -128, 0, 0, 0, 0, 0, 0, 0, 0);
+    let l = v.map(|x| _mm_and_si128(x, nib));
+    let h = v.map(|x| _mm_shuffle_epi8(bits, _mm_and_si128(_mm_srli_epi16(x, 4), nib)));
+    let zero = _mm_setzero_si128();
+    for (k, lo) in sets.iter().take(super::MAX_CLASSES).enumerate() {
+        // SAFETY: `lo` is 16 bytes: one unaligned 16-byte load.
+        let t = unsafe { _mm_loadu_si128(lo.as_ptr() as *const __m128i) };
+        let mut m = 0u64;
+        for q in 0..4 {
+            let a = _mm_and_si128(_mm_shuffle_epi8(t, l[q]), h[q]);
+            let bits = _mm_movemask_epi8(_mm_cmpeq_epi8(a, zero)) as u32 & 0xffff;
+            m |= u64::from(bits) << (16 * q);
+        }
+        out[k] = m;
+    }
+}
+
+/// AVX-512 `classify`: all 64 bytes in one register; per set one shuffle,
+/// and a test that writes the 64-bit mask of bytes outside the set
+/// directly (no mask move, no halves to join).
+///
+/// # Safety
+/// The CPU must support AVX-512 F and BW.
+#[target_feature(enable = "avx512f,avx512bw")]
+pub(crate) unsafe fn classify_avx512(
+    block: &[u8; 64],
+    sets: &[[u8; 16]],
+    out: &mut [u64; super::MAX_CLASSES],
+) {
+    // SAFETY: `block` is 64 bytes: one unaligned 64-byte load.
+    let v = unsafe { _mm512_loadu_si512(block.as_ptr() as *const __m512i) };
+    let nib = _mm512_set1_epi8(0x0f);
+    let bits = _mm512_broadcast_i32x4(_mm_setr_epi8(
+        1, 2, 4, 8, 16, 32, 64, -128, 0, 0, 0, 0, 0, 0, 0, 0,
+    ));
+    let l = _mm512_and_si512(v, nib);
+    let h = _mm512_shuffle_epi8(bits, _mm512_and_si512(_mm512_srli_epi16(v, 4), nib));
+    for (k, lo) in sets.iter().take(super::MAX_CLASSES).enumerate() {
+        // SAFETY: `lo` is 16 bytes: one unaligned 16-byte load.
+        let t = _mm512_broadcast_i32x4(unsafe { _mm_loadu_si128(lo.as_ptr() as *const __m128i) });
+        out[k] = _mm512_testn_epi8_mask(_mm512_shuffle_epi8(t, l), h);
+    }
+}

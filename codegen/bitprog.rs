@@ -1,0 +1,726 @@
+//! Stage 5b: the fast path. A structure program (stage 5) run over bitmaps
+//! of the line instead of its bytes, with every choice decided without
+//! backtracking.
+//!
+//! The runtime classifies a line once: for each *run set* (the self-loop
+//! set of a leaf DFA state, ASCII only, at most [`MAX_RUNS`] per profile)
+//! one bitmap of the bytes outside the set. A leaf state with a run set
+//! then skips its run with one trailing-zero count, so scalar work happens
+//! once per component, not once per byte. Every other leaf state steps one
+//! byte at a time through the leaf's own table: the leaves stay exact.
+//!
+//! What this stage proves, per `Split` of an entry's program, is a rule that
+//! picks the branch the backtracking program would take (its first branch
+//! if that one succeeds, else the second) from a test on the input:
+//!
+//! - **peek**: the two branches' FIRST sets (and ends) are disjoint, so the
+//!   next byte decides;
+//! - **prefix**: the first branch starts with an optional leaf and one to
+//!   three bytes, `x d1 d2 ...`, and no input the second branch accepts
+//!   starts with a string of `L(x) d1 d2 ...` (an emptiness check on the
+//!   product of the two automata). Then the branch is the first exactly
+//!   when the leaf's longest match is followed by those bytes;
+//! - **inside**: a choice between two leaves that meet again (IPv4 or
+//!   reg-name), where the first leaf's bytes all keep the second's start
+//!   state, the second's start state accepts, and what follows can start
+//!   with no byte of the second: both end where the second's longest match
+//!   ends, and the branch is the first exactly when its longest match ends
+//!   there too;
+//! - **partial**: none of those holds. The next byte decides where it lies
+//!   in one FIRST set only; where it lies in both, the fast path gives up
+//!   and the exact engine takes the line.
+//!
+//! A fast path therefore either returns the very spans the program would,
+//! or nothing; it never errs. Errors always come from the exact engine.
+
+use super::abnf::ByteSet;
+use super::dfa::{Dfa, DEAD, START};
+use super::program::{Op, Pool, Program};
+use std::collections::{HashMap, HashSet, VecDeque};
+use std::fmt::Write;
+
+/// Most run sets a profile classifies a line into (the runtime's bitmap
+/// count; one more is the line end).
+pub const MAX_RUNS: usize = 8;
+
+/// Marks a leaf state without a run set.
+pub const NO_RUN: u8 = u8::MAX;
+
+/// Longest line the fast path takes (four 64-byte words of bitmap).
+pub const MAX_LINE: usize = 255;
+
+/// Per profile: the run sets and, per leaf, each state's run set.
+pub struct Runs {
+    pub sets: Vec<ByteSet>,
+    pub leaf_runs: Vec<Vec<u8>>,
+}
+
+/// How a split is decided.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Rule {
+    Peek,
+    /// `leaf`: the leaf and the instruction that runs it in the first
+    /// branch, which reuses the test's match when only the split leads
+    /// there.
+    Prefix {
+        leaf: Option<(usize, usize)>,
+        sets: Vec<usize>,
+    },
+    Inside {
+        x: usize,
+        y: usize,
+        x_kinds: Vec<u8>,
+        y_kinds: Vec<u8>,
+        join: usize,
+    },
+    Partial,
+}
+
+impl Rule {
+    pub fn name(&self) -> &'static str {
+        match self {
+            Rule::Peek => "peek",
+            Rule::Prefix { .. } => "prefix",
+            Rule::Inside { .. } => "inside",
+            Rule::Partial => "partial",
+        }
+    }
+}
+
+fn self_loop(d: &Dfa, s: u32) -> ByteSet {
+    let mut set = ByteSet::empty();
+    for b in 0..=255u8 {
+        if d.next(s, b) == s {
+            set.insert(b);
+        }
+    }
+    set
+}
+
+fn ascii(s: &ByteSet) -> bool {
+    s.0[2] == 0 && s.0[3] == 0
+}
+
+fn count(s: &ByteSet) -> u32 {
+    s.0.iter().map(|w| w.count_ones()).sum()
+}
+
+/// The run sets of a profile: self-loop sets of leaf states with two bytes
+/// or more, all ASCII (the nibble classifier's limit), the most used first
+/// (ties by first appearance) up to [`MAX_RUNS`].
+pub fn runs(pool: &Pool) -> Runs {
+    let mut uses: Vec<(ByteSet, usize, usize)> = Vec::new();
+    for d in &pool.leaves {
+        for s in 1..d.nstates() as u32 {
+            let set = self_loop(d, s);
+            if count(&set) < 2 || !ascii(&set) {
+                continue;
+            }
+            match uses.iter_mut().find(|(x, _, _)| *x == set) {
+                Some(u) => u.1 += 1,
+                None => {
+                    let n = uses.len();
+                    uses.push((set, 1, n));
+                }
+            }
+        }
+    }
+    uses.sort_by(|a, b| b.1.cmp(&a.1).then(a.2.cmp(&b.2)));
+    uses.truncate(MAX_RUNS);
+    uses.sort_by_key(|u| u.2);
+    let sets: Vec<ByteSet> = uses.into_iter().map(|u| u.0).collect();
+    let leaf_runs = pool
+        .leaves
+        .iter()
+        .map(|d| {
+            (0..d.nstates() as u32)
+                .map(|s| {
+                    if s == DEAD {
+                        return NO_RUN;
+                    }
+                    let set = self_loop(d, s);
+                    sets.iter()
+                        .position(|x| *x == set)
+                        .map_or(NO_RUN, |k| k as u8)
+                })
+                .collect()
+        })
+        .collect();
+    Runs { sets, leaf_runs }
+}
+
+/// The 16-byte low-nibble table of an ASCII set (the high table is fixed:
+/// `1 << h` for `h < 8`): bit `h` of entry `l` says whether byte
+/// `16 h + l` is in the set.
+pub fn lo_table(s: &ByteSet) -> [u8; 16] {
+    let mut t = [0u8; 16];
+    for b in 0..128u8 {
+        if s.contains(b) {
+            t[(b & 15) as usize] |= 1 << (b >> 4);
+        }
+    }
+    t
+}
+
+/// A state of the NFA of a program's continuation: the instruction and,
+/// for a leaf, the leaf's DFA state.
+type PState = (usize, u32);
+
+/// The language of a program from a given instruction, as an NFA whose
+/// states are instructions (and leaf states); `Match` accepts at the end.
+struct ProgNfa<'a> {
+    ops: &'a [Op],
+    pool: &'a Pool,
+}
+
+impl ProgNfa<'_> {
+    fn close(&self, pc: usize, out: &mut Vec<PState>, seen: &mut HashSet<usize>) {
+        if !seen.insert(pc) {
+            return;
+        }
+        match self.ops[pc] {
+            Op::Save(_) | Op::Kind(_) => self.close(pc + 1, out, seen),
+            Op::Jmp(t) => self.close(t, out, seen),
+            Op::Split(alt, _, _) => {
+                self.close(pc + 1, out, seen);
+                self.close(alt, out, seen);
+            }
+            Op::Leaf(l) => {
+                out.push((pc, START));
+                if self.pool.leaves[l].accept[START as usize] {
+                    self.close(pc + 1, out, seen);
+                }
+            }
+            Op::Byte(_) | Op::Match => out.push((pc, 0)),
+        }
+    }
+    fn start(&self, pc: usize) -> Vec<PState> {
+        let mut out = Vec::new();
+        self.close(pc, &mut out, &mut HashSet::new());
+        out
+    }
+    fn step(&self, (pc, s): PState, b: u8, out: &mut Vec<PState>) {
+        match self.ops[pc] {
+            Op::Leaf(l) => {
+                let d = &self.pool.leaves[l];
+                let t = d.next(s, b);
+                if t != DEAD {
+                    out.push((pc, t));
+                    if d.accept[t as usize] {
+                        self.close(pc + 1, out, &mut HashSet::new());
+                    }
+                }
+            }
+            Op::Byte(set) if self.pool.sets[set].contains(b) => {
+                self.close(pc + 1, out, &mut HashSet::new());
+            }
+            _ => {}
+        }
+    }
+    fn accepts(&self, (pc, _): PState) -> bool {
+        matches!(self.ops[pc], Op::Match)
+    }
+    /// Bytes any of `states` can go on with.
+    fn firsts(&self, states: &[PState]) -> ByteSet {
+        let mut set = ByteSet::empty();
+        for &st in states {
+            for b in 0..=255u8 {
+                let mut v = Vec::new();
+                self.step(st, b, &mut v);
+                if !v.is_empty() {
+                    set.insert(b);
+                }
+            }
+        }
+        set
+    }
+}
+
+/// `L(x) d1 d2 ... dm Σ*` as an NFA: states `Leaf(s)`, `Byte(j)` (about to
+/// take set j), `Any`.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+enum TState {
+    Leaf(u32),
+    Byte(usize),
+    Any,
+}
+
+struct Prefix<'a> {
+    leaf: Option<&'a Dfa>,
+    sets: Vec<&'a ByteSet>,
+}
+
+impl Prefix<'_> {
+    fn after_leaf(&self, out: &mut Vec<TState>) {
+        out.push(if self.sets.is_empty() {
+            TState::Any
+        } else {
+            TState::Byte(0)
+        });
+    }
+    fn start(&self) -> Vec<TState> {
+        let mut out = Vec::new();
+        match self.leaf {
+            Some(d) => {
+                out.push(TState::Leaf(START));
+                if d.accept[START as usize] {
+                    self.after_leaf(&mut out);
+                }
+            }
+            None => self.after_leaf(&mut out),
+        }
+        out
+    }
+    fn step(&self, s: TState, b: u8, out: &mut Vec<TState>) {
+        match s {
+            TState::Leaf(q) => {
+                let d = self.leaf.expect("a leaf state has a leaf");
+                let t = d.next(q, b);
+                if t != DEAD {
+                    out.push(TState::Leaf(t));
+                    if d.accept[t as usize] {
+                        self.after_leaf(out);
+                    }
+                }
+            }
+            TState::Byte(j) => {
+                if self.sets[j].contains(b) {
+                    out.push(if j + 1 == self.sets.len() {
+                        TState::Any
+                    } else {
+                        TState::Byte(j + 1)
+                    });
+                }
+            }
+            TState::Any => out.push(TState::Any),
+        }
+    }
+}
+
+/// Whether no input accepted by the program from `pc` has a prefix in
+/// `L(prefix)`: a search of the product of the two NFAs.
+fn disjoint(nfa: &ProgNfa, pc: usize, prefix: &Prefix, reps: &[u8]) -> bool {
+    let mut seen: HashSet<(PState, TState)> = HashSet::new();
+    let mut queue = VecDeque::new();
+    for a in nfa.start(pc) {
+        for &t in &prefix.start() {
+            if seen.insert((a, t)) {
+                queue.push_back((a, t));
+            }
+        }
+    }
+    while let Some((a, t)) = queue.pop_front() {
+        if nfa.accepts(a) && t == TState::Any {
+            return false;
+        }
+        for &b in reps {
+            let mut na = Vec::new();
+            nfa.step(a, b, &mut na);
+            if na.is_empty() {
+                continue;
+            }
+            let mut nt = Vec::new();
+            prefix.step(t, b, &mut nt);
+            for &x in &na {
+                for &y in &nt {
+                    if seen.insert((x, y)) {
+                        queue.push_back((x, y));
+                    }
+                }
+            }
+        }
+    }
+    true
+}
+
+/// One byte of each class of the partition that every leaf's classes and
+/// every set of the pool refine.
+fn representatives(pool: &Pool) -> Vec<u8> {
+    let mut sig: HashMap<Vec<u32>, u8> = HashMap::new();
+    let mut reps = Vec::new();
+    for b in 0..=255u8 {
+        let mut key: Vec<u32> = pool
+            .leaves
+            .iter()
+            .map(|d| u32::from(d.classes[b as usize]))
+            .collect();
+        key.extend(pool.sets.iter().map(|s| u32::from(s.contains(b))));
+        key.extend(pool.firsts.iter().map(|s| u32::from(s.0.contains(b))));
+        if let std::collections::hash_map::Entry::Vacant(v) = sig.entry(key) {
+            v.insert(b);
+            reps.push(b);
+        }
+    }
+    reps
+}
+
+/// The next instruction at or after `pc` that is not a `Save` or `Kind`
+/// (following jumps), and the kinds passed on the way.
+fn skip_marks(ops: &[Op], mut pc: usize, kinds: &mut Vec<u8>, saves: &mut bool) -> usize {
+    loop {
+        match ops[pc] {
+            Op::Save(_) => {
+                *saves = true;
+                pc += 1
+            }
+            Op::Kind(k) => {
+                kinds.push(k);
+                pc += 1
+            }
+            Op::Jmp(t) => pc = t,
+            _ => return pc,
+        }
+    }
+}
+
+/// The bytes with a live transition out of some state of `d`.
+fn alphabet(d: &Dfa) -> ByteSet {
+    let mut set = ByteSet::empty();
+    for s in 1..d.nstates() as u32 {
+        set = set.union(&d.live_bytes(s));
+    }
+    set
+}
+
+fn prefix_rule(ops: &[Op], pool: &Pool, pc: usize, alt: usize, reps: &[u8]) -> Option<Rule> {
+    let nfa = ProgNfa { ops, pool };
+    let (mut kinds, mut saves) = (Vec::new(), false);
+    let mut at = skip_marks(ops, pc + 1, &mut kinds, &mut saves);
+    let leaf = match ops[at] {
+        Op::Leaf(l) => {
+            let pc = at;
+            at = skip_marks(ops, at + 1, &mut kinds, &mut saves);
+            Some((l, pc))
+        }
+        _ => None,
+    };
+    let mut sets = Vec::new();
+    while sets.len() < 3 {
+        match ops[at] {
+            Op::Byte(s) => {
+                sets.push(s);
+                at = skip_marks(ops, at + 1, &mut kinds, &mut saves);
+            }
+            _ => break,
+        }
+    }
+    if sets.is_empty() {
+        return None;
+    }
+    let p = Prefix {
+        leaf: leaf.map(|(l, _)| &pool.leaves[l]),
+        sets: sets.iter().map(|&s| &pool.sets[s]).collect(),
+    };
+    disjoint(&nfa, alt, &p, reps).then_some(Rule::Prefix { leaf, sets })
+}
+
+fn inside_rule(ops: &[Op], pool: &Pool, pc: usize, alt: usize) -> Option<Rule> {
+    let branch = |from: usize| -> Option<(usize, Vec<u8>, usize)> {
+        let mut pc = from;
+        let mut kinds = Vec::new();
+        while let Op::Kind(k) = ops[pc] {
+            kinds.push(k);
+            pc += 1;
+        }
+        let Op::Leaf(l) = ops[pc] else { return None };
+        let mut join = pc + 1;
+        if let Op::Jmp(t) = ops[join] {
+            join = t;
+        }
+        Some((l, kinds, join))
+    };
+    let (x, x_kinds, jx) = branch(pc + 1)?;
+    let (y, y_kinds, jy) = branch(alt)?;
+    if jx != jy {
+        return None;
+    }
+    let (dx, dy) = (&pool.leaves[x], &pool.leaves[y]);
+    if !dy.accept[START as usize] {
+        return None;
+    }
+    let ax = alphabet(dx);
+    let stay = self_loop(dy, START);
+    if ax.intersect(&stay) != ax {
+        return None;
+    }
+    let nfa = ProgNfa { ops, pool };
+    let follow = nfa.firsts(&nfa.start(jx));
+    if !follow.intersect(&alphabet(dy)).is_empty() {
+        return None;
+    }
+    Some(Rule::Inside {
+        x,
+        y,
+        x_kinds,
+        y_kinds,
+        join: jx,
+    })
+}
+
+/// The rule for each split of a program (`None` for other instructions).
+pub fn decide(p: &Program, pool: &Pool) -> Vec<Option<Rule>> {
+    let reps = representatives(pool);
+    let ops = &p.ops;
+    (0..ops.len())
+        .map(|pc| {
+            let Op::Split(alt, fa, fb) = ops[pc] else {
+                return None;
+            };
+            let (a, b) = (&pool.firsts[fa], &pool.firsts[fb]);
+            if a.0.intersect(&b.0).is_empty() && !(a.1 && b.1) {
+                return Some(Rule::Peek);
+            }
+            if let Some(r) = prefix_rule(ops, pool, pc, alt, &reps) {
+                return Some(r);
+            }
+            if let Some(r) = inside_rule(ops, pool, pc, alt) {
+                return Some(r);
+            }
+            Some(Rule::Partial)
+        })
+        .collect()
+}
+
+/// Whether the program can have a fast path: exact, and every jump
+/// forward (so no loops).
+pub fn eligible(p: &Program) -> bool {
+    p.exact
+        && p.ops.iter().enumerate().all(|(pc, op)| match *op {
+            Op::Jmp(t) | Op::Split(t, _, _) => t > pc,
+            _ => true,
+        })
+}
+
+fn set_words(s: &[u64; 4]) -> String {
+    format!("[{:#x}, {:#x}, {:#x}, {:#x}]", s[0], s[1], s[2], s[3])
+}
+
+/// A Rust pattern matching the bytes of `set`, as ranges.
+fn pattern(set: &ByteSet) -> String {
+    let mut arms = Vec::new();
+    let mut b = 0usize;
+    while b < 256 {
+        if set.contains(b as u8) {
+            let start = b;
+            while b + 1 < 256 && set.contains(b as u8 + 1) {
+                b += 1;
+            }
+            arms.push(if start == b {
+                format!("{start:#04x}")
+            } else {
+                format!("{start:#04x}..={b:#04x}")
+            });
+        }
+        b += 1;
+    }
+    arms.join(" | ")
+}
+
+/// Leaf `n` of profile `p` as a Rust function `P{p}_L{n}_LEAF(l: &Line,
+/// i: usize) -> Option<usize>`, the end of its longest match from `i`:
+/// the DFA's states as arms of a `match`, a state with a run set first
+/// skipping its run in one step (`Line::stop`), then one byte to the next
+/// state. The run set is the state's self-loop set exactly, so the byte
+/// after a run never keeps the state.
+pub fn emit_leaf(out: &mut String, p: usize, n: usize, d: &Dfa, runs: &[u8]) {
+    let _ = writeln!(
+        out,
+        "#[allow(non_snake_case, dead_code, unreachable_patterns, unused_mut, unused_variables, clippy::all)]\n#[inline(always)]\nfn P{p}_L{n}_LEAF(l: &Line, mut i: usize) -> Option<usize> {{\n    let mut last = None;\n    let mut s = {START}u32;\n    loop {{\n        match s {{"
+    );
+    for s in 1..d.nstates() as u32 {
+        let _ = writeln!(out, "            {s} => {{");
+        let run = runs[s as usize];
+        if run != NO_RUN {
+            let _ = writeln!(out, "                i = l.stop({run}, i);");
+        }
+        if d.accept[s as usize] {
+            out.push_str("                last = Some(i);\n");
+        }
+        let mut targets: Vec<(u32, ByteSet)> = Vec::new();
+        for b in 0..=255u8 {
+            let t = d.next(s, b);
+            if t == DEAD || (t == s && run != NO_RUN) {
+                continue;
+            }
+            match targets.iter_mut().find(|(x, _)| *x == t) {
+                Some((_, set)) => set.insert(b),
+                None => targets.push((t, ByteSet::single(b))),
+            }
+        }
+        if targets.is_empty() {
+            out.push_str("                return last;\n            }\n");
+            continue;
+        }
+        out.push_str("                let Some(b) = l.at(i) else { return last };\n                s = match b {\n");
+        for (t, set) in &targets {
+            let _ = writeln!(out, "                    {} => {t},", pattern(set));
+        }
+        out.push_str("                    _ => return last,\n                };\n                i += 1;\n            }\n");
+    }
+    out.push_str("            _ => return last,\n        }\n    }\n}\n");
+}
+
+/// The fast path of one program as a Rust function `{name}_FAST(l: &Line,
+/// s: &mut Spans) -> bool`: the program's instructions as straight-line
+/// code, its jumps (all forward) as `break`s out of nested labelled blocks,
+/// block `'bK` ending where the code of the instruction block starting at
+/// leader K begins. `p` is the profile's index (its `P{p}_*` tables).
+/// Returns the rules, for the report the generated file carries.
+pub fn emit_fast(
+    out: &mut String,
+    name: &str,
+    prog: &Program,
+    pool: &Pool,
+    p: usize,
+    fixed: u8,
+) -> Vec<(usize, Rule)> {
+    let ops = &prog.ops;
+    let rules = decide(prog, pool);
+    let mut leaders: Vec<usize> = vec![0];
+    for (pc, op) in ops.iter().enumerate() {
+        match *op {
+            Op::Jmp(t) => leaders.push(t),
+            Op::Split(alt, _, _) => {
+                leaders.push(alt);
+                leaders.push(pc + 1);
+                if let Some(Rule::Inside { join, .. }) = &rules[pc] {
+                    leaders.push(*join);
+                }
+            }
+            _ => {}
+        }
+    }
+    leaders.sort_unstable();
+    leaders.dedup();
+    // A prefix test's leaf match, kept for the first branch's own run of
+    // the leaf (`x{split}`), when nothing else jumps into the branch on the
+    // way there.
+    let mut reuse: HashMap<usize, usize> = HashMap::new();
+    for (pc, rule) in rules.iter().enumerate() {
+        if let Some(Rule::Prefix {
+            leaf: Some((_, at)),
+            ..
+        }) = rule
+        {
+            let entered = ops.iter().any(|op| match *op {
+                Op::Jmp(t) | Op::Split(t, _, _) => t > pc && t <= *at,
+                _ => false,
+            });
+            let split_inside = ops[pc + 1..*at]
+                .iter()
+                .any(|op| matches!(op, Op::Split(..)));
+            if !entered && !split_inside {
+                reuse.insert(*at, pc);
+            }
+        }
+    }
+    let go = |t: usize| format!("break 'b{t};");
+    let leaf = |l: usize, at: &str| format!("P{p}_L{l}_LEAF(l, {at})");
+    let first = |f: usize| {
+        let (s, e) = &pool.firsts[f];
+        format!("l.first(&{}, {e}, i)", set_words(&s.0))
+    };
+    let _ = writeln!(
+        out,
+        "#[allow(non_snake_case, unused_labels, unused_assignments, unused_mut, unreachable_code, clippy::all)]\n#[inline(never)]\nfn {name}_FAST(l: &Line, s: &mut Spans) -> bool {{\n    s.fixed = {fixed:#x};\n    let mut i = 0usize;"
+    );
+    let mut kept: Vec<usize> = reuse.values().copied().collect();
+    kept.sort_unstable();
+    for split in kept {
+        let _ = writeln!(out, "    let mut x{split}: Option<usize> = None;");
+    }
+    // Open the labels, outermost (the last leader) first.
+    for &k in leaders.iter().skip(1).rev() {
+        let _ = writeln!(out, "    'b{k}: {{");
+    }
+    let mut report = Vec::new();
+    for (k, &start) in leaders.iter().enumerate() {
+        if k > 0 {
+            let _ = writeln!(out, "    }} // 'b{start}");
+        }
+        let end = leaders.get(k + 1).copied().unwrap_or(ops.len());
+        for pc in start..end {
+            let line = match &ops[pc] {
+                Op::Leaf(l) => format!(
+                    "i = match {} {{ Some(e) => e, None => return false }};",
+                    match reuse.get(&pc) {
+                        Some(split) => format!("x{split}"),
+                        None => leaf(*l, "i"),
+                    }
+                ),
+                Op::Byte(set) => format!(
+                    "if !l.byte_in(&{}, i) {{ return false; }} i += 1;",
+                    set_words(&pool.sets[*set].0)
+                ),
+                Op::Save(slot) => format!("s.slots[{slot}] = i as u32;"),
+                Op::Kind(kd) => format!("s.kind = {kd};"),
+                Op::Jmp(t) => go(*t),
+                Op::Match => "return i == l.len();".to_string(),
+                Op::Split(alt, fa, fb) => {
+                    let rule = rules[pc].clone().expect("a split has a rule");
+                    let text = match &rule {
+                        Rule::Peek => format!("if !{} {{ {} }}", first(*fa), go(*alt)),
+                        Rule::Prefix { leaf: x, sets } => {
+                            let mut t = String::from("let mut j = i; let ok = ");
+                            if let Some((x, at)) = x {
+                                let m = if reuse.contains_key(at) {
+                                    let _ = write!(t, "{{ x{pc} = {}; true }} && ", leaf(*x, "j"));
+                                    format!("x{pc}")
+                                } else {
+                                    leaf(*x, "j")
+                                };
+                                let _ = write!(
+                                    t,
+                                    "match {m} {{ Some(e) => {{ j = e; true }} None => false }}"
+                                );
+                            } else {
+                                t.push_str("true");
+                            }
+                            for s in sets {
+                                let _ = write!(
+                                    t,
+                                    " && l.byte_in(&{}, j) && {{ j += 1; true }}",
+                                    set_words(&pool.sets[*s].0)
+                                );
+                            }
+                            let _ = write!(t, "; if !ok {{ {} }}", go(*alt));
+                            t
+                        }
+                        Rule::Inside {
+                            x,
+                            y,
+                            x_kinds,
+                            y_kinds,
+                            join,
+                        } => {
+                            let kinds = |ks: &[u8]| {
+                                ks.iter()
+                                    .map(|k| format!("s.kind = {k}; "))
+                                    .collect::<String>()
+                            };
+                            format!(
+                                "let e = match {} {{ Some(e) => e, None => return false }}; if {} == Some(e) {{ {}}} else {{ {}}} i = e; {}",
+                                leaf(*y, "i"),
+                                leaf(*x, "i"),
+                                kinds(x_kinds),
+                                kinds(y_kinds),
+                                go(*join)
+                            )
+                        }
+                        Rule::Partial => format!(
+                            "let (a, b) = ({}, {}); if a == b {{ return false; }} if !a {{ {} }}",
+                            first(*fa),
+                            first(*fb),
+                            go(*alt)
+                        ),
+                    };
+                    report.push((pc, rule));
+                    text
+                }
+            };
+            let _ = writeln!(out, "        {line} // {pc}");
+        }
+    }
+    out.push_str("}\n");
+    report
+}
