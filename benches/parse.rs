@@ -21,6 +21,9 @@ fn parse(c: &mut Criterion) {
             let mut batch = urilex::Batch::new();
             b.iter(|| parsing::urilex_batch(&p, &mut batch, &buf))
         });
+        g.bench_function("urilex-validate-lines", |b| {
+            b.iter(|| parsing::urilex_validate_lines(&p, &buf))
+        });
         g.bench_function("urilex-validate-dfa", |b| {
             b.iter(|| parsing::urilex_dfa(&p, &lines))
         });

@@ -106,14 +106,17 @@ fn count(s: &ByteSet) -> u32 {
 }
 
 /// The run sets of a profile: self-loop sets of leaf states with two bytes
-/// or more, all ASCII (the nibble classifier's limit), the most used first
+/// or more, all ASCII (the nibble classifier's limit) and without LF or CR,
+/// the most used first
 /// (ties by first appearance) up to [`MAX_RUNS`].
 pub fn runs(pool: &Pool) -> Runs {
     let mut uses: Vec<(ByteSet, usize, usize)> = Vec::new();
     for d in &pool.leaves {
         for s in 1..d.nstates() as u32 {
             let set = self_loop(d, s);
-            if count(&set) < 2 || !ascii(&set) {
+            // A run never crosses a line end: batches classify whole
+            // buffers, and a run must stop at the end of its line.
+            if count(&set) < 2 || !ascii(&set) || set.contains(b'\n') || set.contains(b'\r') {
                 continue;
             }
             match uses.iter_mut().find(|(x, _, _)| *x == set) {
@@ -561,7 +564,8 @@ pub fn emit_leaf(out: &mut String, p: usize, n: usize, d: &Dfa, runs: &[u8]) {
 }
 
 /// The fast path of one program as a Rust function `{name}_FAST(l: &Line,
-/// s: &mut Spans) -> bool`: the program's instructions as straight-line
+/// s: &mut Spans) -> bool`, positions counted from the line's bitmaps'
+/// start (`Line::start`) and saved from the line's: the program's instructions as straight-line
 /// code, its jumps (all forward) as `break`s out of nested labelled blocks,
 /// block `'bK` ending where the code of the instruction block starting at
 /// leader K begins. `p` is the profile's index (its `P{p}_*` tables).
@@ -572,8 +576,11 @@ pub fn emit_fast(
     prog: &Program,
     pool: &Pool,
     p: usize,
-    fixed: u8,
+    fixed: Option<u8>,
 ) -> Vec<(usize, Rule)> {
+    // `fixed`: the spans' `fixed` mask, for the function that writes
+    // spans; `None` for the one that only says whether the line is valid
+    // (`{name}_VALID(l: &Line) -> bool`: no `Save`, no `Kind`).
     let ops = &prog.ops;
     let rules = decide(prog, pool);
     let mut leaders: Vec<usize> = vec![0];
@@ -622,8 +629,13 @@ pub fn emit_fast(
     };
     let _ = writeln!(
         out,
-        "#[allow(non_snake_case, unused_labels, unused_assignments, unused_mut, unreachable_code, clippy::all)]\n#[inline(never)]\nfn {name}_FAST(l: &Line, s: &mut Spans) -> bool {{\n    s.fixed = {fixed:#x};\n    let mut i = 0usize;"
+        "#[allow(non_snake_case, unused_labels, unused_assignments, unused_mut, unused_variables, unreachable_code, clippy::all)]\n#[inline(never)]\n{}\n    let base = l.start();\n    let mut i = base;",
+        match fixed {
+            Some(f) => format!("fn {name}_FAST(l: &Line, s: &mut Spans) -> bool {{\n    s.fixed = {f:#x};"),
+            None => format!("fn {name}_VALID(l: &Line) -> bool {{"),
+        }
     );
+    let spans = fixed.is_some();
     let mut kept: Vec<usize> = reuse.values().copied().collect();
     kept.sort_unstable();
     for split in kept {
@@ -652,10 +664,11 @@ pub fn emit_fast(
                     "if !l.byte_in(&{}, i) {{ return false; }} i += 1;",
                     set_words(&pool.sets[*set].0)
                 ),
-                Op::Save(slot) => format!("s.slots[{slot}] = i as u32;"),
-                Op::Kind(kd) => format!("s.kind = {kd};"),
+                Op::Save(slot) if spans => format!("s.slots[{slot}] = (i - base) as u32;"),
+                Op::Kind(kd) if spans => format!("s.kind = {kd};"),
+                Op::Save(_) | Op::Kind(_) => String::new(),
                 Op::Jmp(t) => go(*t),
-                Op::Match => "return i == l.len();".to_string(),
+                Op::Match => "return i == l.end();".to_string(),
                 Op::Split(alt, fa, fb) => {
                     let rule = rules[pc].clone().expect("a split has a rule");
                     let text = match &rule {
@@ -698,14 +711,23 @@ pub fn emit_fast(
                                     .map(|k| format!("s.kind = {k}; "))
                                     .collect::<String>()
                             };
-                            format!(
-                                "let e = match {} {{ Some(e) => e, None => return false }}; if {} == Some(e) {{ {}}} else {{ {}}} i = e; {}",
-                                leaf(*y, "i"),
-                                leaf(*x, "i"),
-                                kinds(x_kinds),
-                                kinds(y_kinds),
-                                go(*join)
-                            )
+                            if spans {
+                                format!(
+                                    "let e = match {} {{ Some(e) => e, None => return false }}; if {} == Some(e) {{ {}}} else {{ {}}} i = e; {}",
+                                    leaf(*y, "i"),
+                                    leaf(*x, "i"),
+                                    kinds(x_kinds),
+                                    kinds(y_kinds),
+                                    go(*join)
+                                )
+                            } else {
+                                // Both branches end where `y` does.
+                                format!(
+                                    "i = match {} {{ Some(e) => e, None => return false }}; {}",
+                                    leaf(*y, "i"),
+                                    go(*join)
+                                )
+                            }
                         }
                         Rule::Partial => format!(
                             "let (a, b) = ({}, {}); if a == b {{ return false; }} if !a {{ {} }}",

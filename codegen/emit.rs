@@ -742,7 +742,9 @@ fn emit_profile(
         emit_program(out, &name, prog, &p.pool, &p.spec);
         let fast = (with_fast && bitprog::eligible(prog)).then(|| {
             let at = out.len();
-            let report = bitprog::emit_fast(out, &name, prog, &p.pool, i, p.spec.fixed_mask());
+            let report =
+                bitprog::emit_fast(out, &name, prog, &p.pool, i, Some(p.spec.fixed_mask()));
+            bitprog::emit_fast(out, &name, prog, &p.pool, i, None);
             let mut head = format!("// fast path of {what}:");
             for (pc, rule) in &report {
                 let _ = write!(head, " split {pc} {},", rule.name());
@@ -750,7 +752,7 @@ fn emit_profile(
             head.pop();
             head.push('\n');
             out.insert_str(at, &head);
-            format!("Some({name}_FAST)")
+            (format!("Some({name}_FAST)"), format!("Some({name}_VALID)"))
         });
         if let Some(t) = tdfa {
             emit_tdfa(
@@ -764,10 +766,11 @@ fn emit_profile(
             );
         }
         format!(
-            "Entry {{ dfa: {}, ops: &{name}_OPS, exact: {}, fast: {}, tdfa: {}, line_ends: {}, rule: {:?} }}",
+            "Entry {{ dfa: {}, ops: &{name}_OPS, exact: {}, fast: {}, valid: {}, tdfa: {}, line_ends: {}, rule: {:?} }}",
             dfa_value(&name, d, true),
             prog.exact,
-            fast.unwrap_or_else(|| "None".to_string()),
+            fast.as_ref().map_or("None", |f| f.0.as_str()),
+            fast.as_ref().map_or("None", |f| f.1.as_str()),
             match tdfa {
                 Some(_) => format!(
                     "Some({})",

@@ -35,6 +35,10 @@ fn main() {
                 "urilex-validate-dfa",
                 Box::new(|| parsing::urilex_dfa(&parser, &lines)),
             ),
+            (
+                "urilex-validate-lines",
+                Box::new(|| parsing::urilex_validate_lines(&parser, &buf)),
+            ),
         ];
         race(&name, (bytes, lines.len()), 3, rounds, &mut jobs);
     }

@@ -62,6 +62,13 @@ pub mod scan;
 #[cfg(not(feature = "internals"))]
 #[allow(dead_code, unused_imports)]
 mod scan;
+/// Every generated fast path against the exact engine on `input` (see
+/// `engine::bits::check_all`); for the `fast_path` fuzz target.
+#[cfg(feature = "internals")]
+#[doc(hidden)]
+pub fn check_fast_paths(input: &[u8]) -> Result<usize, String> {
+    engine::bits::check_all(input)
+}
 #[cfg(feature = "step-count")]
 #[doc(hidden)]
 pub mod steps;

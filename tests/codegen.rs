@@ -285,6 +285,14 @@ fn main() {
     for a in ["http://a/~b", "http://a/b"] {
         println!("{a} {}", UriRef::parse(a).is_ok());
     }
+    // The batch engine and the validator (the generated fast path and the
+    // exact engine behind it) follow the edited grammar too.
+    let buf = b"http://a/~b\nhttp://a/b\nhttp://a/~\n";
+    let c = urilex::validate_lines(&Parser::new(), buf);
+    println!("validate {} of {}", c.valid, c.total);
+    let mut batch = urilex::Batch::new();
+    batch.parse_lines(&Parser::new(), buf);
+    println!("batch {} {} {}", batch.is_valid(0), batch.is_valid(1), batch.is_valid(2));
     let prof = Profile::from_name("test-parts").unwrap();
     let parts: Vec<String> = prof
         .parts()
@@ -340,6 +348,8 @@ fn main() {
 
 const PROBE_OUTPUT: &str = r#"http://a/~b false
 http://a/b true
+validate 1 of 3
+batch false true false
 parts scheme host port user password fpath fsegment* ftptype nid nss directive* keywd* value*
 schemes ftp urn
 kinds name number

@@ -47,6 +47,10 @@ pub fn urilex_batch(parser: &urilex::Parser, batch: &mut urilex::Batch, buf: &[u
     batch.len()
 }
 
+pub fn urilex_validate_lines(parser: &urilex::Parser, buf: &[u8]) -> usize {
+    urilex::validate_lines(parser, black_box(buf)).valid
+}
+
 pub fn fluent(lines: &[String]) -> usize {
     count(lines, |l| fluent_uri::UriRef::parse(l).is_ok())
 }

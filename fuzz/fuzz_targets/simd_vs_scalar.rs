@@ -5,7 +5,7 @@
 #![no_main]
 use arbitrary::Arbitrary;
 use libfuzzer_sys::fuzz_target;
-use urilex::scan::{nibbles_of, ranges_of, skip_with, Kernel};
+use urilex::scan::{classify_with, nibbles_of, ranges_of, skip_with, Kernel};
 
 #[derive(Arbitrary, Debug)]
 struct Input<'a> {
@@ -41,6 +41,23 @@ fuzz_target!(|x: Input| {
     for k in [Kernel::Sse2, Kernel::Ssse3, Kernel::Avx2, Kernel::Neon] {
         if let Some(got) = skip_with(k, &t, &r, x.bytes, from) {
             assert_eq!(got, want, "{k:?}");
+        }
+    }
+    // The line classifier: this set and three more made from it, over the
+    // first 64 bytes (zero-padded), every kernel against the scalar one.
+    let mut block = [0u8; 64];
+    let n = x.bytes.len().min(64);
+    block[..n].copy_from_slice(&x.bytes[..n]);
+    let tables: Vec<[u8; 16]> = (0..4u32)
+        .map(|k| {
+            let s = [set[0].rotate_left(7 * k), set[1] ^ set[0].rotate_right(k), 0, 0];
+            nibbles_of(&s).expect("ASCII set")[..16].try_into().unwrap()
+        })
+        .collect();
+    let want = classify_with(Kernel::Scalar, &block, &tables).unwrap();
+    for k in [Kernel::Ssse3, Kernel::Avx2, Kernel::Avx512] {
+        if let Some(got) = classify_with(k, &block, &tables) {
+            assert_eq!(got[..4], want[..4], "{k:?}");
         }
     }
 });

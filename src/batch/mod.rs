@@ -20,7 +20,7 @@ pub use parallel::validate_lines_parallel;
 #[allow(unused_imports)]
 use record::{error_record, record, valid_record, Record, LONG, VALID};
 
-use crate::engine::bits::{FastPath, Line};
+use crate::engine::bits::{FastPath, Next, Windows};
 use crate::engine::{Spans, DEFAULT_SLOTS};
 use crate::{Component, ErrorKind, HostKind, ParseError, Parser, Profile, UriRef};
 use core::ops::Range;
@@ -370,10 +370,14 @@ pub fn validate_lines(parser: &Parser, buf: &[u8]) -> Counts {
             }
         }
     };
-    if let Some((t, fast)) = parser.line_fast() {
-        fast_lines(buf, t.runs, fast, |_, line, spans| {
-            count(line, spans.is_some())
-        });
+    if let Some((t, _, valid)) = parser.line_fast() {
+        let mut windows = Windows::new(buf, t.runs);
+        while let Some(next) = windows.next_line() {
+            match next {
+                Next::Fast(_, line) => count(line.bytes(), valid(&line)),
+                Next::Long(_, line) => count(line, false),
+            }
+        }
         return c;
     }
     let Some(d) = parser.line_dfa() else {
@@ -390,37 +394,30 @@ pub fn validate_lines(parser: &Parser, buf: &[u8]) -> Counts {
     c
 }
 
-/// The lines of `buf` through the generated fast path: each line found
-/// and classified in one pass (`Line::in_buf`), then its program run over
-/// the bitmaps. `each` gets the line's start, the line, and the spans, or
-/// `None` for a line the fast path leaves to the exact engine (invalid, a
-/// choice it cannot decide, longer than `MAX_LINE`). Lines are exactly
+/// The lines of `buf` through the generated fast path: the buffer
+/// classified a window at a time (`Windows`), then each line's program run
+/// over the bitmaps. `each` gets the line's start, the line, and the spans,
+/// or `None` for a line the fast path leaves to the exact engine (invalid,
+/// a choice it cannot decide, longer than a window). Lines are exactly
 /// those of [`lines()`].
 #[inline]
-fn fast_lines<'b>(
-    buf: &'b [u8],
+fn fast_lines(
+    buf: &[u8],
     runs: &[[u8; 16]],
     fast: FastPath,
-    mut each: impl FnMut(usize, &'b [u8], Option<&Spans>),
+    mut each: impl FnMut(usize, &[u8], Option<&Spans>),
 ) {
-    let mut pos = 0;
-    let mut line = Line::new();
+    let mut windows = Windows::new(buf, runs);
     let mut spans = Spans::EMPTY;
-    while pos < buf.len() {
-        match line.fill_from(buf, pos, runs) {
-            Some(next) => {
+    while let Some(next) = windows.next_line() {
+        match next {
+            Next::Fast(at, line) => {
                 spans.slots = Spans::EMPTY.slots;
                 spans.kind = u8::MAX;
                 let ok = fast(&line, &mut spans);
-                each(pos, line.bytes(), ok.then_some(&spans));
-                pos = next;
+                each(at, line.bytes(), ok.then_some(&spans));
             }
-            None => {
-                let lf = memchr::memchr(b'\n', &buf[pos..]).map_or(buf.len(), |p| pos + p);
-                let end = if buf[lf - 1] == b'\r' { lf - 1 } else { lf };
-                each(pos, &buf[pos..end], None);
-                pos = lf + 1;
-            }
+            Next::Long(at, line) => each(at, line, None),
         }
     }
 }
@@ -471,7 +468,7 @@ fn parse_buf(
     long: &mut Vec<Spans>,
     mut put: impl FnMut(Record),
 ) {
-    if let Some((t, fast)) = parser.line_fast() {
+    if let Some((t, fast, _)) = parser.line_fast() {
         fast_lines(buf, t.runs, fast, |pos, line, spans| {
             put(match spans {
                 Some(s) => {

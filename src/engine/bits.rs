@@ -1,150 +1,265 @@
-//! The fast path: a line classified once into bitmaps, and the generated
+//! The fast path: bytes classified once into bitmaps, and the generated
 //! structure programs (`codegen/bitprog.rs`) run over them.
 //!
-//! [`Line`] holds, per run set of the profile (`ProfileTables::runs`), a
-//! bitmap of the line's bytes *outside* the set, with every position from
-//! the line's end on set, so that the end of a run is one trailing-zero
-//! count away ([`Line::stop`]). [`leaf`] runs a leaf DFA over a line: a
-//! state with a run set jumps to the run's end, any other steps one byte.
-//! The generated programs decide every choice without backtracking and
-//! return the spans, or `None` when the line is invalid or a choice is one
-//! the generator could not prove; the caller then asks the exact engine,
-//! which gives the same spans or the exact error.
+//! The bitmaps hold, per 64-byte word and per run set of the profile
+//! (`ProfileTables::runs`), the bytes *outside* the set, so that the end of
+//! a run is one trailing-zero count away ([`Line::stop`]). No run set holds
+//! an LF or a CR (the generator makes sure), so a run always stops at the
+//! end of its line. A batch classifies its buffer a window at a time
+//! ([`Windows`]): each byte once, with no work per line, and the lines come
+//! from the line-end set's bitmap; a single input is classified on its own
+//! ([`Single`]). The generated programs decide every choice without
+//! backtracking and write the spans, or answer false when the line is
+//! invalid or a choice is one the generator could not prove; the caller
+//! then asks the exact engine, which gives the same spans or the exact
+//! error.
 
-use crate::scan::{classify, MAX_CLASSES};
+use crate::scan::{classifier, Classify, MAX_CLASSES};
 
 /// A generated fast path (`Entry::fast`): writes the spans and says
 /// whether it could (the spans are then the program's).
 pub(crate) type FastPath = fn(&Line<'_>, &mut super::Spans) -> bool;
 
-/// Longest line the fast path takes: four 64-bit words of bitmap.
+/// The same without spans (`Entry::valid`): true when the line is valid,
+/// false when it is not or the fast path cannot tell.
+pub(crate) type FastValid = fn(&Line<'_>) -> bool;
+
+/// Longest single input the fast path takes: four 64-bit words of bitmap.
 pub(crate) const MAX_LINE: usize = 255;
 
-/// A line of at most [`MAX_LINE`] bytes and its bitmaps. One `Line` is
-/// filled again for each line of a batch: only the words up to the one
-/// holding the line's end are written, and only those are ever read.
+/// Bytes of a batch classified at once.
+const WINDOW: usize = 16 * 1024;
+
+/// Bitmap words of a window (one more for its last bytes).
+const WORDS: usize = WINDOW / 64 + 1;
+
+/// One line and the bitmaps it lies in. Positions are counted from the
+/// bitmaps' start: the line is `start()..end()`.
 pub(crate) struct Line<'a> {
+    /// The bytes from the bitmaps' start to the line's end.
     b: &'a [u8],
-    /// `stops[w][k]`: bit j set when byte `64 w + j` is not in run set k
-    /// or is at or past the end (for the line-end set, `k` last: set when
-    /// the byte is not an LF).
-    stops: [[u64; MAX_CLASSES]; 4],
+    /// Where the line starts.
+    base: usize,
+    /// Set-major: bit j of `stops[k * stride + w]` is set when byte
+    /// `64 w + j` is not in run set k; the line's end is a stop in every
+    /// run set.
+    stops: &'a [u64],
+    stride: usize,
 }
 
-/// The 64 bytes of `buf` at `at`, zero past its end (NUL is in no set).
+/// The 64 bytes of `buf` at `at`; past its end, whatever `pad` held (the
+/// callers mark those positions themselves).
 #[inline(always)]
 fn block<'b>(buf: &'b [u8], at: usize, pad: &'b mut [u8; 64]) -> &'b [u8; 64] {
     match buf.get(at..at + 64) {
         Some(s) => s.try_into().expect("64 bytes"),
         None => {
             let rest = buf.get(at..).unwrap_or(&[]);
-            *pad = [0; 64];
             pad[..rest.len()].copy_from_slice(rest);
             pad
         }
     }
 }
 
-impl<'a> Line<'a> {
-    pub(crate) fn new() -> Line<'a> {
-        Line {
-            b: &[],
-            stops: [[!0; MAX_CLASSES]; 4],
-        }
-    }
+/// The bitmaps of one input of at most [`MAX_LINE`] bytes, on the stack.
+pub(crate) struct Single {
+    stops: [[u64; 4]; MAX_CLASSES],
+}
 
-    /// Marks the positions from the line's end on in every run set.
-    #[inline(always)]
-    fn end(&mut self, nk: usize) {
-        let len = self.b.len();
-        let w = &mut self.stops[len >> 6];
-        for x in w.iter_mut().take(nk) {
-            *x |= !0u64 << (len & 63);
-        }
-    }
-
-    /// This line: a whole input of at most [`MAX_LINE`] bytes, against
-    /// the run sets `runs` (a profile's, without its line-end set).
+impl Single {
+    /// Classifies `input` against `runs` (a profile's run sets, without
+    /// its line-end set); every position from the input's end on is a stop.
     #[inline]
-    pub(crate) fn fill(&mut self, input: &'a [u8], runs: &[[u8; 16]]) {
+    pub(crate) fn new(input: &[u8], runs: &[[u8; 16]]) -> Single {
         debug_assert!(input.len() <= MAX_LINE);
+        let mut stops = [[!0u64; 4]; MAX_CLASSES];
         let mut pad = [0u8; 64];
-        for w in 0..=input.len() / 64 {
-            classify(block(input, 64 * w, &mut pad), runs, &mut self.stops[w]);
+        let mut out = [0u64; MAX_CLASSES];
+        let kern = classifier();
+        let words = input.len() / 64 + 1;
+        let m = !0u64 << (input.len() & 63);
+        for w in 0..words {
+            kern(block(input, 64 * w, &mut pad), runs, &mut out);
+            let end = if w + 1 == words { m } else { 0 };
+            for (k, s) in stops.iter_mut().enumerate().take(runs.len()) {
+                s[w] = out[k] | end;
+            }
         }
-        self.b = input;
-        self.end(runs.len());
         crate::steps::add(input.len() + 1);
+        Single { stops }
     }
 
-    /// This line: the one of `buf` that starts at `pos` (`pos <
-    /// buf.len()`), found and classified in one pass; `runs` is a
-    /// profile's run sets with the line-end set last. The line ends at an
-    /// LF (a CR before it, or before the buffer's end, is not part of it)
-    /// as in `batch::lines`. Returns where the next line starts, or `None`
-    /// when the line is longer than [`MAX_LINE`].
-    #[inline]
-    pub(crate) fn fill_from(
-        &mut self,
-        buf: &'a [u8],
-        pos: usize,
-        runs: &[[u8; 16]],
-    ) -> Option<usize> {
-        let nk = runs.len() - 1;
-        let rest = buf.len() - pos;
-        let mut pad = [0u8; 64];
-        let mut found = None;
-        for w in 0..4 {
-            let out = &mut self.stops[w];
-            classify(block(buf, pos + 64 * w, &mut pad), runs, out);
-            let avail = rest - 64 * w;
-            let mut lf = !out[nk];
-            if avail < 64 {
-                lf &= (1u64 << avail) - 1;
-            }
-            if lf != 0 {
-                let len = 64 * w + lf.trailing_zeros() as usize;
-                found = Some((len, pos + len + 1));
-                break;
-            }
-            if avail <= 64 {
-                found = Some((rest, buf.len()));
-                break;
+    pub(crate) fn line<'a>(&'a self, input: &'a [u8]) -> Line<'a> {
+        Line {
+            b: input,
+            base: 0,
+            stops: self.stops.as_flattened(),
+            stride: 4,
+        }
+    }
+}
+
+/// A batch's buffer, classified a window at a time, as its lines: each
+/// line the fast path can take comes with its bitmaps, any other (longer
+/// than a window) without.
+pub(crate) struct Windows<'b> {
+    buf: &'b [u8],
+    runs: &'b [[u8; 16]],
+    kern: Classify,
+    /// Set-major (see `Line::stops`), on the stack (18 KB), so that a
+    /// batch allocates nothing.
+    stops: [[u64; WORDS]; MAX_CLASSES],
+    pad: [u8; 64],
+    /// The window: its first byte in `buf`, its end, its words.
+    start: usize,
+    end: usize,
+    words: usize,
+    /// The next line's start.
+    pos: usize,
+}
+
+/// One line of a batch: its start in the buffer, and the line with its
+/// bitmaps, or the bare line when it is longer than a window.
+pub(crate) enum Next<'a> {
+    Fast(usize, Line<'a>),
+    Long(usize, &'a [u8]),
+}
+
+impl<'b> Windows<'b> {
+    /// `runs`: a profile's run sets with the line-end set last.
+    pub(crate) fn new(buf: &'b [u8], runs: &'b [[u8; 16]]) -> Windows<'b> {
+        Windows {
+            buf,
+            runs,
+            kern: classifier(),
+            stops: [[0; WORDS]; MAX_CLASSES],
+            pad: [0; 64],
+            start: 0,
+            end: 0,
+            words: 0,
+            pos: 0,
+        }
+    }
+
+    /// Classifies the window that starts at the next line.
+    fn classify(&mut self) {
+        let (buf, at) = (self.buf, self.pos);
+        let end = (at + WINDOW).min(buf.len());
+        let words = (end - at) / 64 + 1;
+        let n = self.runs.len();
+        let mut out = [0u64; MAX_CLASSES];
+        for w in 0..words {
+            (self.kern)(block(buf, at + 64 * w, &mut self.pad), self.runs, &mut out);
+            for (k, s) in self.stops.iter_mut().enumerate().take(n) {
+                s[w] = out[k];
             }
         }
-        let (mut len, next) = found?;
-        if len > 0 && buf[pos + len - 1] == b'\r' {
-            len -= 1;
+        // Past the buffer's end: a stop in every run set, and no LF.
+        if end == buf.len() {
+            let m = !0u64 << ((end - at) & 63);
+            for s in self.stops.iter_mut() {
+                s[words - 1] |= m;
+            }
         }
-        if len > MAX_LINE {
+        self.start = at;
+        self.end = end;
+        self.words = words;
+        crate::steps::add(end - at + 1);
+    }
+
+    /// The first LF at or after position `from` of the window and before
+    /// its end, if there is one.
+    #[inline(always)]
+    fn lf(&self, from: usize) -> Option<usize> {
+        let lf = &self.stops[self.runs.len() - 1][..self.words];
+        let mut w = from >> 6;
+        let mut m = !*lf.get(w)? & (!0u64 << (from & 63));
+        while m == 0 {
+            w += 1;
+            m = !*lf.get(w)?;
+        }
+        let at = 64 * w + m.trailing_zeros() as usize;
+        (self.start + at < self.end).then_some(at)
+    }
+
+    /// The next line, or `None` at the buffer's end. Lines are exactly
+    /// those of `batch::lines`: an LF ends one, a CR before it (or before
+    /// the buffer's end) is not part of it.
+    #[inline(always)]
+    pub(crate) fn next_line(&mut self) -> Option<Next<'_>> {
+        let buf = self.buf;
+        let at = self.pos;
+        if at >= buf.len() {
             return None;
         }
-        self.b = &buf[pos..pos + len];
-        self.end(nk);
-        crate::steps::add(len + 1);
-        Some(next)
+        if at >= self.end {
+            self.classify();
+        }
+        let stop = loop {
+            let rel = at - self.start;
+            match self.lf(rel) {
+                Some(e) => break self.start + e,
+                None if self.end == buf.len() => break buf.len(),
+                // The line goes on past this window: a window from its
+                // start.
+                None if self.start < at => self.classify(),
+                None => {
+                    // Longer than a window: the bare line, its end found
+                    // by memchr.
+                    let lf = memchr::memchr(b'\n', &buf[at..]).map_or(buf.len(), |p| at + p);
+                    let end = if buf[lf - 1] == b'\r' { lf - 1 } else { lf };
+                    self.pos = lf + 1;
+                    return Some(Next::Long(at, &buf[at..end]));
+                }
+            }
+        };
+        let end = if stop > at && buf[stop - 1] == b'\r' {
+            stop - 1
+        } else {
+            stop
+        };
+        self.pos = stop + 1;
+        Some(Next::Fast(
+            at,
+            Line {
+                b: &buf[self.start..end],
+                base: at - self.start,
+                stops: self.stops.as_flattened(),
+                stride: WORDS,
+            },
+        ))
+    }
+}
+
+impl<'a> Line<'a> {
+    /// Where the line starts, in positions from the bitmaps' start.
+    #[inline(always)]
+    pub(crate) fn start(&self) -> usize {
+        self.base
     }
 
+    /// Where the line ends.
     #[inline(always)]
-    pub(crate) fn len(&self) -> usize {
+    pub(crate) fn end(&self) -> usize {
         self.b.len()
     }
 
+    /// The line.
     pub(crate) fn bytes(&self) -> &'a [u8] {
-        self.b
+        &self.b[self.base..]
     }
 
-    /// The first position at or after `i` (`i <= len`) whose byte is not
-    /// in run set `k`, or the length.
+    /// The first position at or after `i` (`start() <= i <= end()`) whose
+    /// byte is not in run set `k`, or the end.
     #[inline(always)]
     pub(crate) fn stop(&self, k: usize, i: usize) -> usize {
+        let words = &self.stops[k * self.stride..];
         let mut w = i >> 6;
-        let mut m = self.stops[w & 3][k] & (!0u64 << (i & 63));
-        // The bit at the length is set, and `i <= len <= 255`: the words
-        // read are those `fill` wrote.
+        let mut m = words[w] & (!0u64 << (i & 63));
+        // The line's end is a stop in every run set.
         while m == 0 {
             w += 1;
-            m = self.stops[w & 3][k];
+            m = words[w];
         }
         64 * w + m.trailing_zeros() as usize
     }
@@ -170,4 +285,55 @@ impl<'a> Line<'a> {
             None => end,
         }
     }
+}
+
+/// Every fast path of every profile against the exact engine (the entry's
+/// program) on one input: where a fast path answers, its spans and kind
+/// must be the program's, and it may not answer for an input the program
+/// rejects. How many fast paths answered, or what differed. For the
+/// `fast_path` fuzz target (feature `internals`) and the unit tests.
+#[cfg_attr(not(feature = "internals"), allow(dead_code))]
+pub(crate) fn check_all(input: &[u8]) -> Result<usize, String> {
+    if input.len() > MAX_LINE {
+        return Ok(0);
+    }
+    let mut answered = 0;
+    for &p in crate::Profile::ALL {
+        let t = p.tables();
+        let single = Single::new(input, &t.runs[..t.runs.len() - 1]);
+        let line = single.line(input);
+        let entries = t
+            .entries
+            .iter()
+            .flatten()
+            .chain(t.schemes.iter().map(|(_, e)| e));
+        for e in entries {
+            let (Some(fast), Some(valid)) = (e.fast, e.valid) else {
+                continue;
+            };
+            let mut spans = super::Spans::EMPTY;
+            let ok = fast(&line, &mut spans);
+            if valid(&line) != ok {
+                return Err(format!(
+                    "{p:?} {}: the spanless fast path says {}, the other {ok}, on {:?}",
+                    e.rule,
+                    !ok,
+                    String::from_utf8_lossy(input)
+                ));
+            }
+            if !ok {
+                continue;
+            }
+            answered += 1;
+            let want = super::run_program(t, e.ops, input);
+            if want != Some(spans) {
+                return Err(format!(
+                    "{p:?} {}: fast path {spans:?}, program {want:?} on {:?}",
+                    e.rule,
+                    String::from_utf8_lossy(input)
+                ));
+            }
+        }
+    }
+    Ok(answered)
 }

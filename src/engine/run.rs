@@ -511,7 +511,7 @@ mod tests {
     /// answers for every input the program accepts (and up to 255 bytes).
     #[test]
     fn fast_paths_agree_with_programs() {
-        use super::super::bits::{Line, MAX_LINE};
+        use super::super::bits::{Single, MAX_LINE};
         let inputs = inputs();
         let mut covered = 0;
         for &p in Profile::ALL {
@@ -535,10 +535,17 @@ mod tests {
                 let (mut accepted, mut answered) = (0usize, 0usize);
                 for i in inputs.iter().filter(|i| i.len() <= MAX_LINE) {
                     let want = run_program(t, e.ops, i);
-                    let mut line = Line::new();
-                    line.fill(i, runs);
+                    let single = Single::new(i, runs);
                     let mut spans = Spans::EMPTY;
-                    let got = fast(&line, &mut spans).then_some(spans);
+                    let got = fast(&single.line(i), &mut spans).then_some(spans);
+                    // The spanless variant answers exactly when it does.
+                    assert_eq!(
+                        (e.valid.expect("a spanless variant"))(&single.line(i)),
+                        got.is_some(),
+                        "{p:?} {}: {:?}",
+                        e.rule,
+                        String::from_utf8_lossy(i)
+                    );
                     if got.is_some() {
                         assert_eq!(
                             got,

@@ -294,6 +294,9 @@ pub(crate) struct Entry {
     /// when it wrote the program's spans, false for an invalid line or one
     /// it leaves to the exact engine. Every exact entry has one.
     pub fast: Option<super::bits::FastPath>,
+    /// The same program without spans: whether the line is valid, true
+    /// only when the fast path can tell (`validate_lines`).
+    pub valid: Option<super::bits::FastValid>,
     pub tdfa: Option<Tdfa>,
     /// Whether LF and CR lead both DFAs to the dead state from every state,
     /// so that a run over a buffer of lines stops at each valid line's end
@@ -377,7 +380,7 @@ pub(crate) struct ProfileTables {
     pub firsts: &'static [([u64; 4], bool)],
     pub leaves: &'static [Dfa],
     /// The fast path's run sets as low-nibble tables (see
-    /// `scan::classify`), the line end's last.
+    /// `scan::Classify`), the line end's last.
     pub runs: &'static [[u8; 16]],
     /// Programs for repeated parts (see `PartInfo::region`).
     pub regions: &'static [Region],

@@ -49,7 +49,7 @@ pub enum Kernel {
     /// x86_64 AVX2, 32 bytes at a time.
     Avx2,
     /// x86_64 AVX-512 (F and BW), 64 bytes at a time: only the fast
-    /// path's line classifier (`classify`) has a kernel for it; the skip
+    /// path's line classifier (`Classify`) has a kernel for it; the skip
     /// kernels use AVX2 there.
     Avx512,
     /// aarch64 NEON, 16 bytes at a time.
@@ -122,40 +122,50 @@ pub(crate) fn skip(set: &Nibbles, ranges: &Ranges, input: &[u8], from: usize) ->
     }
 }
 
-/// Most sets [`classify`] takes: a profile's run sets and the line end.
+/// Most sets a [`Classify`] kernel takes: a profile's run sets and the line end.
 pub const MAX_CLASSES: usize = 9;
 
-/// Classifies 64 bytes against up to [`MAX_CLASSES`] sets at once, each a
-/// 16-byte low-nibble table (bit `h` of entry `l`: byte `16 h + l` is in
-/// the set; ASCII only): bit i of `out[k]` is set when `block[i]` is *not*
-/// in set k. The fast path's one pass over a line (`engine::bits`).
-#[inline]
-pub(crate) fn classify(block: &[u8; 64], sets: &[[u8; 16]], out: &mut [u64; MAX_CLASSES]) {
+/// A line classifier kernel: 64 bytes against up to [`MAX_CLASSES`] sets
+/// at once, each a 16-byte low-nibble table (bit `h` of entry `l`: byte
+/// `16 h + l` is in the set; ASCII only); bit i of `out[k]` is set when
+/// `block[i]` is *not* in set k. The fast path's one pass over its input
+/// (`engine::bits`), chosen once per batch or input (see [`classifier`]).
+pub(crate) type Classify = fn(&[u8; 64], &[[u8; 16]], &mut [u64; MAX_CLASSES]);
+
+/// The best [`Classify`] kernel for this machine, as a function to call per
+/// block without asking the CPU again (the batch's per-line classifier).
+pub(crate) fn classifier() -> Classify {
     #[cfg(all(target_arch = "x86_64", not(feature = "force-scalar")))]
     {
+        fn avx512(b: &[u8; 64], s: &[[u8; 16]], o: &mut [u64; MAX_CLASSES]) {
+            // SAFETY: `classifier` hands this out only after detecting
+            // AVX-512 BW (and so F).
+            unsafe { x86_64::classify_avx512(b, s, o) }
+        }
+        fn avx2(b: &[u8; 64], s: &[[u8; 16]], o: &mut [u64; MAX_CLASSES]) {
+            // SAFETY: `classifier` hands this out only after detecting
+            // AVX2.
+            unsafe { x86_64::classify_avx2(b, s, o) }
+        }
+        fn ssse3(b: &[u8; 64], s: &[[u8; 16]], o: &mut [u64; MAX_CLASSES]) {
+            // SAFETY: `classifier` hands this out only after detecting
+            // SSSE3.
+            unsafe { x86_64::classify_ssse3(b, s, o) }
+        }
         if std::arch::is_x86_feature_detected!("avx512bw") {
-            // SAFETY: the CPU supports AVX-512 BW (and so F), checked just
-            // above.
-            unsafe { x86_64::classify_avx512(block, sets, out) }
+            return avx512;
         } else if std::arch::is_x86_feature_detected!("avx2") {
-            // SAFETY: the CPU supports AVX2, checked just above.
-            unsafe { x86_64::classify_avx2(block, sets, out) }
+            return avx2;
         } else if std::arch::is_x86_feature_detected!("ssse3") {
-            // SAFETY: the CPU supports SSSE3, checked just above.
-            unsafe { x86_64::classify_ssse3(block, sets, out) }
-        } else {
-            scalar::classify(block, sets, out)
+            return ssse3;
         }
     }
-    #[cfg(not(all(target_arch = "x86_64", not(feature = "force-scalar"))))]
-    {
-        scalar::classify(block, sets, out)
-    }
+    scalar::classify
 }
 
-/// [`classify`] with a chosen kernel (for tests); `None` when this machine
+/// A [`Classify`] kernel of choice (for tests); `None` when this machine
 /// cannot run it (SSE2 and NEON have no kernel of their own: they run the
-/// scalar one through [`classify`]).
+/// scalar one through [`classifier`]).
 #[doc(hidden)]
 pub fn classify_with(
     kernel: Kernel,

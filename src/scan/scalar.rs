@@ -39,7 +39,7 @@ pub(crate) fn in_lo(lo: &[u8; 16], b: u8) -> bool {
     b < 0x80 && lo[(b & 15) as usize] & (1 << (b >> 4)) != 0
 }
 
-/// `classify`, one byte at a time: bit i of `out[k]` set when `block[i]`
+/// The scalar `Classify` kernel, one byte at a time: bit i of `out[k]` set when `block[i]`
 /// is not in set k.
 pub(crate) fn classify(block: &[u8; 64], sets: &[[u8; 16]], out: &mut [u64; super::MAX_CLASSES]) {
     for (k, lo) in sets.iter().take(super::MAX_CLASSES).enumerate() {

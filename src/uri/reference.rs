@@ -6,7 +6,7 @@
 //! has an empty query, `http://a` has none.
 
 use super::diagnose;
-use crate::engine::bits::{FastPath, Line, MAX_LINE};
+use crate::engine::bits::{FastPath, FastValid, Single, MAX_LINE};
 use crate::engine::ProfileTables;
 use crate::engine::{self as parse, Spans};
 use crate::uri::error::ParseError;
@@ -121,12 +121,15 @@ impl Parser {
     #[inline(always)]
     pub(crate) fn spans(&self, input: &[u8]) -> Result<Spans, ParseError> {
         let (t, entry) = self.entry(input)?;
+        // One input: the tagged DFA where there is one (one pass, no setup;
+        // the fast path's classification costs more than it saves on a
+        // single short input, measured in `examples/parse_peers.rs`), else
+        // the fast path before the backtracking program.
         let fast = match entry.fast {
-            Some(fast) if input.len() <= MAX_LINE => {
-                let mut line = Line::new();
-                line.fill(input, &t.runs[..t.runs.len() - 1]);
+            Some(fast) if entry.tdfa.is_none() && input.len() <= MAX_LINE => {
+                let single = Single::new(input, &t.runs[..t.runs.len() - 1]);
                 let mut spans = Spans::EMPTY;
-                fast(&line, &mut spans).then_some(spans)
+                fast(&single.line(input), &mut spans).then_some(spans)
             }
             _ => None,
         };
@@ -176,12 +179,13 @@ impl Parser {
     /// The tables and the fast path of this parser's entry, when the
     /// profile does not choose its rule by the scheme (see
     /// `Batch::parse_lines`, `validate_lines`).
-    pub(crate) fn line_fast(&self) -> Option<(&'static ProfileTables, FastPath)> {
+    pub(crate) fn line_fast(&self) -> Option<(&'static ProfileTables, FastPath, FastValid)> {
         let t: &'static ProfileTables = self.profile.tables();
         if !t.schemes.is_empty() {
             return None;
         }
-        Some((t, t.entries[self.syntax as usize].as_ref()?.fast?))
+        let e = t.entries[self.syntax as usize].as_ref()?;
+        Some((t, e.fast?, e.valid?))
     }
 
     /// This parser's entry, when its DFAs stop at line ends (and the

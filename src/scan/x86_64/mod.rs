@@ -187,7 +187,7 @@ pub(crate) unsafe fn find_dot_segment_sse2(s: &[u8]) -> Option<usize> {
     (k < places).then_some(k)
 }
 
-/// AVX2 `classify`: the block as two 32-byte halves; per half the low
+/// AVX2 `Classify` kernel: the block as two 32-byte halves; per half the low
 /// nibbles and the bit of each high nibble once, then per set one shuffle,
 /// an and, a compare with zero and a mask move.
 ///
@@ -223,7 +223,7 @@ pub(crate) unsafe fn classify_avx2(
     }
 }
 
-/// SSSE3 `classify`: the same, in four 16-byte quarters.
+/// SSSE3 `Classify` kernel: the same, in four 16-byte quarters.
 ///
 /// # Safety
 /// The CPU must support SSSE3.
@@ -254,7 +254,7 @@ pub(crate) unsafe fn classify_ssse3(
     }
 }
 
-/// AVX-512 `classify`: all 64 bytes in one register; per set one shuffle,
+/// AVX-512 `Classify` kernel: all 64 bytes in one register; per set one shuffle,
 /// and a test that writes the 64-bit mask of bytes outside the set
 /// directly (no mask move, no halves to join).
 ///
