@@ -519,6 +519,13 @@ fn pattern(set: &ByteSet) -> String {
     arms.join(" | ")
 }
 
+/// A byte set as a `match` pattern when it is a few ranges (cheaper than
+/// a table lookup), else `None`.
+fn small(set: &ByteSet) -> Option<String> {
+    let pat = pattern(set);
+    (!pat.is_empty() && pat.matches('|').count() < 3).then_some(pat)
+}
+
 /// Leaf `n` of profile `p` as a Rust function `P{p}_L{n}_LEAF(l: &Line,
 /// i: usize) -> Option<usize>`, the end of its longest match from `i`:
 /// the DFA's states as arms of a `match`, a state with a run set first
@@ -625,7 +632,16 @@ pub fn emit_fast(
     let leaf = |l: usize, at: &str| format!("P{p}_L{l}_LEAF(l, {at})");
     let first = |f: usize| {
         let (s, e) = &pool.firsts[f];
-        format!("l.first(&{}, {e}, i)", set_words(&s.0))
+        match small(s) {
+            Some(pat) => {
+                format!("match l.at(i) {{ Some({pat}) => true, Some(_) => false, None => {e} }}")
+            }
+            None => format!("l.first(&{}, {e}, i)", set_words(&s.0)),
+        }
+    };
+    let byte_in = |set: &ByteSet, at: &str| match small(set) {
+        Some(pat) => format!("matches!(l.at({at}), Some({pat}))"),
+        None => format!("l.byte_in(&{}, {at})", set_words(&set.0)),
     };
     let _ = writeln!(
         out,
@@ -661,8 +677,8 @@ pub fn emit_fast(
                     }
                 ),
                 Op::Byte(set) => format!(
-                    "if !l.byte_in(&{}, i) {{ return false; }} i += 1;",
-                    set_words(&pool.sets[*set].0)
+                    "if !{} {{ return false; }} i += 1;",
+                    byte_in(&pool.sets[*set], "i")
                 ),
                 Op::Save(slot) if spans => format!("s.slots[{slot}] = (i - base) as u32;"),
                 Op::Kind(kd) if spans => format!("s.kind = {kd};"),
@@ -692,8 +708,8 @@ pub fn emit_fast(
                             for s in sets {
                                 let _ = write!(
                                     t,
-                                    " && l.byte_in(&{}, j) && {{ j += 1; true }}",
-                                    set_words(&pool.sets[*s].0)
+                                    " && {} && {{ j += 1; true }}",
+                                    byte_in(&pool.sets[*s], "j")
                                 );
                             }
                             let _ = write!(t, "; if !ok {{ {} }}", go(*alt));

@@ -74,16 +74,19 @@ impl Single {
         debug_assert!(input.len() <= MAX_LINE);
         let mut stops = [[!0u64; 4]; MAX_CLASSES];
         let mut pad = [0u8; 64];
-        let mut out = [0u64; MAX_CLASSES];
         let kern = classifier();
         let words = input.len() / 64 + 1;
-        let m = !0u64 << (input.len() & 63);
         for w in 0..words {
-            kern(block(input, 64 * w, &mut pad), runs, &mut out);
-            let end = if w + 1 == words { m } else { 0 };
-            for (k, s) in stops.iter_mut().enumerate().take(runs.len()) {
-                s[w] = out[k] | end;
-            }
+            kern(
+                block(input, 64 * w, &mut pad),
+                runs,
+                &mut stops.as_flattened_mut()[w..],
+                4,
+            );
+        }
+        let m = !0u64 << (input.len() & 63);
+        for s in stops.iter_mut() {
+            s[words - 1] |= m;
         }
         crate::steps::add(input.len() + 1);
         Single { stops }
@@ -146,13 +149,14 @@ impl<'b> Windows<'b> {
         let (buf, at) = (self.buf, self.pos);
         let end = (at + WINDOW).min(buf.len());
         let words = (end - at) / 64 + 1;
-        let n = self.runs.len();
-        let mut out = [0u64; MAX_CLASSES];
         for w in 0..words {
-            (self.kern)(block(buf, at + 64 * w, &mut self.pad), self.runs, &mut out);
-            for (k, s) in self.stops.iter_mut().enumerate().take(n) {
-                s[w] = out[k];
-            }
+            let out = &mut self.stops.as_flattened_mut()[w..];
+            (self.kern)(
+                block(buf, at + 64 * w, &mut self.pad),
+                self.runs,
+                out,
+                WORDS,
+            );
         }
         // Past the buffer's end: a stop in every run set, and no LF.
         if end == buf.len() {
@@ -270,7 +274,9 @@ impl<'a> Line<'a> {
         self.b.get(i).copied()
     }
 
-    /// Whether the byte at `i` is in `set` (false at the end).
+    /// Whether the byte at `i` is in `set` (false at the end); the
+    /// generated code tests sets of a few ranges with a `match` instead.
+    #[allow(dead_code)]
     #[inline(always)]
     pub(crate) fn byte_in(&self, set: &[u64; 4], i: usize) -> bool {
         self.b.get(i).is_some_and(|&b| super::in_set(set, b))

@@ -128,29 +128,31 @@ pub const MAX_CLASSES: usize = 9;
 /// A line classifier kernel: 64 bytes against up to [`MAX_CLASSES`] sets
 /// at once, each a 16-byte low-nibble table (bit `h` of entry `l`: byte
 /// `16 h + l` is in the set; ASCII only); bit i of `out[k]` is set when
-/// `block[i]` is *not* in set k. The fast path's one pass over its input
+/// `block[i]` is *not* in set k, written to `out[k * stride]` (so that a
+/// window's bitmaps are filled set by set in place; `stride` 1 for one
+/// block). The fast path's one pass over its input
 /// (`engine::bits`), chosen once per batch or input (see [`classifier`]).
-pub(crate) type Classify = fn(&[u8; 64], &[[u8; 16]], &mut [u64; MAX_CLASSES]);
+pub(crate) type Classify = fn(&[u8; 64], &[[u8; 16]], &mut [u64], usize);
 
 /// The best [`Classify`] kernel for this machine, as a function to call per
 /// block without asking the CPU again (the batch's per-line classifier).
 pub(crate) fn classifier() -> Classify {
     #[cfg(all(target_arch = "x86_64", not(feature = "force-scalar")))]
     {
-        fn avx512(b: &[u8; 64], s: &[[u8; 16]], o: &mut [u64; MAX_CLASSES]) {
+        fn avx512(b: &[u8; 64], s: &[[u8; 16]], o: &mut [u64], n: usize) {
             // SAFETY: `classifier` hands this out only after detecting
             // AVX-512 BW (and so F).
-            unsafe { x86_64::classify_avx512(b, s, o) }
+            unsafe { x86_64::classify_avx512(b, s, o, n) }
         }
-        fn avx2(b: &[u8; 64], s: &[[u8; 16]], o: &mut [u64; MAX_CLASSES]) {
+        fn avx2(b: &[u8; 64], s: &[[u8; 16]], o: &mut [u64], n: usize) {
             // SAFETY: `classifier` hands this out only after detecting
             // AVX2.
-            unsafe { x86_64::classify_avx2(b, s, o) }
+            unsafe { x86_64::classify_avx2(b, s, o, n) }
         }
-        fn ssse3(b: &[u8; 64], s: &[[u8; 16]], o: &mut [u64; MAX_CLASSES]) {
+        fn ssse3(b: &[u8; 64], s: &[[u8; 16]], o: &mut [u64], n: usize) {
             // SAFETY: `classifier` hands this out only after detecting
             // SSSE3.
-            unsafe { x86_64::classify_ssse3(b, s, o) }
+            unsafe { x86_64::classify_ssse3(b, s, o, n) }
         }
         if std::arch::is_x86_feature_detected!("avx512bw") {
             return avx512;
@@ -174,22 +176,22 @@ pub fn classify_with(
 ) -> Option<[u64; MAX_CLASSES]> {
     let mut out = [0u64; MAX_CLASSES];
     match kernel {
-        Kernel::Scalar => scalar::classify(block, sets, &mut out),
+        Kernel::Scalar => scalar::classify(block, sets, &mut out, 1),
         #[cfg(target_arch = "x86_64")]
         Kernel::Avx2 if std::arch::is_x86_feature_detected!("avx2") => {
             // SAFETY: the CPU supports AVX2, checked in the guard.
-            unsafe { x86_64::classify_avx2(block, sets, &mut out) }
+            unsafe { x86_64::classify_avx2(block, sets, &mut out, 1) }
         }
         #[cfg(target_arch = "x86_64")]
         Kernel::Avx512 if std::arch::is_x86_feature_detected!("avx512bw") => {
             // SAFETY: the CPU supports AVX-512 BW (and so F), checked in
             // the guard.
-            unsafe { x86_64::classify_avx512(block, sets, &mut out) }
+            unsafe { x86_64::classify_avx512(block, sets, &mut out, 1) }
         }
         #[cfg(target_arch = "x86_64")]
         Kernel::Ssse3 if std::arch::is_x86_feature_detected!("ssse3") => {
             // SAFETY: the CPU supports SSSE3, checked in the guard.
-            unsafe { x86_64::classify_ssse3(block, sets, &mut out) }
+            unsafe { x86_64::classify_ssse3(block, sets, &mut out, 1) }
         }
         _ => return None,
     }

@@ -41,12 +41,12 @@ pub(crate) fn in_lo(lo: &[u8; 16], b: u8) -> bool {
 
 /// The scalar `Classify` kernel, one byte at a time: bit i of `out[k]` set when `block[i]`
 /// is not in set k.
-pub(crate) fn classify(block: &[u8; 64], sets: &[[u8; 16]], out: &mut [u64; super::MAX_CLASSES]) {
+pub(crate) fn classify(block: &[u8; 64], sets: &[[u8; 16]], out: &mut [u64], stride: usize) {
     for (k, lo) in sets.iter().take(super::MAX_CLASSES).enumerate() {
         let mut m = 0u64;
         for (i, &b) in block.iter().enumerate() {
             m |= u64::from(!in_lo(lo, b)) << i;
         }
-        out[k] = m;
+        out[k * stride] = m;
     }
 }

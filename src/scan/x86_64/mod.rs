@@ -197,7 +197,8 @@ pub(crate) unsafe fn find_dot_segment_sse2(s: &[u8]) -> Option<usize> {
 pub(crate) unsafe fn classify_avx2(
     block: &[u8; 64],
     sets: &[[u8; 16]],
-    out: &mut [u64; super::MAX_CLASSES],
+    out: &mut [u64],
+    stride: usize,
 ) {
     let p = block.as_ptr() as *const __m256i;
     // SAFETY: `block` is 64 bytes: two unaligned 32-byte loads.
@@ -219,7 +220,7 @@ pub(crate) unsafe fn classify_avx2(
         let b = _mm256_and_si256(_mm256_shuffle_epi8(t, l1), h1);
         let m0 = _mm256_movemask_epi8(_mm256_cmpeq_epi8(a, zero)) as u32;
         let m1 = _mm256_movemask_epi8(_mm256_cmpeq_epi8(b, zero)) as u32;
-        out[k] = u64::from(m0) | u64::from(m1) << 32;
+        out[k * stride] = u64::from(m0) | u64::from(m1) << 32;
     }
 }
 
@@ -231,7 +232,8 @@ pub(crate) unsafe fn classify_avx2(
 pub(crate) unsafe fn classify_ssse3(
     block: &[u8; 64],
     sets: &[[u8; 16]],
-    out: &mut [u64; super::MAX_CLASSES],
+    out: &mut [u64],
+    stride: usize,
 ) {
     let p = block.as_ptr() as *const __m128i;
     // SAFETY: `block` is 64 bytes: four unaligned 16-byte loads.
@@ -250,7 +252,7 @@ pub(crate) unsafe fn classify_ssse3(
             let bits = _mm_movemask_epi8(_mm_cmpeq_epi8(a, zero)) as u32 & 0xffff;
             m |= u64::from(bits) << (16 * q);
         }
-        out[k] = m;
+        out[k * stride] = m;
     }
 }
 
@@ -264,7 +266,8 @@ pub(crate) unsafe fn classify_ssse3(
 pub(crate) unsafe fn classify_avx512(
     block: &[u8; 64],
     sets: &[[u8; 16]],
-    out: &mut [u64; super::MAX_CLASSES],
+    out: &mut [u64],
+    stride: usize,
 ) {
     // SAFETY: `block` is 64 bytes: one unaligned 64-byte load.
     let v = unsafe { _mm512_loadu_si512(block.as_ptr() as *const __m512i) };
@@ -277,6 +280,6 @@ pub(crate) unsafe fn classify_avx512(
     for (k, lo) in sets.iter().take(super::MAX_CLASSES).enumerate() {
         // SAFETY: `lo` is 16 bytes: one unaligned 16-byte load.
         let t = _mm512_broadcast_i32x4(unsafe { _mm_loadu_si128(lo.as_ptr() as *const __m128i) });
-        out[k] = _mm512_testn_epi8_mask(_mm512_shuffle_epi8(t, l), h);
+        out[k * stride] = _mm512_testn_epi8_mask(_mm512_shuffle_epi8(t, l), h);
     }
 }
