@@ -26,9 +26,14 @@
 //!   with no byte of the second: both end where the second's longest match
 //!   ends, and the branch is the first exactly when its longest match ends
 //!   there too;
-//! - **partial**: none of those holds. The next byte decides where it lies
-//!   in one FIRST set only; where it lies in both, the fast path gives up
-//!   and the exact engine takes the line.
+//! - **commit**: none of those holds (the grammar itself lets both
+//!   branches start alike). The fast path takes the first branch whenever
+//!   it can start here (its prefix test holds, when it has the prefix shape;
+//!   else the next byte is in its FIRST set), and otherwise the second.
+//!   The backtracking program prefers the first branch too, so if that
+//!   branch succeeds its spans are the program's; if it fails, the fast
+//!   path answers nothing and the exact engine, which would try the second
+//!   branch, takes the line.
 //!
 //! A fast path therefore either returns the very spans the program would,
 //! or nothing; it never errs. Errors always come from the exact engine.
@@ -62,9 +67,12 @@ pub enum Rule {
     /// `leaf`: the leaf and the instruction that runs it in the first
     /// branch, which reuses the test's match when only the split leads
     /// there.
+    /// `proven`: no input of the second branch starts with the prefix
+    /// (else the first branch is a commitment, see **commit**).
     Prefix {
         leaf: Option<(usize, usize)>,
         sets: Vec<usize>,
+        proven: bool,
     },
     Inside {
         x: usize,
@@ -80,9 +88,10 @@ impl Rule {
     pub fn name(&self) -> &'static str {
         match self {
             Rule::Peek => "peek",
-            Rule::Prefix { .. } => "prefix",
+            Rule::Prefix { proven: true, .. } => "prefix",
+            Rule::Prefix { proven: false, .. } => "commit-prefix",
             Rule::Inside { .. } => "inside",
-            Rule::Partial => "partial",
+            Rule::Partial => "commit",
         }
     }
 }
@@ -414,7 +423,8 @@ fn prefix_rule(ops: &[Op], pool: &Pool, pc: usize, alt: usize, reps: &[u8]) -> O
         leaf: leaf.map(|(l, _)| &pool.leaves[l]),
         sets: sets.iter().map(|&s| &pool.sets[s]).collect(),
     };
-    disjoint(&nfa, alt, &p, reps).then_some(Rule::Prefix { leaf, sets })
+    let proven = disjoint(&nfa, alt, &p, reps);
+    Some(Rule::Prefix { leaf, sets, proven })
 }
 
 fn inside_rule(ops: &[Op], pool: &Pool, pc: usize, alt: usize) -> Option<Rule> {
@@ -473,13 +483,14 @@ pub fn decide(p: &Program, pool: &Pool) -> Vec<Option<Rule>> {
             if a.0.intersect(&b.0).is_empty() && !(a.1 && b.1) {
                 return Some(Rule::Peek);
             }
-            if let Some(r) = prefix_rule(ops, pool, pc, alt, &reps) {
+            let prefix = prefix_rule(ops, pool, pc, alt, &reps);
+            if let Some(r @ Rule::Prefix { proven: true, .. }) = prefix {
                 return Some(r);
             }
             if let Some(r) = inside_rule(ops, pool, pc, alt) {
                 return Some(r);
             }
-            Some(Rule::Partial)
+            Some(prefix.unwrap_or(Rule::Partial))
         })
         .collect()
 }
@@ -685,11 +696,11 @@ pub fn emit_fast(
                 Op::Save(_) | Op::Kind(_) => String::new(),
                 Op::Jmp(t) => go(*t),
                 Op::Match => "return i == l.end();".to_string(),
-                Op::Split(alt, fa, fb) => {
+                Op::Split(alt, fa, _) => {
                     let rule = rules[pc].clone().expect("a split has a rule");
                     let text = match &rule {
                         Rule::Peek => format!("if !{} {{ {} }}", first(*fa), go(*alt)),
-                        Rule::Prefix { leaf: x, sets } => {
+                        Rule::Prefix { leaf: x, sets, .. } => {
                             let mut t = String::from("let mut j = i; let ok = ");
                             if let Some((x, at)) = x {
                                 let m = if reuse.contains_key(at) {
@@ -745,12 +756,9 @@ pub fn emit_fast(
                                 )
                             }
                         }
-                        Rule::Partial => format!(
-                            "let (a, b) = ({}, {}); if a == b {{ return false; }} if !a {{ {} }}",
-                            first(*fa),
-                            first(*fb),
-                            go(*alt)
-                        ),
+                        // The first branch when it can start here; if it then
+                        // fails, the exact engine tries the second.
+                        Rule::Partial => format!("if !{} {{ {} }}", first(*fa), go(*alt)),
                     };
                     report.push((pc, rule));
                     text
