@@ -117,6 +117,10 @@ pub(crate) struct Windows<'b> {
     start: usize,
     end: usize,
     words: usize,
+    /// The LF cursor: the word of the next LF, and its LF bits not yet
+    /// taken (each line takes one, in order).
+    lf_word: usize,
+    lf_bits: u64,
     /// The next line's start.
     pos: usize,
 }
@@ -140,6 +144,8 @@ impl<'b> Windows<'b> {
             start: 0,
             end: 0,
             words: 0,
+            lf_word: 0,
+            lf_bits: 0,
             pos: 0,
         }
     }
@@ -168,22 +174,28 @@ impl<'b> Windows<'b> {
         self.start = at;
         self.end = end;
         self.words = words;
+        self.lf_word = 0;
+        self.lf_bits = !self.stops[self.runs.len() - 1][0];
         crate::steps::add(end - at + 1);
     }
 
-    /// The first LF at or after position `from` of the window and before
-    /// its end, if there is one.
+    /// The next LF of the window (the first after the next line's start:
+    /// lines take the LF bits in order) before its end, if there is one.
     #[inline(always)]
-    fn lf(&self, from: usize) -> Option<usize> {
-        let lf = &self.stops[self.runs.len() - 1][..self.words];
-        let mut w = from >> 6;
-        let mut m = !*lf.get(w)? & (!0u64 << (from & 63));
-        while m == 0 {
-            w += 1;
-            m = !*lf.get(w)?;
+    fn lf(&mut self) -> Option<usize> {
+        while self.lf_bits == 0 {
+            self.lf_word += 1;
+            if self.lf_word >= self.words {
+                return None;
+            }
+            self.lf_bits = !self.stops[self.runs.len() - 1][self.lf_word];
         }
-        let at = 64 * w + m.trailing_zeros() as usize;
-        (self.start + at < self.end).then_some(at)
+        let at = 64 * self.lf_word + self.lf_bits.trailing_zeros() as usize;
+        if self.start + at >= self.end {
+            return None;
+        }
+        self.lf_bits &= self.lf_bits - 1;
+        Some(at)
     }
 
     /// The next line, or `None` at the buffer's end. Lines are exactly
@@ -200,8 +212,7 @@ impl<'b> Windows<'b> {
             self.classify();
         }
         let stop = loop {
-            let rel = at - self.start;
-            match self.lf(rel) {
+            match self.lf() {
                 Some(e) => break self.start + e,
                 None if self.end == buf.len() => break buf.len(),
                 // The line goes on past this window: a window from its
