@@ -581,8 +581,9 @@ pub fn emit_leaf(out: &mut String, p: usize, n: usize, d: &Dfa, runs: &[u8]) {
     out.push_str("            _ => return last,\n        }\n    }\n}\n");
 }
 
-/// The fast path of one program as a Rust function `{name}_FAST(l: &Line,
-/// s: &mut Spans) -> bool`, positions counted from the line's bitmaps'
+/// The fast path of one program as a Rust function `{name}_FAST<S:
+/// Sink>(l: &Line, s: &mut S) -> bool` (a sink of spans: `Spans`, or a
+/// batch record's), positions counted from the line's bitmaps'
 /// start (`Line::start`) and saved from the line's: the program's instructions as straight-line
 /// code, its jumps (all forward) as `break`s out of nested labelled blocks,
 /// block `'bK` ending where the code of the instruction block starting at
@@ -658,7 +659,7 @@ pub fn emit_fast(
         out,
         "#[allow(non_snake_case, unused_labels, unused_assignments, unused_mut, unused_variables, unreachable_code, clippy::all)]\n#[inline(never)]\n{}\n    let base = l.start();\n    let mut i = base;",
         match fixed {
-            Some(f) => format!("fn {name}_FAST(l: &Line, s: &mut Spans) -> bool {{\n    s.fixed = {f:#x};"),
+            Some(f) => format!("fn {name}_FAST<S: Sink>(l: &Line, s: &mut S) -> bool {{\n    s.fixed({f:#x});"),
             None => format!("fn {name}_VALID(l: &Line) -> bool {{"),
         }
     );
@@ -691,8 +692,8 @@ pub fn emit_fast(
                     "if !{} {{ return false; }} i += 1;",
                     byte_in(&pool.sets[*set], "i")
                 ),
-                Op::Save(slot) if spans => format!("s.slots[{slot}] = (i - base) as u32;"),
-                Op::Kind(kd) if spans => format!("s.kind = {kd};"),
+                Op::Save(slot) if spans => format!("s.save({slot}, i - base);"),
+                Op::Kind(kd) if spans => format!("s.kind({kd});"),
                 Op::Save(_) | Op::Kind(_) => String::new(),
                 Op::Jmp(t) => go(*t),
                 Op::Match => "return i == l.end();".to_string(),
@@ -735,7 +736,7 @@ pub fn emit_fast(
                         } => {
                             let kinds = |ks: &[u8]| {
                                 ks.iter()
-                                    .map(|k| format!("s.kind = {k}; "))
+                                    .map(|k| format!("s.kind({k}); "))
                                     .collect::<String>()
                             };
                             if spans {

@@ -752,7 +752,11 @@ fn emit_profile(
             head.pop();
             head.push('\n');
             out.insert_str(at, &head);
-            (format!("Some({name}_FAST)"), format!("Some({name}_VALID)"))
+            (
+                format!("Some({name}_FAST::<Spans>)"),
+                format!("Some({name}_VALID)"),
+                format!("Some({name}_FAST::<RecordSink>)"),
+            )
         });
         if let Some(t) = tdfa {
             emit_tdfa(
@@ -766,11 +770,12 @@ fn emit_profile(
             );
         }
         format!(
-            "Entry {{ dfa: {}, ops: &{name}_OPS, exact: {}, fast: {}, valid: {}, tdfa: {}, line_ends: {}, rule: {:?} }}",
+            "Entry {{ dfa: {}, ops: &{name}_OPS, exact: {}, fast: {}, valid: {}, record: {}, tdfa: {}, line_ends: {}, rule: {:?} }}",
             dfa_value(&name, d, true),
             prog.exact,
             fast.as_ref().map_or("None", |f| f.0.as_str()),
             fast.as_ref().map_or("None", |f| f.1.as_str()),
+            fast.as_ref().map_or("None", |f| f.2.as_str()),
             match tdfa {
                 Some(_) => format!(
                     "Some({})",

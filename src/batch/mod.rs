@@ -18,9 +18,9 @@ pub use lines::lines;
 #[cfg(feature = "rayon")]
 pub use parallel::validate_lines_parallel;
 #[allow(unused_imports)]
-use record::{error_record, record, valid_record, Record, LONG, VALID};
+use record::{error_record, record, sink_words, valid_record, Record, LONG, VALID};
 
-use crate::engine::bits::{FastPath, Next, Windows};
+use crate::engine::bits::{Next, RecordSink, Windows};
 use crate::engine::{Spans, DEFAULT_SLOTS};
 use crate::{Component, ErrorKind, HostKind, ParseError, Parser, Profile, UriRef};
 use core::ops::Range;
@@ -127,7 +127,7 @@ impl Batch {
     pub fn parse_lines(&mut self, parser: &Parser, buf: &[u8]) {
         self.clear(parser, buf.len(), false);
         let records = &mut self.parts[0];
-        parse_buf(parser, buf, 0, &mut self.long, |r| records.push(r.words()));
+        parse_buf(parser, buf, 0, &mut self.long, |w| records.push(w));
     }
 
     /// Parses each item (a slice of strings or byte strings).
@@ -394,34 +394,6 @@ pub fn validate_lines(parser: &Parser, buf: &[u8]) -> Counts {
     c
 }
 
-/// The lines of `buf` through the generated fast path: the buffer
-/// classified a window at a time (`Windows`), then each line's program run
-/// over the bitmaps. `each` gets the line's start, the line, and the spans,
-/// or `None` for a line the fast path leaves to the exact engine (invalid,
-/// a choice it cannot decide, longer than a window). Lines are exactly
-/// those of [`lines()`].
-#[inline]
-fn fast_lines(
-    buf: &[u8],
-    runs: &[[u8; 16]],
-    fast: FastPath,
-    mut each: impl FnMut(usize, &[u8], Option<&Spans>),
-) {
-    let mut windows = Windows::new(buf, runs);
-    let mut spans = Spans::EMPTY;
-    while let Some(next) = windows.next_line() {
-        match next {
-            Next::Fast(at, line) => {
-                spans.slots = Spans::EMPTY.slots;
-                spans.kind = u8::MAX;
-                let ok = fast(&line, &mut spans);
-                each(at, line.bytes(), ok.then_some(&spans));
-            }
-            Next::Long(at, line) => each(at, line, None),
-        }
-    }
-}
-
 /// The lines of `buf` as runs of a DFA that stops at line ends find them.
 /// No URI has an LF or a CR, so a run from a line's start (`run(pos)`:
 /// where it stopped, and what it found) stops at the end of a valid line:
@@ -466,20 +438,33 @@ fn parse_buf(
     buf: &[u8],
     base: usize,
     long: &mut Vec<Spans>,
-    mut put: impl FnMut(Record),
+    mut put: impl FnMut([u64; 5]),
 ) {
     if let Some((t, fast, _)) = parser.line_fast() {
-        fast_lines(buf, t.runs, fast, |pos, line, spans| {
-            put(match spans {
-                Some(s) => {
-                    let s = crate::uri::reference::with_path(*s, line.len());
-                    valid_record(base + pos, line, s, long)
+        // The fast path writes the record's spans; a line it does not
+        // answer, or whose spans do not fit a record, takes the exact
+        // engine.
+        let mut windows = Windows::new(buf, t.runs);
+        let mut sink = RecordSink::new();
+        while let Some(next) = windows.next_line() {
+            let (at, line) = match next {
+                Next::Fast(at, line) => {
+                    sink.reset();
+                    if fast(&line, &mut sink) {
+                        if let Some(w) = sink_words(base + at, &sink) {
+                            put(w);
+                            continue;
+                        }
+                    }
+                    (at, line.bytes())
                 }
-                None => record(parser, base + pos, line, long),
-            })
-        });
+                Next::Long(at, line) => (at, line),
+            };
+            put(record(parser, base + at, line, long).words());
+        }
         return;
     }
+    let mut put = |r: Record| put(r.words());
     let Some(t) = parser.line_tdfa() else {
         for (start, line) in lines(buf) {
             put(record(parser, base + start, line, long));

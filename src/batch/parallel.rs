@@ -16,11 +16,11 @@ pub(super) const STREAM_FROM: usize = 8 << 20;
 /// Appends `r`, streamed past the caches when `stream`.
 #[cfg(feature = "rayon")]
 #[inline(always)]
-pub(super) fn put_record(records: &mut Vec<[u64; 5]>, r: Record, stream: bool) {
+pub(super) fn put_record(records: &mut Vec<[u64; 5]>, words: [u64; 5], stream: bool) {
     if stream {
-        crate::scan::push_streaming(records, r.words());
+        crate::scan::push_streaming(records, words);
     } else {
-        records.push(r.words());
+        records.push(words);
     }
 }
 
@@ -75,8 +75,8 @@ impl Batch {
             .map(|(&(a, b), part)| {
                 // `clear` above emptied every part.
                 let mut long = Vec::new();
-                parse_buf(parser, &buf[a..b], a, &mut long, |r| {
-                    put_record(part, r, stream)
+                parse_buf(parser, &buf[a..b], a, &mut long, |w| {
+                    put_record(part, w, stream)
                 });
                 // Before the join hands the part to this thread's caller.
                 if stream {

@@ -1,6 +1,7 @@
 //! One reference's result in a batch: a 40-byte record (five plain words in
 //! storage), and building it from spans or from an error.
 
+use crate::engine::bits::RecordSink;
 use crate::engine::{Spans, DEFAULT_SLOTS, MAX_SLOTS, NONE};
 use crate::{ParseError, Parser};
 
@@ -136,6 +137,35 @@ pub(super) fn valid_record(
         long.push(spans);
     }
     rec
+}
+
+/// A valid line's record as its five words, from the fast path's record
+/// sink: `None` when the spans do not fit a record (a part beyond the
+/// default grammar's, or no path where the profile has one), and
+/// `valid_record` must build it from the full spans.
+#[inline(always)]
+pub(super) fn sink_words(start: usize, s: &RecordSink) -> Option<[u64; 5]> {
+    // Bit c: both ends of part c were written.
+    let mut both = s.set & s.set >> 1 & 0x5555;
+    both = (both | both >> 1) & 0x3333;
+    both = (both | both >> 2) & 0x0f0f;
+    both = (both | both >> 4) & 0x00ff;
+    let both = both as u8;
+    let path = 1u8 << (crate::Component::Path as u32);
+    if s.over || both & !s.fixed != 0 || (s.fixed & path != 0 && both & path == 0) {
+        return None;
+    }
+    let mut w = [0u64; 5];
+    w[0] = u64::from(start as u32)
+        | u64::from(VALID) << 32
+        | u64::from(both & s.fixed) << 40
+        | u64::from(s.kind) << 48
+        | u64::from(u8::MAX) << 56;
+    for (k, q) in s.spans.chunks_exact(4).enumerate() {
+        w[1 + k] =
+            u64::from(q[0]) | u64::from(q[1]) << 16 | u64::from(q[2]) << 32 | u64::from(q[3]) << 48;
+    }
+    Some(w)
 }
 
 /// The record of one line (spans of a line over `u16::MAX` go to `long`):

@@ -24,6 +24,84 @@ pub(crate) type FastPath = fn(&Line<'_>, &mut super::Spans) -> bool;
 /// false when it is not or the fast path cannot tell.
 pub(crate) type FastValid = fn(&Line<'_>) -> bool;
 
+/// Where a generated fast path writes what it finds: the spans' slots,
+/// the host kind, and the profile's `fixed` mask (see `Spans`).
+pub(crate) trait Sink {
+    fn fixed(&mut self, fixed: u8);
+    fn save(&mut self, slot: usize, pos: usize);
+    fn kind(&mut self, kind: u8);
+}
+
+impl Sink for super::Spans {
+    #[inline(always)]
+    fn fixed(&mut self, fixed: u8) {
+        self.fixed = fixed;
+    }
+    #[inline(always)]
+    fn save(&mut self, slot: usize, pos: usize) {
+        self.slots[slot] = pos as u32;
+    }
+    #[inline(always)]
+    fn kind(&mut self, kind: u8) {
+        self.kind = kind;
+    }
+}
+
+/// A batch record's spans as the fast path writes them: `u16` offsets of
+/// the default grammar's parts, and which slots were written, so that the
+/// record's words follow without a pass over 32-bit spans
+/// (`batch::record::sink_words`).
+pub(crate) struct RecordSink {
+    pub spans: [u16; 16],
+    /// Bit n: slot n was written.
+    pub set: u32,
+    pub kind: u8,
+    pub fixed: u8,
+    /// A slot past the record's was written: the record cannot hold it.
+    pub over: bool,
+}
+
+impl RecordSink {
+    pub(crate) fn new() -> RecordSink {
+        RecordSink {
+            spans: [u16::MAX; 16],
+            set: 0,
+            kind: u8::MAX,
+            fixed: 0,
+            over: false,
+        }
+    }
+
+    #[inline(always)]
+    pub(crate) fn reset(&mut self) {
+        *self = RecordSink::new();
+    }
+}
+
+impl Sink for RecordSink {
+    #[inline(always)]
+    fn fixed(&mut self, fixed: u8) {
+        self.fixed = fixed;
+    }
+    #[inline(always)]
+    fn save(&mut self, slot: usize, pos: usize) {
+        match self.spans.get_mut(slot) {
+            Some(s) => {
+                *s = pos as u16;
+                self.set |= 1 << slot;
+            }
+            None => self.over = true,
+        }
+    }
+    #[inline(always)]
+    fn kind(&mut self, kind: u8) {
+        self.kind = kind;
+    }
+}
+
+/// The fast path writing a batch record (`Entry::record`).
+pub(crate) type FastRecord = fn(&Line<'_>, &mut RecordSink) -> bool;
+
 /// Longest single input the fast path takes: four 64-bit words of bitmap.
 pub(crate) const MAX_LINE: usize = 255;
 

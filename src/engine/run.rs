@@ -538,6 +538,24 @@ mod tests {
                     let single = Single::new(i, runs);
                     let mut spans = Spans::EMPTY;
                     let got = fast(&single.line(i), &mut spans).then_some(spans);
+                    // The record variant writes the same spans (those that
+                    // fit a record) when it answers, and answers alike.
+                    let mut sink = super::super::bits::RecordSink::new();
+                    let rec = (e.record.expect("a record variant"))(&single.line(i), &mut sink);
+                    assert_eq!(rec, got.is_some(), "{p:?} {}: record variant", e.rule);
+                    if let Some(g) = &got {
+                        for (slot, &v) in sink.spans.iter().enumerate() {
+                            if sink.set >> slot & 1 == 1 {
+                                assert_eq!(
+                                    u32::from(v),
+                                    g.slots[slot],
+                                    "{p:?} {}: slot {slot}",
+                                    e.rule
+                                );
+                            }
+                        }
+                        assert_eq!(sink.kind, g.kind);
+                    }
                     // The spanless variant answers exactly when it does.
                     assert_eq!(
                         (e.valid.expect("a spanless variant"))(&single.line(i)),

@@ -6,7 +6,7 @@
 //! what this module defines or imports, so it reaches into no other part
 //! of the crate.
 
-use super::bits::Line;
+use super::bits::{Line, RecordSink, Sink};
 use super::run::{Spans, NONE};
 
 /// Which resolution algorithm a profile uses (its grammar file's
@@ -297,6 +297,8 @@ pub(crate) struct Entry {
     /// The same program without spans: whether the line is valid, true
     /// only when the fast path can tell (`validate_lines`).
     pub valid: Option<super::bits::FastValid>,
+    /// The same writing a batch record's spans (`Batch::parse_lines`).
+    pub record: Option<super::bits::FastRecord>,
     pub tdfa: Option<Tdfa>,
     /// Whether LF and CR lead both DFAs to the dead state from every state,
     /// so that a run over a buffer of lines stops at each valid line's end
