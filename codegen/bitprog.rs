@@ -51,9 +51,6 @@ pub const MAX_RUNS: usize = 8;
 /// Marks a leaf state without a run set.
 pub const NO_RUN: u8 = u8::MAX;
 
-/// Longest line the fast path takes (four 64-byte words of bitmap).
-pub const MAX_LINE: usize = 255;
-
 /// Per profile: the run sets and, per leaf, each state's run set.
 pub struct Runs {
     pub sets: Vec<ByteSet>,
@@ -595,13 +592,14 @@ pub fn emit_fast(
     prog: &Program,
     pool: &Pool,
     p: usize,
+    rules: &[Option<Rule>],
     fixed: Option<u8>,
 ) -> Vec<(usize, Rule)> {
-    // `fixed`: the spans' `fixed` mask, for the function that writes
-    // spans; `None` for the one that only says whether the line is valid
-    // (`{name}_VALID(l: &Line) -> bool`: no `Save`, no `Kind`).
+    // `rules`: `decide`'s, once for both functions. `fixed`: the spans'
+    // `fixed` mask, for the function that writes spans; `None` for the one
+    // that only says whether the line is valid (`{name}_VALID(l: &Line) ->
+    // bool`: no `Save`, no `Kind`).
     let ops = &prog.ops;
-    let rules = decide(prog, pool);
     let mut leaders: Vec<usize> = vec![0];
     for (pc, op) in ops.iter().enumerate() {
         match *op {

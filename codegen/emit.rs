@@ -742,9 +742,10 @@ fn emit_profile(
         emit_program(out, &name, prog, &p.pool, &p.spec);
         let fast = (with_fast && bitprog::eligible(prog)).then(|| {
             let at = out.len();
-            let report =
-                bitprog::emit_fast(out, &name, prog, &p.pool, i, Some(p.spec.fixed_mask()));
-            bitprog::emit_fast(out, &name, prog, &p.pool, i, None);
+            let rules = bitprog::decide(prog, &p.pool);
+            let fixed = Some(p.spec.fixed_mask());
+            let report = bitprog::emit_fast(out, &name, prog, &p.pool, i, &rules, fixed);
+            bitprog::emit_fast(out, &name, prog, &p.pool, i, &rules, None);
             let mut head = format!("// fast path of {what}:");
             for (pc, rule) in &report {
                 let _ = write!(head, " split {pc} {},", rule.name());

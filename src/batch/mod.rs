@@ -18,7 +18,7 @@ pub use lines::lines;
 #[cfg(feature = "rayon")]
 pub use parallel::validate_lines_parallel;
 #[allow(unused_imports)]
-use record::{error_record, record, sink_words, valid_record, Record, LONG, VALID};
+use record::{error_record, record, sink_record, valid_record, Record, LONG, VALID};
 
 use crate::engine::bits::{Next, RecordSink, Windows};
 use crate::engine::{Spans, DEFAULT_SLOTS};
@@ -451,8 +451,8 @@ fn parse_buf(
                 Next::Fast(at, line) => {
                     sink.reset();
                     if fast(&line, &mut sink) {
-                        if let Some(w) = sink_words(base + at, &sink) {
-                            put(w);
+                        if let Some(r) = sink_record(base + at, &sink) {
+                            put(r.words());
                             continue;
                         }
                     }

@@ -117,17 +117,14 @@ pub(super) fn valid_record(
         .first_chunk()
         .expect("MAX_SLOTS >= DEFAULT_SLOTS");
     let unset = u32::from(crate::scan::unset_mask(inline));
-    let mut both = !(unset | unset >> 1) & 0x5555;
-    both = (both | both >> 1) & 0x3333;
-    both = (both | both >> 2) & 0x0f0f;
-    both = (both | both >> 4) & 0x00ff;
-    rec.present = both as u8 & spans.fixed;
+    let both = pairs(!(unset | unset >> 1));
+    rec.present = both & spans.fixed;
     // Parts beyond the default grammar's (another profile's, in slots of
     // its own or of default parts it lacks) do not fit the record, nor
     // does the scheme rule that parsed it (which says whose parts shared
     // slots hold): such a reference keeps its spans in the side table.
     let extra = spans.source != 0
-        || both as u8 & !spans.fixed != 0
+        || both & !spans.fixed != 0
         || spans.slots[DEFAULT_SLOTS..].iter().any(|&s| s != NONE);
     if line.len() <= u16::MAX as usize && !extra {
         rec.spans = inline.map(|s| s as u16);
@@ -139,33 +136,36 @@ pub(super) fn valid_record(
     rec
 }
 
-/// A valid line's record as its five words, from the fast path's record
-/// sink: `None` when the spans do not fit a record (a part beyond the
-/// default grammar's, or no path where the profile has one), and
-/// `valid_record` must build it from the full spans.
+/// Bit c set when bit 2c of `bits` is (part c of the layout has both its
+/// start, bit 2c, and its end, bit 2c + 1, where `bits` marks them).
 #[inline(always)]
-pub(super) fn sink_words(start: usize, s: &RecordSink) -> Option<[u64; 5]> {
-    // Bit c: both ends of part c were written.
-    let mut both = s.set & s.set >> 1 & 0x5555;
+fn pairs(bits: u32) -> u8 {
+    let mut both = bits & 0x5555;
     both = (both | both >> 1) & 0x3333;
     both = (both | both >> 2) & 0x0f0f;
     both = (both | both >> 4) & 0x00ff;
-    let both = both as u8;
+    both as u8
+}
+
+/// A valid line's record from the fast path's record sink: `None` when the
+/// spans do not fit a record (a part beyond the default grammar's, or no
+/// path where the profile has one), and `valid_record` must build it from
+/// the full spans.
+#[inline(always)]
+pub(super) fn sink_record(start: usize, s: &RecordSink) -> Option<Record> {
+    let both = pairs(s.set & s.set >> 1);
     let path = 1u8 << (crate::Component::Path as u32);
     if s.over || both & !s.fixed != 0 || (s.fixed & path != 0 && both & path == 0) {
         return None;
     }
-    let mut w = [0u64; 5];
-    w[0] = u64::from(start as u32)
-        | u64::from(VALID) << 32
-        | u64::from(both & s.fixed) << 40
-        | u64::from(s.kind) << 48
-        | u64::from(u8::MAX) << 56;
-    for (k, q) in s.spans.chunks_exact(4).enumerate() {
-        w[1 + k] =
-            u64::from(q[0]) | u64::from(q[1]) << 16 | u64::from(q[2]) << 32 | u64::from(q[3]) << 48;
-    }
-    Some(w)
+    Some(Record {
+        start: start as u32,
+        status: VALID,
+        present: both & s.fixed,
+        host_kind: s.kind,
+        err_component: u8::MAX,
+        spans: s.spans,
+    })
 }
 
 /// The record of one line (spans of a line over `u16::MAX` go to `long`):

@@ -50,9 +50,9 @@ impl Sink for super::Spans {
 /// A batch record's spans as the fast path writes them: `u16` offsets of
 /// the default grammar's parts, and which slots were written, so that the
 /// record's words follow without a pass over 32-bit spans
-/// (`batch::record::sink_words`).
+/// (`batch::record::sink_record`).
 pub(crate) struct RecordSink {
-    pub spans: [u16; 16],
+    pub spans: [u16; super::DEFAULT_SLOTS],
     /// Bit n: slot n was written.
     pub set: u32,
     pub kind: u8,
@@ -64,7 +64,7 @@ pub(crate) struct RecordSink {
 impl RecordSink {
     pub(crate) fn new() -> RecordSink {
         RecordSink {
-            spans: [u16::MAX; 16],
+            spans: [u16::MAX; super::DEFAULT_SLOTS],
             set: 0,
             kind: u8::MAX,
             fixed: 0,
@@ -395,14 +395,9 @@ pub(crate) fn check_all(input: &[u8]) -> Result<usize, String> {
     let mut answered = 0;
     for &p in crate::Profile::ALL {
         let t = p.tables();
-        let single = Single::new(input, &t.runs[..t.runs.len() - 1]);
+        let single = Single::new(input, t.run_sets());
         let line = single.line(input);
-        let entries = t
-            .entries
-            .iter()
-            .flatten()
-            .chain(t.schemes.iter().map(|(_, e)| e));
-        for e in entries {
+        for e in t.programs() {
             let (Some(fast), Some(valid)) = (e.fast, e.valid) else {
                 continue;
             };

@@ -408,12 +408,7 @@ mod tests {
             let t = p.tables();
             let u = u.as_bytes();
             out.push(u.to_vec());
-            let programs = t
-                .entries
-                .iter()
-                .flatten()
-                .chain(t.schemes.iter().map(|(_, e)| e));
-            for e in programs {
+            for e in t.programs() {
                 if let Some(s) = run_program(t, e.ops, u) {
                     for c in 0..MAX_SLOTS / 2 {
                         let (a, b) = (s.slots[2 * c], s.slots[2 * c + 1]);
@@ -516,13 +511,8 @@ mod tests {
         let mut covered = 0;
         for &p in Profile::ALL {
             let t = p.tables();
-            let runs = &t.runs[..t.runs.len() - 1];
-            let entries = t
-                .entries
-                .iter()
-                .flatten()
-                .chain(t.schemes.iter().map(|(_, e)| e));
-            for e in entries {
+            let runs = t.run_sets();
+            for e in t.programs() {
                 let Some(fast) = e.fast else {
                     assert!(
                         !e.exact,

@@ -452,6 +452,21 @@ impl Profile {
 }
 
 impl ProfileTables {
+    /// The programs a reference is parsed with: every entry's, then every
+    /// `;@ scheme` rule's.
+    pub(crate) fn programs(&self) -> impl Iterator<Item = &Entry> {
+        self.entries
+            .iter()
+            .flatten()
+            .chain(self.schemes.iter().map(|(_, e)| e))
+    }
+
+    /// The fast path's run sets without the line-end set (which `runs`
+    /// holds last, for batches): what a single input is classified into.
+    pub(crate) fn run_sets(&self) -> &[[u8; 16]] {
+        &self.runs[..self.runs.len() - 1]
+    }
+
     /// Whether `b` may begin the profile's scheme (from its DFA).
     pub(crate) fn scheme_start(&self, b: u8) -> bool {
         self.components

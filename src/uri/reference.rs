@@ -127,7 +127,7 @@ impl Parser {
         // the fast path before the backtracking program.
         let fast = match entry.fast {
             Some(fast) if entry.tdfa.is_none() && input.len() <= MAX_LINE => {
-                let single = Single::new(input, &t.runs[..t.runs.len() - 1]);
+                let single = Single::new(input, t.run_sets());
                 let mut spans = Spans::EMPTY;
                 fast(&single.line(input), &mut spans).then_some(spans)
             }
