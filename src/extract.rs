@@ -18,11 +18,17 @@
 //! that `Note:` or `e.g.:` is not one. U+00A0 (no-break space, which seed
 //! 002 writes for every space) counts as whitespace.
 //!
-//! The scan is linear in the text: a `memchr` search for the bytes that can
-//! start a candidate (`:`, `<`, `"`), and each byte is looked at a bounded
-//! number of times. Nothing is allocated for a hit whose URI is a slice of
-//! the text.
+//! The scan is linear in the text. Every URI has a `:` right after its
+//! scheme, so the colons drive it: the SIMD classifier marks them 64 bytes
+//! at a time, and a colon is looked at only when a letter comes before it
+//! or `/` or whitespace after it (every scheme this module takes without
+//! `//` ends in a letter). From such a colon the scheme is read backwards,
+//! and the bytes before it say how the URI is delimited: `"`, `<` (after
+//! whitespace and `URL:`), or nothing. Each byte is looked at a bounded
+//! number of times, and nothing is allocated for a hit whose URI is a
+//! slice of the text.
 
+use crate::engine::bits::Token;
 use crate::{Parser, Profile, Syntax};
 use std::borrow::Cow;
 use std::ops::Range;
@@ -193,7 +199,35 @@ pub fn find_iter(text: &[u8], options: ExtractOptions) -> FindIter<'_> {
         options,
         class: classes(options.profile),
         token: token_set(options.profile),
+        kern: crate::scan::classifier(),
+        trigger: [trigger_set(options)],
+        block: usize::MAX,
+        bits: 0,
+        fast: Fast::of(
+            &Parser::new().profile(options.profile).syntax(Syntax::Uri),
+            options.profile,
+        ),
+        token_bits: Token::new(),
     }
+}
+
+/// The bytes a candidate is looked for at, as a classifier set (bit `h` of
+/// entry `l` for byte `16 h + l`): every `:`, and with the options the
+/// first bytes of abbreviated (`www.`, `ftp.`) and defanged (`hxxp`,
+/// `fxp`, `[`) tokens.
+fn trigger_set(options: ExtractOptions) -> [u8; 16] {
+    let mut bytes = vec![b':'];
+    if options.abbreviated {
+        bytes.extend_from_slice(b"wWfF");
+    }
+    if options.refang {
+        bytes.extend_from_slice(b"hHfF[");
+    }
+    let mut set = [0u8; 16];
+    for b in bytes {
+        set[usize::from(b & 15)] |= 1 << (b >> 4);
+    }
+    set
 }
 
 /// The most bytes a hit in `<…>` or `"…"` spans from its opening
@@ -219,6 +253,46 @@ pub struct FindIter<'a> {
     /// The bytes a reference of the profile may hold, as the scan kernels
     /// take a set (`None` if one is not ASCII: the class table serves).
     token: Option<(crate::scan::Nibbles, crate::scan::Ranges)>,
+    /// The classifier, and the one set it marks: where candidates are
+    /// looked for (see `trigger_set`).
+    kern: crate::scan::Classify,
+    trigger: [[u8; 16]; 1],
+    /// The 64-byte block of the text last classified (a multiple of 64,
+    /// `usize::MAX` before the first), and its trigger bits.
+    block: usize,
+    bits: u64,
+    /// The profile's bitmap validator (`None` where there is none), and
+    /// the bitmaps of the last token it looked at.
+    fast: Option<Fast>,
+    token_bits: Token,
+}
+
+/// The fast path's validator of absolute URIs and the sets a token is
+/// classified into: the validator's run sets, then the bytes a reference
+/// may hold (whose first outsider ends the token).
+#[derive(Clone, Copy, Debug)]
+struct Fast {
+    valid: crate::engine::bits::FastValid,
+    sets: [[u8; 16]; crate::scan::MAX_CLASSES],
+    n: usize,
+}
+
+impl Fast {
+    fn of(parser: &Parser, profile: Profile) -> Option<Fast> {
+        let (valid, runs) = parser.plain_valid()?;
+        if runs.len() >= crate::scan::MAX_CLASSES {
+            return None;
+        }
+        let token = crate::scan::nibbles_of(profile.tables().bytes)?;
+        let mut sets = [[0u8; 16]; crate::scan::MAX_CLASSES];
+        sets[..runs.len()].copy_from_slice(runs);
+        sets[runs.len()].copy_from_slice(&token[..16]);
+        Some(Fast {
+            valid,
+            sets,
+            n: runs.len() + 1,
+        })
+    }
 }
 
 /// The profile's reference bytes as nibble tables and ranges, for finding
@@ -242,10 +316,14 @@ fn scheme_ok(uri: &[u8]) -> bool {
     let Some(colon) = uri.iter().position(|&b| b == b':') else {
         return false;
     };
-    uri[colon + 1..].starts_with(b"//")
-        || SCHEMES
-            .iter()
-            .any(|s| s.as_bytes().eq_ignore_ascii_case(&uri[..colon]))
+    uri[colon + 1..].starts_with(b"//") || registered(&uri[..colon])
+}
+
+/// Whether `scheme` is one of [`SCHEMES`] (in any case).
+fn registered(scheme: &[u8]) -> bool {
+    SCHEMES
+        .iter()
+        .any(|s| s.as_bytes().eq_ignore_ascii_case(scheme))
 }
 
 /// Byte classes, one table load per byte, read off the profile's tables
@@ -329,7 +407,173 @@ impl<'a> FindIter<'a> {
 
     /// The text as a `str` where it is ASCII, for a hit without changes.
     fn borrowed(&self, r: Range<usize>) -> Option<Cow<'a, str>> {
-        core::str::from_utf8(&self.text[r]).ok().map(Cow::Borrowed)
+        let b = &self.text[r];
+        crate::scan::ascii_str(b)
+            .or_else(|| core::str::from_utf8(b).ok())
+            .map(Cow::Borrowed)
+    }
+
+    /// The next trigger byte at or after `pos`, from the classified
+    /// blocks.
+    #[inline(always)]
+    fn next_trigger(&mut self) -> Option<usize> {
+        let len = self.text.len();
+        if self.pos >= len {
+            return None;
+        }
+        let mut block = self.pos & !63;
+        let mut bits = if block == self.block {
+            self.bits
+        } else {
+            self.classify(block)
+        };
+        bits &= !0u64 << (self.pos & 63);
+        while bits == 0 {
+            block += 64;
+            if block >= len {
+                return None;
+            }
+            bits = self.classify(block);
+        }
+        Some(block + bits.trailing_zeros() as usize)
+    }
+
+    /// Marks the trigger bytes of the block at `block`.
+    fn classify(&mut self, block: usize) -> u64 {
+        let t = self.text;
+        let bits = match t.get(block..block + 64) {
+            Some(b) => self.mark(b.try_into().expect("64 bytes")),
+            None => {
+                // Past the end: NUL, which is no trigger.
+                let mut pad = [0u8; 64];
+                let rest = &t[block..];
+                pad[..rest.len()].copy_from_slice(rest);
+                self.mark(&pad)
+            }
+        };
+        self.block = block;
+        self.bits = bits;
+        bits
+    }
+
+    /// The trigger bytes of 64 bytes: the colons by one compare (inlined),
+    /// or with the options' bytes by the classifier.
+    #[inline(always)]
+    fn mark(&self, b: &[u8; 64]) -> u64 {
+        if self.options.abbreviated || self.options.refang {
+            let mut out = [0u64; 1];
+            (self.kern)(b, &self.trigger, &mut out, 1);
+            !out[0]
+        } else {
+            crate::scan::eq_mask(b, b':')
+        }
+    }
+
+    /// Whether the colon at `p` can be a URI's: a letter before it (every
+    /// scheme of [`SCHEMES`] ends in one), or after it `/` or whitespace
+    /// (`//`, which in brackets may be broken by whitespace). Any other
+    /// colon (a time of day, a JSON key's) is passed over at once.
+    #[inline(always)]
+    fn colon_may_start(&self, p: usize) -> bool {
+        let t = self.text;
+        (p > 0 && t[p - 1].is_ascii_alphabetic())
+            || t.get(p + 1) == Some(&b'/')
+            || (p + 1 < t.len() && space_at(t, p + 1) > 0)
+    }
+
+    /// The start of the scheme that ends at the colon `p`: scheme bytes
+    /// back to the last hit's end, from the first that may begin one (`p`
+    /// when there is none).
+    #[inline(always)]
+    fn scheme_start_before(&self, p: usize) -> usize {
+        let t = self.text;
+        let mut s = p;
+        while s > self.floor && self.scheme_byte(t[s - 1]) {
+            s -= 1;
+        }
+        while s < p && !self.scheme_start(t[s]) {
+            s += 1;
+        }
+        s
+    }
+
+    /// The `<` whose URI starts at `s`: before `s`, whitespace, or
+    /// whitespace, `URL:` and whitespace, then `<`, after the last hit.
+    fn opener(&self, s: usize) -> Option<(usize, Delimiter)> {
+        let t = self.text;
+        let i = self.space_before(s);
+        if i > self.floor && t[i - 1] == b'<' {
+            return Some((i - 1, Delimiter::Angle));
+        }
+        if i >= self.floor + 4 && t[i - 4..i].eq_ignore_ascii_case(b"URL:") {
+            let j = self.space_before(i - 4);
+            if j > self.floor && t[j - 1] == b'<' {
+                return Some((j - 1, Delimiter::Url));
+            }
+        }
+        None
+    }
+
+    /// The candidate whose scheme is `s..p` by the fast path: its token (the
+    /// bytes a reference may hold) classified once, and the URI taken when
+    /// the token ends at the closing delimiter (or, bare, once trimmed) and
+    /// the bitmap validator accepts it. `None` when that does not settle
+    /// it: the general path decides, with the same answer where this one
+    /// gives one.
+    fn fast_hit(&mut self, s: usize, p: usize, delimiter: Delimiter) -> Option<(Hit<'a>, usize)> {
+        let t = self.text;
+        let f = self.fast.as_ref()?;
+        if !t[p + 1..].starts_with(b"//") && !registered(&t[s..p]) {
+            return None;
+        }
+        let (valid, sets) = (f.valid, &f.sets[..f.n]);
+        let e = self.token_bits.classify(self.kern, t, s, sets)?;
+        let close = match delimiter {
+            Delimiter::Quote => b'"',
+            Delimiter::Url | Delimiter::Angle => b'>',
+            Delimiter::None => 0,
+        };
+        let (end, next) = if close == 0 {
+            (trim(t, s, e), e)
+        } else {
+            // A URI of scheme "URL" right after `<` is read as the `URL:`
+            // prefix: the general path's case.
+            if t.get(e) != Some(&close)
+                || (delimiter == Delimiter::Angle
+                    && t[s..].len() >= 4
+                    && t[s..s + 4].eq_ignore_ascii_case(b"URL:"))
+            {
+                return None;
+            }
+            (e, e + 1)
+        };
+        if end <= p + 1 || !valid(&self.token_bits.line(t, s, end - s)) {
+            return None;
+        }
+        Some((
+            Hit {
+                uri: self.borrowed(s..end)?,
+                span: s..end,
+                delimiter,
+                flags: Flags::default(),
+            },
+            next,
+        ))
+    }
+
+    /// The start of the whitespace that ends at `i` (back to the last
+    /// hit's end): the bytes `space_at` reads forwards.
+    fn space_before(&self, mut i: usize) -> usize {
+        let t = self.text;
+        loop {
+            if i > self.floor && matches!(t[i - 1], b' ' | b'\t' | b'\n' | b'\r' | 0x0b | 0x0c) {
+                i -= 1;
+            } else if i >= self.floor + 2 && t[i - 1] == 0xa0 && t[i - 2] == 0xc2 {
+                i -= 2;
+            } else {
+                return i;
+            }
+        }
     }
 
     /// Whether `uri` is a URI as this module takes them.
@@ -495,28 +739,11 @@ impl<'a> FindIter<'a> {
         ))
     }
 
-    /// A bare URI around the `:` at `p`: the hit (or none) and where the
-    /// search goes on.
-    fn bare(&self, p: usize) -> (Option<Hit<'a>>, usize) {
+    /// A bare URI whose scheme is `s..p` (`p` its colon): the hit (or
+    /// none) and where the search goes on.
+    fn bare(&self, s: usize, p: usize) -> (Option<Hit<'a>>, usize) {
         let t = self.text;
-        // The scheme: scheme bytes before the colon, from a letter.
-        let mut s = p;
-        while s > self.floor && self.scheme_byte(t[s - 1]) {
-            s -= 1;
-        }
-        while s < p && !self.scheme_start(t[s]) {
-            s += 1;
-        }
-        if s == p {
-            return (None, p + 1);
-        }
-        let slashes = t[p + 1..].starts_with(b"//");
-        let scheme = &t[s..p];
-        if !slashes
-            && !SCHEMES
-                .iter()
-                .any(|x| x.as_bytes().eq_ignore_ascii_case(scheme))
-        {
+        if !t[p + 1..].starts_with(b"//") && !registered(&t[s..p]) {
             return (None, p + 1);
         }
         // The token: the bytes a URI may hold from the scheme on (many at
@@ -633,9 +860,10 @@ impl<'a> FindIter<'a> {
 /// The end of a bare URI from `s` to `e` once trailing sentence
 /// punctuation, closing quotes and unbalanced closing brackets are left out.
 fn trim(t: &[u8], s: usize, mut e: usize) -> usize {
-    // Bracket counts of the candidate, taken once a closing bracket ends it
-    // and kept as bytes are dropped (linear).
-    let mut n: Option<[usize; 6]> = None;
+    // Per bracket pair, its opening and closing counts in the candidate,
+    // taken once a closing bracket of the pair ends it (by memchr) and kept
+    // as bytes are dropped, so the whole is linear.
+    let mut n: [Option<(usize, usize)>; 3] = [None; 3];
     loop {
         let Some(&last) = t[s..e].last() else {
             return e;
@@ -644,29 +872,23 @@ fn trim(t: &[u8], s: usize, mut e: usize) -> usize {
             e -= 1;
             continue;
         }
-        let k = match last {
-            b')' => 0,
-            b']' => 2,
-            b'}' => 4,
+        let (k, open) = match last {
+            b')' => (0, b'('),
+            b']' => (1, b'['),
+            b'}' => (2, b'{'),
             _ => return e,
         };
-        let n = n.get_or_insert_with(|| {
-            let mut c = [0usize; 6];
-            for &b in &t[s..e] {
-                match b {
-                    b'(' => c[0] += 1,
-                    b')' => c[1] += 1,
-                    b'[' => c[2] += 1,
-                    b']' => c[3] += 1,
-                    b'{' => c[4] += 1,
-                    b'}' => c[5] += 1,
-                    _ => {}
-                }
+        let (opened, closed) = n[k].get_or_insert_with(|| {
+            let count = |c: u8| memchr::memchr_iter(c, &t[s..e]).count();
+            match count(open) {
+                // None opened: every closing one at the end goes (any
+                // count above zero says so).
+                0 => (0, e - s),
+                opened => (opened, count(last)),
             }
-            c
         });
-        if n[k + 1] > n[k] {
-            n[k + 1] -= 1;
+        if *closed > *opened {
+            *closed -= 1;
             e -= 1;
         } else {
             return e;
@@ -728,48 +950,67 @@ impl<'a> Iterator for FindIter<'a> {
     fn next(&mut self) -> Option<Hit<'a>> {
         let t = self.text;
         loop {
-            if self.pos >= t.len() {
-                return None;
-            }
-            // The next byte that can start a candidate.
-            let found = if self.options.abbreviated || self.options.refang {
-                t[self.pos..]
-                    .iter()
-                    .position(|&b| {
-                        matches!(b, b':' | b'<' | b'"')
-                            || (self.options.abbreviated && matches!(b | 0x20, b'w' | b'f'))
-                            || (self.options.refang && matches!(b | 0x20, b'h' | b'f' | b'['))
-                    })
-                    .map(|k| self.pos + k)
-            } else {
-                memchr::memchr3(b':', b'<', b'"', &t[self.pos..]).map(|k| self.pos + k)
+            let Some(p) = self.next_trigger().filter(|&p| p < self.stop) else {
+                return self.last();
             };
-            let Some(p) = found.filter(|&p| p < self.stop) else {
-                self.pos = t.len();
-                return None;
-            };
-            let b = t[p];
-            let got = match b {
-                b'<' => self.angle(p),
-                b'"' => self.quote(p),
-                b':' => match self.bare(p) {
-                    (Some(h), next) => Some((h, next)),
-                    (None, next) => {
-                        self.pos = next;
-                        continue;
-                    }
-                },
-                _ => {
-                    let at_token = p == 0 || space_at(t, p - 1) > 0 || b"(\"'<".contains(&t[p - 1]);
-                    let mut hit = None;
-                    if at_token && self.options.refang {
-                        hit = self.refanged(p);
-                    }
-                    if hit.is_none() && self.options.abbreviated && at_token {
-                        hit = self.abbreviated(p);
-                    }
-                    hit
+            let got = if t[p] == b':' {
+                if !self.colon_may_start(p) {
+                    self.pos = p + 1;
+                    continue;
                 }
+                let s = self.scheme_start_before(p);
+                if s == p {
+                    self.pos = p + 1;
+                    continue;
+                }
+                // Delimited: the scheme right after `"`, or after `<` (and
+                // whitespace, `URL:`); within 32 bytes, as `starts_with_scheme`
+                // reads it. If that fails, the colon may still end a bare
+                // URI's scheme.
+                let delimited = if p - s > 32 {
+                    None
+                } else if s > self.floor && t[s - 1] == b'"' {
+                    self.fast_hit(s, p, Delimiter::Quote)
+                        .or_else(|| self.quote(s - 1))
+                } else {
+                    self.opener(s)
+                        .and_then(|(d, kind)| self.fast_hit(s, p, kind).or_else(|| self.angle(d)))
+                };
+                match delimited.or_else(|| self.fast_hit(s, p, Delimiter::None)) {
+                    Some(hit) => Some(hit),
+                    None => match self.bare(s, p) {
+                        (Some(h), next) => Some((h, next)),
+                        (None, next) => {
+                            self.pos = next;
+                            continue;
+                        }
+                    },
+                }
+            } else {
+                // A URI in `"…"` or `<…>` that starts here is taken as it
+                // is before its first byte starts a defanged or
+                // abbreviated one.
+                let delimited = if !self.starts_with_scheme(p) {
+                    None
+                } else if p > self.floor && t[p - 1] == b'"' {
+                    self.quote(p - 1)
+                } else {
+                    self.opener(p).and_then(|(d, _)| self.angle(d))
+                };
+                if let Some((h, next)) = delimited {
+                    self.pos = next;
+                    self.floor = next;
+                    return Some(h);
+                }
+                let at_token = p == 0 || space_at(t, p - 1) > 0 || b"(\"'<".contains(&t[p - 1]);
+                let mut hit = None;
+                if at_token && self.options.refang {
+                    hit = self.refanged(p);
+                }
+                if hit.is_none() && self.options.abbreviated && at_token {
+                    hit = self.abbreviated(p);
+                }
+                hit
             };
             match got {
                 Some((h, next)) => {
@@ -780,6 +1021,33 @@ impl<'a> Iterator for FindIter<'a> {
                 None => self.pos = p + 1,
             }
         }
+    }
+}
+
+impl<'a> FindIter<'a> {
+    /// Past the last trigger before the stop: the one hit that may still
+    /// begin before it, a `<` whose URI starts after it (whitespace,
+    /// line breaks included, may come between them). Then the end.
+    fn last(&mut self) -> Option<Hit<'a>> {
+        let t = self.text;
+        let stop = self.stop;
+        self.pos = t.len();
+        if stop >= t.len() || stop <= self.floor {
+            return None;
+        }
+        let mut i = self.space_before(stop);
+        if i == stop {
+            return None;
+        }
+        if i >= self.floor + 4 && t[i - 4..i].eq_ignore_ascii_case(b"URL:") {
+            i = self.space_before(i - 4);
+        }
+        if i > self.floor && t[i - 1] == b'<' {
+            let (h, next) = self.angle(i - 1)?;
+            self.floor = next;
+            return Some(h);
+        }
+        None
     }
 }
 
@@ -795,5 +1063,88 @@ mod tests {
         let (r, changed) = refang(b"hxxps[:]//a[.]b(.)c[@]d");
         assert!(changed);
         assert_eq!(r, b"https://a.b.c@d");
+    }
+
+    /// Every scheme taken without `//` ends in a letter: the colon filter
+    /// (`colon_may_start`) relies on it.
+    #[test]
+    fn registered_schemes_end_in_a_letter() {
+        for s in SCHEMES {
+            assert!(
+                s.as_bytes().last().is_some_and(u8::is_ascii_alphabetic),
+                "{s}"
+            );
+        }
+    }
+
+    /// Text made of pieces URIs are made of, delimiters and whitespace,
+    /// deterministic.
+    fn pieces_text(seed: u64, n: usize) -> Vec<u8> {
+        const PIECES: [&[u8]; 22] = [
+            b"http://",
+            b"https://a.example/",
+            b"<URL:",
+            b"< ",
+            b"<",
+            b">",
+            b"\"",
+            b"mailto:",
+            b"www.",
+            b"hxxps[:]//",
+            b"[.]",
+            b"ftp.",
+            b" ",
+            b"\n",
+            b"URL: ",
+            b"a.b/c",
+            b"(x)",
+            b")",
+            b".",
+            b"%41",
+            b"\xc2\xa0",
+            b"-\n",
+        ];
+        let alphabet = b"ab:/?#[]@!$&'()*+,;=-._~%0129 \n<>\"";
+        let mut x = seed | 1;
+        let mut out = Vec::new();
+        for _ in 0..n {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            if x.is_multiple_of(3) {
+                out.extend_from_slice(PIECES[(x >> 8) as usize % PIECES.len()]);
+            } else {
+                out.push(alphabet[(x >> 16) as usize % alphabet.len()]);
+            }
+        }
+        out
+    }
+
+    /// The fast path (a token classified once, the bitmap validator) gives
+    /// the hits the general path (the DFA) gives, in every profile that has
+    /// one, with and without the options.
+    #[test]
+    fn fast_path_agrees_with_the_general_path() {
+        let mut compared = 0;
+        for profile in Profile::ALL {
+            for round in 0..12u64 {
+                let text = pieces_text(0x5eed + round, 20_000);
+                let o = ExtractOptions::new()
+                    .profile(*profile)
+                    .abbreviated(round % 3 == 1)
+                    .refang(round % 3 == 2);
+                let it = find_iter(&text, o);
+                if it.fast.is_none() {
+                    continue;
+                }
+                let mut general = find_iter(&text, o);
+                general.fast = None;
+                let a: Vec<Hit> = it.collect();
+                let b: Vec<Hit> = general.collect();
+                assert_eq!(a, b, "{profile:?} round {round}");
+                compared += a.len();
+            }
+        }
+        assert!(compared > 1000, "{compared}");
     }
 }

@@ -180,6 +180,75 @@ impl Single {
     }
 }
 
+/// The bitmaps of a token in a text (extraction): up to [`MAX_LINE`] bytes
+/// from its start, classified a block at a time against a profile's run
+/// sets and, last, the set of bytes the token is made of, until the
+/// token's end is found. Kept from token to token: only the words a token
+/// reaches are read.
+#[derive(Clone, Debug)]
+pub(crate) struct Token {
+    stops: [[u64; 4]; MAX_CLASSES],
+}
+
+impl Token {
+    pub(crate) const fn new() -> Token {
+        Token {
+            stops: [[!0u64; 4]; MAX_CLASSES],
+        }
+    }
+
+    /// Classifies `t[at..]` against `sets` (run sets, then the token's
+    /// set) until a byte outside the last set, or the text's end: that
+    /// end, or `None` past [`MAX_LINE`] bytes.
+    #[inline]
+    pub(crate) fn classify(
+        &mut self,
+        kern: Classify,
+        t: &[u8],
+        at: usize,
+        sets: &[[u8; 16]],
+    ) -> Option<usize> {
+        debug_assert!(!sets.is_empty() && sets.len() <= MAX_CLASSES);
+        let mut pad = [0u8; 64];
+        let last = sets.len() - 1;
+        let rest = &t[at.min(t.len())..];
+        for w in 0..4 {
+            kern(
+                block(rest, 64 * w, &mut pad),
+                sets,
+                &mut self.stops.as_flattened_mut()[w..],
+                4,
+            );
+            let mut m = self.stops[last][w];
+            if 64 * w + 64 > rest.len() {
+                m |= !0u64 << (rest.len() - 64 * w);
+            }
+            if m != 0 {
+                let len = 64 * w + m.trailing_zeros() as usize;
+                return (len <= MAX_LINE).then_some(at + len);
+            }
+        }
+        None
+    }
+
+    /// The line `t[at..at + len]` (`len` at most the token's length): every
+    /// position from `len` on becomes a stop in every run set.
+    #[inline]
+    pub(crate) fn line<'a>(&'a mut self, t: &'a [u8], at: usize, len: usize) -> Line<'a> {
+        debug_assert!(len <= MAX_LINE);
+        let w = len / 64;
+        for s in self.stops.iter_mut() {
+            s[w] |= !0u64 << (len & 63);
+        }
+        Line {
+            b: &t[at..at + len],
+            base: 0,
+            stops: self.stops.as_flattened(),
+            stride: 4,
+        }
+    }
+}
+
 /// A batch's buffer, classified a window at a time, as its lines: each
 /// line the fast path can take comes with its bitmaps, any other (longer
 /// than a window) without.

@@ -331,6 +331,49 @@ pub fn skip_with(
     }
 }
 
+/// Bit i set when `block[i] == byte`: where extraction's candidates are
+/// (every `:`), 64 bytes at a time. SSE2 is part of x86_64, so the kernel
+/// needs no run-time check and inlines into the caller's loop.
+#[inline(always)]
+pub(crate) fn eq_mask(block: &[u8; 64], byte: u8) -> u64 {
+    #[cfg(all(target_arch = "x86_64", not(feature = "force-scalar")))]
+    {
+        // SAFETY: every x86_64 CPU supports SSE2.
+        unsafe { x86_64::eq_mask_sse2(block, byte) }
+    }
+    #[cfg(not(all(target_arch = "x86_64", not(feature = "force-scalar"))))]
+    {
+        scalar::eq_mask(block, byte)
+    }
+}
+
+/// [`eq_mask`] with a chosen kernel (for tests): `Scalar`, or `Sse2` on
+/// x86_64; `None` for any other.
+#[doc(hidden)]
+pub fn eq_mask_with(kernel: Kernel, block: &[u8; 64], byte: u8) -> Option<u64> {
+    match kernel {
+        Kernel::Scalar => Some(scalar::eq_mask(block, byte)),
+        #[cfg(target_arch = "x86_64")]
+        Kernel::Sse2 => {
+            // SAFETY: every x86_64 CPU supports SSE2.
+            Some(unsafe { x86_64::eq_mask_sse2(block, byte) })
+        }
+        _ => None,
+    }
+}
+
+/// `s` as a `str` when it is ASCII: a word-at-a-time check in place of
+/// UTF-8 decoding, for the short ASCII slices extraction hands out.
+#[inline]
+pub(crate) fn ascii_str(s: &[u8]) -> Option<&str> {
+    if s.is_ascii() {
+        // SAFETY: every ASCII byte sequence is valid UTF-8.
+        Some(unsafe { core::str::from_utf8_unchecked(s) })
+    } else {
+        None
+    }
+}
+
 /// Nibble tables for an ASCII byte set given as a 256-bit mask (for tests;
 /// the generator emits the real ones). `None` if the set has a byte >= 0x80.
 #[doc(hidden)]

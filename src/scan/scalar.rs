@@ -50,3 +50,18 @@ pub(crate) fn classify(block: &[u8; 64], sets: &[[u8; 16]], out: &mut [u64], str
         out[k * stride] = m;
     }
 }
+
+/// Bit i set when `block[i] == byte`, one byte at a time (the twin of the
+/// SSE2 `eq_mask`).
+#[cfg_attr(
+    all(target_arch = "x86_64", not(feature = "force-scalar")),
+    allow(dead_code)
+)]
+#[inline]
+pub(crate) fn eq_mask(block: &[u8; 64], byte: u8) -> u64 {
+    let mut m = 0u64;
+    for (i, &b) in block.iter().enumerate() {
+        m |= u64::from(b == byte) << i;
+    }
+    m
+}

@@ -283,3 +283,23 @@ pub(crate) unsafe fn classify_avx512(
         out[k * stride] = _mm512_testn_epi8_mask(_mm512_shuffle_epi8(t, l), h);
     }
 }
+
+/// SSE2 `eq_mask`: four 16-byte compares against `byte`, one movemask each.
+///
+/// # Safety
+/// The CPU must support SSE2 (every x86_64 CPU does).
+#[cfg_attr(feature = "force-scalar", allow(dead_code))]
+#[target_feature(enable = "sse2")]
+#[inline]
+pub(crate) unsafe fn eq_mask_sse2(block: &[u8; 64], byte: u8) -> u64 {
+    let c = _mm_set1_epi8(byte as i8);
+    let mut m = 0u64;
+    for k in 0..4 {
+        // SAFETY: `block` holds 64 bytes, so 16 from `16 k` (k < 4) are in
+        // it; the load is unaligned.
+        let x = unsafe { _mm_loadu_si128(block.as_ptr().add(16 * k) as *const __m128i) };
+        let bits = _mm_movemask_epi8(_mm_cmpeq_epi8(x, c)) as u32 as u16;
+        m |= u64::from(bits) << (16 * k);
+    }
+    m
+}
