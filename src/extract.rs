@@ -1044,6 +1044,7 @@ impl<'a> FindIter<'a> {
         }
         if i > self.floor && t[i - 1] == b'<' {
             let (h, next) = self.angle(i - 1)?;
+            self.pos = next;
             self.floor = next;
             return Some(h);
         }

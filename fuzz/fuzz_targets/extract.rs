@@ -1,9 +1,12 @@
 //! Any text: no panic; every hit parses as an absolute URI under the
 //! profile; spans are inside the text, in order and not overlapping; a hit
 //! that was not rewritten is exactly its span's text. All option sets.
+//! And text cut at a line start and searched in two parts, as the CLI
+//! does (`stop_at`, then from the cut or past the first part's last hit),
+//! gives the hits of one search.
 #![no_main]
 use libfuzzer_sys::fuzz_target;
-use urilex::extract::{find_iter, ExtractOptions, Flags};
+use urilex::extract::{find_iter, ExtractOptions, Flags, Hit};
 use urilex::{Parser, Profile, Syntax};
 
 fuzz_target!(|data: &[u8]| {
@@ -22,5 +25,27 @@ fuzz_target!(|data: &[u8]| {
                 assert_eq!(&data[h.span.clone()], h.uri.as_bytes());
             }
         }
+        // Two parts, cut at the first line start from the middle on.
+        let Some(cut) = data[data.len() / 2..]
+            .iter()
+            .position(|&b| b == b'\n')
+            .map(|k| data.len() / 2 + k + 1)
+        else {
+            continue;
+        };
+        let whole: Vec<Hit> = find_iter(data, o).collect();
+        let mut it = find_iter(data, o).stop_at(cut);
+        let mut parts = Vec::new();
+        let mut end = 0;
+        while let Some(h) = it.next() {
+            parts.push(h);
+            end = it.position();
+        }
+        let from = cut.max(end);
+        parts.extend(find_iter(&data[from..], o).map(|mut h| {
+            h.span = h.span.start + from..h.span.end + from;
+            h
+        }));
+        assert_eq!(whole, parts, "cut at {cut}");
     }
 });
