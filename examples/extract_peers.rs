@@ -2,8 +2,10 @@
 //! by round (each one's best round), on generated text
 //! (`benches/support/text.rs`, also `cargo bench --bench extract`): prose
 //! with URIs in mail, Markdown, HTML, JSON and Apache log lines, the URIs
-//! drawn from the bundled URL corpora (benches/data/). Also the recall of both on
-//! the realistic table of tests/extract.rs (URIs with a scheme).
+//! drawn from the bundled URL corpora (benches/data/); and, where the
+//! sibling `../shared` has it, the RFC 3986 text (prose with few URIs).
+//! Also the recall of both on the realistic table of tests/extract.rs
+//! (URIs with a scheme).
 //!
 //!     cargo run --release --example extract_peers [ROUNDS]
 #[path = "../tests/support/extract_cases.rs"]
@@ -46,6 +48,30 @@ fn main() {
         rounds,
         &mut jobs,
     );
+
+    // Prose with few URIs: the RFC 3986 text, where the sibling checkout
+    // of ../shared has it (repeated to 28 MB).
+    let rfc = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/rfc/rfc3986.txt");
+    if let Ok(one) = std::fs::read_to_string(rfc) {
+        let prose = one.repeat(28_000_000 / one.len().max(1));
+        let a = find_iter(prose.as_bytes(), o).count();
+        let b = finder.links(&prose).count();
+        println!("RFC 3986 text: hits urilex {a}, linkify {b}");
+        let mut jobs: Vec<(&str, Job)> = vec![
+            ("linkify", Box::new(|| finder.links(&prose).count())),
+            (
+                "urilex",
+                Box::new(|| find_iter(prose.as_bytes(), o).count()),
+            ),
+        ];
+        race(
+            "RFC 3986 text",
+            (prose.len(), prose.lines().count()),
+            1,
+            rounds,
+            &mut jobs,
+        );
+    }
 
     // Recall on the realistic table: expected URIs found, over all expected.
     let (mut want, mut ours, mut theirs) = (0, 0, 0);

@@ -319,11 +319,31 @@ fn scheme_ok(uri: &[u8]) -> bool {
     uri[colon + 1..].starts_with(b"//") || registered(&uri[..colon])
 }
 
-/// Whether `scheme` is one of [`SCHEMES`] (in any case).
+/// Whether `scheme` is one of [`SCHEMES`] (in any case): its bytes in
+/// lower case as one integer, against the list's (prose has many words
+/// before a colon, so this is asked often).
 fn registered(scheme: &[u8]) -> bool {
-    SCHEMES
-        .iter()
-        .any(|s| s.as_bytes().eq_ignore_ascii_case(scheme))
+    const KEYS: [u64; SCHEMES.len()] = {
+        let mut keys = [0u64; SCHEMES.len()];
+        let mut i = 0;
+        while i < SCHEMES.len() {
+            keys[i] = key(SCHEMES[i].as_bytes());
+            i += 1;
+        }
+        keys
+    };
+    scheme.len() <= 7 && KEYS.contains(&key(scheme))
+}
+
+/// Up to seven bytes in ASCII lower case, and their count, as an integer.
+const fn key(s: &[u8]) -> u64 {
+    let mut k = s.len() as u64;
+    let mut i = 0;
+    while i < s.len() && i < 7 {
+        k |= (s[i].to_ascii_lowercase() as u64) << (8 * (i + 1));
+        i += 1;
+    }
+    k
 }
 
 /// Byte classes, one table load per byte, read off the profile's tables
@@ -343,6 +363,10 @@ fn classes(profile: Profile) -> [u8; 256] {
             | (t.scheme_start(b) as u8 * SCHEME_START)
     })
 }
+
+/// Blocks without a candidate after which the search for the next colon
+/// goes to memchr.
+const JUMP: usize = 4;
 
 /// Bytes that end a bare URI's trailing run when unbalanced, or always.
 const TRAILING: &[u8] = b".,;:!?'";
@@ -428,12 +452,22 @@ impl<'a> FindIter<'a> {
             self.classify(block)
         };
         bits &= !0u64 << (self.pos & 63);
+        let mut empty = 0;
         while bits == 0 {
             block += 64;
             if block >= len {
                 return None;
             }
+            // Past blocks without a colon, memchr finds the next one
+            // (prose has few: it runs there at memory speed).
+            if empty == JUMP && !(self.options.abbreviated || self.options.refang) {
+                match memchr::memchr(b':', &self.text[block..]) {
+                    Some(k) => block = (block + k) & !63,
+                    None => return None,
+                }
+            }
             bits = self.classify(block);
+            empty += 1;
         }
         Some(block + bits.trailing_zeros() as usize)
     }
@@ -959,7 +993,15 @@ impl<'a> Iterator for FindIter<'a> {
                     continue;
                 }
                 let s = self.scheme_start_before(p);
-                if s == p {
+                // A scheme, followed by `//` or registered; or else one
+                // whose `//` may come after whitespace inside `<…>` (the
+                // only hit such a colon can still begin).
+                if s == p
+                    || !(t[p + 1..].starts_with(b"//")
+                        || registered(&t[s..p])
+                        || t.get(p + 1) == Some(&b'/')
+                        || (p + 1 < t.len() && space_at(t, p + 1) > 0))
+                {
                     self.pos = p + 1;
                     continue;
                 }
@@ -1068,6 +1110,20 @@ mod tests {
 
     /// Every scheme taken without `//` ends in a letter: the colon filter
     /// (`colon_may_start`) relies on it.
+    #[test]
+    fn registered_schemes_are_recognized_in_any_case() {
+        for s in SCHEMES {
+            assert!(s.len() <= 7, "{s}");
+            assert!(registered(s.as_bytes()));
+            assert!(registered(s.to_ascii_uppercase().as_bytes()));
+            assert!(!registered(format!("{s}x").as_bytes()));
+            assert!(!registered(&s.as_bytes()[1..]));
+        }
+        for s in ["http", "Note", "e.g.", "", "mailtox", "mailt"] {
+            assert!(!registered(s.as_bytes()), "{s}");
+        }
+    }
+
     #[test]
     fn registered_schemes_end_in_a_letter() {
         for s in SCHEMES {
