@@ -232,8 +232,8 @@ fn classifier_kernels_agree_on_every_byte_lane_and_alignment() {
         .iter()
         .map(|s| nibbles_of(s).expect("ASCII set")[..16].try_into().unwrap())
         .collect();
-    let kernels = [Kernel::Ssse3, Kernel::Avx2, Kernel::Avx512];
-    let mut ran = [0usize; 3];
+    let kernels = [Kernel::Ssse3, Kernel::Avx2, Kernel::Avx512, Kernel::Neon];
+    let mut ran = [0usize; 4];
     let mut rng = gen::Rng(0xC1A55);
     let mut buf = [0u8; 128];
     for (g, group) in tables.chunks(MAX_CLASSES).enumerate() {
@@ -276,7 +276,7 @@ fn classifier_kernels_agree_on_every_byte_lane_and_alignment() {
             }
         }
     }
-    eprintln!("classifier checks per kernel (ssse3, avx2, avx512): {ran:?}");
+    eprintln!("classifier checks per kernel (ssse3, avx2, avx512, neon): {ran:?}");
     #[cfg(all(target_arch = "x86_64", not(feature = "force-scalar")))]
     {
         if std::arch::is_x86_feature_detected!("avx2") {
@@ -286,6 +286,8 @@ fn classifier_kernels_agree_on_every_byte_lane_and_alignment() {
             assert!(ran[2] > 0);
         }
     }
+    #[cfg(all(target_arch = "aarch64", not(feature = "force-scalar")))]
+    assert!(ran[3] > 0);
 }
 
 /// Extraction's byte marker (`eq_mask`, every `:`): the SSE2 kernel against

@@ -162,12 +162,23 @@ pub(crate) fn classifier() -> Classify {
             return ssse3;
         }
     }
+    #[cfg(all(target_arch = "aarch64", not(feature = "force-scalar")))]
+    {
+        fn neon(b: &[u8; 64], s: &[[u8; 16]], o: &mut [u64], n: usize) {
+            // SAFETY: `classifier` hands this out only after detecting
+            // NEON.
+            unsafe { aarch64::classify_neon(b, s, o, n) }
+        }
+        if std::arch::is_aarch64_feature_detected!("neon") {
+            return neon;
+        }
+    }
     scalar::classify
 }
 
 /// A [`Classify`] kernel of choice (for tests); `None` when this machine
-/// cannot run it (SSE2 and NEON have no kernel of their own: they run the
-/// scalar one through [`classifier`]).
+/// cannot run it (SSE2 has no kernel of its own: it runs the scalar one
+/// through [`classifier`]).
 #[doc(hidden)]
 pub fn classify_with(
     kernel: Kernel,
@@ -192,6 +203,11 @@ pub fn classify_with(
         Kernel::Ssse3 if std::arch::is_x86_feature_detected!("ssse3") => {
             // SAFETY: the CPU supports SSSE3, checked in the guard.
             unsafe { x86_64::classify_ssse3(block, sets, &mut out, 1) }
+        }
+        #[cfg(target_arch = "aarch64")]
+        Kernel::Neon if std::arch::is_aarch64_feature_detected!("neon") => {
+            // SAFETY: the CPU supports NEON, checked in the guard.
+            unsafe { aarch64::classify_neon(block, sets, &mut out, 1) }
         }
         _ => return None,
     }
