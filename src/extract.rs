@@ -190,23 +190,22 @@ impl ExtractOptions {
 /// assert_eq!(&text[hits[1].span.clone()], b"ftp://foo.example.\ncom/rfc/");
 /// ```
 pub fn find_iter(text: &[u8], options: ExtractOptions) -> FindIter<'_> {
+    let parser = Parser::new().profile(options.profile).syntax(Syntax::Uri);
+    let token = token_set(options.profile);
     FindIter {
         text,
         pos: 0,
         stop: text.len(),
         floor: 0,
-        parser: Parser::new().profile(options.profile).syntax(Syntax::Uri),
+        parser,
         options,
         class: classes(options.profile),
-        token: token_set(options.profile),
+        token,
         kern: crate::scan::classifier(),
         trigger: [trigger_set(options)],
         block: usize::MAX,
         bits: 0,
-        fast: Fast::of(
-            &Parser::new().profile(options.profile).syntax(Syntax::Uri),
-            options.profile,
-        ),
+        fast: Fast::of(&parser, token.as_ref().map(|(n, _)| n)),
         token_bits: Token::new(),
     }
 }
@@ -216,15 +215,10 @@ pub fn find_iter(text: &[u8], options: ExtractOptions) -> FindIter<'_> {
 /// first bytes of abbreviated (`www.`, `ftp.`) and defanged (`hxxp`,
 /// `fxp`, `[`) tokens.
 fn trigger_set(options: ExtractOptions) -> [u8; 16] {
-    let mut bytes = vec![b':'];
-    if options.abbreviated {
-        bytes.extend_from_slice(b"wWfF");
-    }
-    if options.refang {
-        bytes.extend_from_slice(b"hHfF[");
-    }
+    let abbreviated: &[u8] = if options.abbreviated { b"wWfF" } else { b"" };
+    let refang: &[u8] = if options.refang { b"hHfF[" } else { b"" };
     let mut set = [0u8; 16];
-    for b in bytes {
+    for &b in b":".iter().chain(abbreviated).chain(refang) {
         set[usize::from(b & 15)] |= 1 << (b >> 4);
     }
     set
@@ -278,12 +272,13 @@ struct Fast {
 }
 
 impl Fast {
-    fn of(parser: &Parser, profile: Profile) -> Option<Fast> {
+    /// From the parser's validator and the token's set (see `token_set`).
+    fn of(parser: &Parser, token: Option<&crate::scan::Nibbles>) -> Option<Fast> {
         let (valid, runs) = parser.plain_valid()?;
+        let token = token?;
         if runs.len() >= crate::scan::MAX_CLASSES {
             return None;
         }
-        let token = crate::scan::nibbles_of(profile.tables().bytes)?;
         let mut sets = [[0u8; 16]; crate::scan::MAX_CLASSES];
         sets[..runs.len()].copy_from_slice(runs);
         sets[runs.len()].copy_from_slice(&token[..16]);
@@ -305,10 +300,15 @@ fn token_set(profile: Profile) -> Option<(crate::scan::Nibbles, crate::scan::Ran
 /// Whitespace: ASCII, and U+00A0 (0xC2 0xA0).
 fn space_at(t: &[u8], i: usize) -> usize {
     match t[i] {
-        b' ' | b'\t' | b'\n' | b'\r' | 0x0b | 0x0c => 1,
+        b if ascii_space(b) => 1,
         0xc2 if t.get(i + 1) == Some(&0xa0) => 2,
         _ => 0,
     }
+}
+
+/// ASCII whitespace: space, tab, LF, VT, FF, CR.
+fn ascii_space(b: u8) -> bool {
+    matches!(b, b' ' | b'\t' | b'\n' | b'\r' | 0x0b | 0x0c)
 }
 
 /// Whether the scheme of `uri` is followed by `//` or registered.
@@ -363,6 +363,10 @@ fn classes(profile: Profile) -> [u8; 256] {
             | (t.scheme_start(b) as u8 * SCHEME_START)
     })
 }
+
+/// The longest scheme of a URI in `"…"` or `<…>` (a bare one's is
+/// unbounded).
+const MAX_SCHEME: usize = 32;
 
 /// Blocks without a candidate after which the search for the next colon
 /// goes to memchr.
@@ -421,7 +425,7 @@ impl<'a> FindIter<'a> {
         if !t.get(at).is_some_and(|&b| self.scheme_start(b)) {
             return false;
         }
-        let end = t.len().min(at + 33);
+        let end = t.len().min(at + MAX_SCHEME + 1);
         let mut i = at + 1;
         while i < end && self.scheme_byte(t[i]) {
             i += 1;
@@ -460,7 +464,7 @@ impl<'a> FindIter<'a> {
             }
             // Past blocks without a colon, memchr finds the next one
             // (prose has few: it runs there at memory speed).
-            if empty == JUMP && !(self.options.abbreviated || self.options.refang) {
+            if empty == JUMP && self.colons_only() {
                 match memchr::memchr(b':', &self.text[block..]) {
                     Some(k) => block = (block + k) & !63,
                     None => return None,
@@ -494,25 +498,27 @@ impl<'a> FindIter<'a> {
     /// or with the options' bytes by the classifier.
     #[inline(always)]
     fn mark(&self, b: &[u8; 64]) -> u64 {
-        if self.options.abbreviated || self.options.refang {
+        if self.colons_only() {
+            crate::scan::eq_mask(b, b':')
+        } else {
             let mut out = [0u64; 1];
             (self.kern)(b, &self.trigger, &mut out, 1);
             !out[0]
-        } else {
-            crate::scan::eq_mask(b, b':')
         }
     }
 
-    /// Whether the colon at `p` can be a URI's: a letter before it (every
-    /// scheme of [`SCHEMES`] ends in one), or after it `/` or whitespace
-    /// (`//`, which in brackets may be broken by whitespace). Any other
-    /// colon (a time of day, a JSON key's) is passed over at once.
+    /// Whether the colons are the only triggers (no option asks for more).
     #[inline(always)]
-    fn colon_may_start(&self, p: usize) -> bool {
+    fn colons_only(&self) -> bool {
+        !(self.options.abbreviated || self.options.refang)
+    }
+
+    /// Whether `/` or whitespace follows the colon at `p`: where `//` may
+    /// begin (in brackets it may be broken by whitespace).
+    #[inline(always)]
+    fn slash_or_space_after(&self, p: usize) -> bool {
         let t = self.text;
-        (p > 0 && t[p - 1].is_ascii_alphabetic())
-            || t.get(p + 1) == Some(&b'/')
-            || (p + 1 < t.len() && space_at(t, p + 1) > 0)
+        t.get(p + 1) == Some(&b'/') || (p + 1 < t.len() && space_at(t, p + 1) > 0)
     }
 
     /// The start of the scheme that ends at the colon `p`: scheme bytes
@@ -548,18 +554,30 @@ impl<'a> FindIter<'a> {
         None
     }
 
+    /// The URI in `"…"` or `<…>` whose scheme starts at `s`, if there is
+    /// one: with `fast` (the scheme's colon, when the scheme qualifies) by
+    /// the fast path first, then by the general one.
+    fn delimited(&mut self, s: usize, fast: Option<usize>) -> Option<(Hit<'a>, usize)> {
+        let t = self.text;
+        if s > self.floor && t[s - 1] == b'"' {
+            fast.and_then(|p| self.fast_hit(s, p, Delimiter::Quote))
+                .or_else(|| self.quote(s - 1))
+        } else {
+            let (d, kind) = self.opener(s)?;
+            fast.and_then(|p| self.fast_hit(s, p, kind))
+                .or_else(|| self.angle(d))
+        }
+    }
+
     /// The candidate whose scheme is `s..p` by the fast path: its token (the
     /// bytes a reference may hold) classified once, and the URI taken when
     /// the token ends at the closing delimiter (or, bare, once trimmed) and
     /// the bitmap validator accepts it. `None` when that does not settle
     /// it: the general path decides, with the same answer where this one
-    /// gives one.
+    /// gives one. The scheme must be followed by `//` or registered.
     fn fast_hit(&mut self, s: usize, p: usize, delimiter: Delimiter) -> Option<(Hit<'a>, usize)> {
         let t = self.text;
         let f = self.fast.as_ref()?;
-        if !t[p + 1..].starts_with(b"//") && !registered(&t[s..p]) {
-            return None;
-        }
         let (valid, sets) = (f.valid, &f.sets[..f.n]);
         let e = self.token_bits.classify(self.kern, t, s, sets)?;
         let close = match delimiter {
@@ -600,7 +618,7 @@ impl<'a> FindIter<'a> {
     fn space_before(&self, mut i: usize) -> usize {
         let t = self.text;
         loop {
-            if i > self.floor && matches!(t[i - 1], b' ' | b'\t' | b'\n' | b'\r' | 0x0b | 0x0c) {
+            if i > self.floor && ascii_space(t[i - 1]) {
                 i -= 1;
             } else if i >= self.floor + 2 && t[i - 1] == 0xa0 && t[i - 2] == 0xc2 {
                 i -= 2;
@@ -773,13 +791,11 @@ impl<'a> FindIter<'a> {
         ))
     }
 
-    /// A bare URI whose scheme is `s..p` (`p` its colon): the hit (or
-    /// none) and where the search goes on.
+    /// A bare URI whose scheme is `s..p` (`p` its colon, the scheme
+    /// followed by `//` or registered): the hit (or none) and where the
+    /// search goes on.
     fn bare(&self, s: usize, p: usize) -> (Option<Hit<'a>>, usize) {
         let t = self.text;
-        if !t[p + 1..].starts_with(b"//") && !registered(&t[s..p]) {
-            return (None, p + 1);
-        }
         // The token: the bytes a URI may hold from the scheme on (many at
         // a time), less trailing punctuation and unbalanced brackets; it is
         // a candidate as a whole, never a prefix cut at an invalid byte
@@ -988,38 +1004,36 @@ impl<'a> Iterator for FindIter<'a> {
                 return self.last();
             };
             let got = if t[p] == b':' {
-                if !self.colon_may_start(p) {
+                // A hit's scheme is followed by `//` (which in brackets
+                // may be broken by whitespace) or is registered, and every
+                // registered one ends in a letter: any other colon (a time
+                // of day, a JSON key's) is passed over before its scheme is
+                // read.
+                let slash_or_space = self.slash_or_space_after(p);
+                if !(slash_or_space || (p > 0 && t[p - 1].is_ascii_alphabetic())) {
                     self.pos = p + 1;
                     continue;
                 }
                 let s = self.scheme_start_before(p);
-                // A scheme, followed by `//` or registered; or else one
-                // whose `//` may come after whitespace inside `<…>` (the
-                // only hit such a colon can still begin).
-                if s == p
-                    || !(t[p + 1..].starts_with(b"//")
-                        || registered(&t[s..p])
-                        || t.get(p + 1) == Some(&b'/')
-                        || (p + 1 < t.len() && space_at(t, p + 1) > 0))
-                {
+                let ok = s < p && (t[p + 1..].starts_with(b"//") || registered(&t[s..p]));
+                if s == p || !(ok || slash_or_space) {
                     self.pos = p + 1;
                     continue;
                 }
-                // Delimited: the scheme right after `"`, or after `<` (and
-                // whitespace, `URL:`); within 32 bytes, as `starts_with_scheme`
-                // reads it. If that fails, the colon may still end a bare
-                // URI's scheme.
-                let delimited = if p - s > 32 {
-                    None
-                } else if s > self.floor && t[s - 1] == b'"' {
-                    self.fast_hit(s, p, Delimiter::Quote)
-                        .or_else(|| self.quote(s - 1))
-                } else {
-                    self.opener(s)
-                        .and_then(|(d, kind)| self.fast_hit(s, p, kind).or_else(|| self.angle(d)))
-                };
-                match delimited.or_else(|| self.fast_hit(s, p, Delimiter::None)) {
+                // Delimited (within `MAX_SCHEME`, as `starts_with_scheme`
+                // reads it), the fast path first where the scheme
+                // qualifies; then bare, where it does.
+                let fast = ok.then_some(p);
+                let delimited = (p - s <= MAX_SCHEME)
+                    .then(|| self.delimited(s, fast))
+                    .flatten();
+                match delimited.or_else(|| fast.and_then(|p| self.fast_hit(s, p, Delimiter::None)))
+                {
                     Some(hit) => Some(hit),
+                    None if !ok => {
+                        self.pos = p + 1;
+                        continue;
+                    }
                     None => match self.bare(s, p) {
                         (Some(h), next) => Some((h, next)),
                         (None, next) => {
@@ -1032,12 +1046,10 @@ impl<'a> Iterator for FindIter<'a> {
                 // A URI in `"…"` or `<…>` that starts here is taken as it
                 // is before its first byte starts a defanged or
                 // abbreviated one.
-                let delimited = if !self.starts_with_scheme(p) {
-                    None
-                } else if p > self.floor && t[p - 1] == b'"' {
-                    self.quote(p - 1)
+                let delimited = if self.starts_with_scheme(p) {
+                    self.delimited(p, None)
                 } else {
-                    self.opener(p).and_then(|(d, _)| self.angle(d))
+                    None
                 };
                 if let Some((h, next)) = delimited {
                     self.pos = next;
@@ -1071,26 +1083,16 @@ impl<'a> FindIter<'a> {
     /// begin before it, a `<` whose URI starts after it (whitespace,
     /// line breaks included, may come between them). Then the end.
     fn last(&mut self) -> Option<Hit<'a>> {
-        let t = self.text;
         let stop = self.stop;
-        self.pos = t.len();
-        if stop >= t.len() || stop <= self.floor {
+        self.pos = self.text.len();
+        if stop >= self.text.len() || stop <= self.floor {
             return None;
         }
-        let mut i = self.space_before(stop);
-        if i == stop {
-            return None;
-        }
-        if i >= self.floor + 4 && t[i - 4..i].eq_ignore_ascii_case(b"URL:") {
-            i = self.space_before(i - 4);
-        }
-        if i > self.floor && t[i - 1] == b'<' {
-            let (h, next) = self.angle(i - 1)?;
-            self.pos = next;
-            self.floor = next;
-            return Some(h);
-        }
-        None
+        let (d, _) = self.opener(stop)?;
+        let (h, next) = self.angle(d)?;
+        self.pos = next;
+        self.floor = next;
+        Some(h)
     }
 }
 
@@ -1108,8 +1110,8 @@ mod tests {
         assert_eq!(r, b"https://a.b.c@d");
     }
 
-    /// Every scheme taken without `//` ends in a letter: the colon filter
-    /// (`colon_may_start`) relies on it.
+    /// `registered` knows every scheme of the list in any case, and
+    /// nothing else.
     #[test]
     fn registered_schemes_are_recognized_in_any_case() {
         for s in SCHEMES {
@@ -1124,6 +1126,8 @@ mod tests {
         }
     }
 
+    /// Every scheme taken without `//` ends in a letter: the colon filter
+    /// in `next` relies on it.
     #[test]
     fn registered_schemes_end_in_a_letter() {
         for s in SCHEMES {

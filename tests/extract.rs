@@ -250,3 +250,53 @@ fn byte_classes_come_from_the_grammar() {
         );
     }
 }
+
+/// Text searched in parts (what the CLI does across cores): a part stops
+/// at a line start (`stop_at`) but still finishes a `<…>` that opens
+/// before the cut with its URI after it (RFC 3986 Appendix C lets
+/// whitespace, line breaks included, stand inside the brackets), and
+/// `position()` says where the next part begins; the parts give the hits
+/// of one search.
+#[test]
+fn parts_cut_at_line_starts_give_the_hits_of_one_search() {
+    let text =
+        b"see <\nhttp://a.example/b>\nand <URL:\n  ftp://c.example/>\nlast http://d.example/\n";
+    let whole: Vec<_> = find_iter(text, ExtractOptions::new()).collect();
+    let got: Vec<&str> = whole.iter().map(|h| h.uri.as_ref()).collect();
+    assert_eq!(
+        got,
+        [
+            "http://a.example/b",
+            "ftp://c.example/",
+            "http://d.example/"
+        ]
+    );
+    // Cut at every line start.
+    let starts: Vec<usize> = (1..text.len()).filter(|&i| text[i - 1] == b'\n').collect();
+    for &cut in &starts {
+        let mut it = find_iter(text, ExtractOptions::new()).stop_at(cut);
+        let mut parts = Vec::new();
+        let mut end = 0;
+        while let Some(h) = it.next() {
+            parts.push(h);
+            end = it.position();
+        }
+        let from = cut.max(end);
+        parts.extend(
+            find_iter(&text[from..], ExtractOptions::new()).map(|mut h| {
+                h.span = h.span.start + from..h.span.end + from;
+                h
+            }),
+        );
+        assert_eq!(parts, whole, "cut at {cut}");
+    }
+    // The first part, cut after "see <\n", finishes the bracketed URI and
+    // goes on after its ">".
+    let mut it = find_iter(text, ExtractOptions::new()).stop_at(6);
+    assert_eq!(
+        it.next().map(|h| h.uri.into_owned()),
+        Some("http://a.example/b".into())
+    );
+    assert_eq!(it.position(), 25);
+    assert_eq!(it.next(), None);
+}
