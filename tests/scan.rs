@@ -10,7 +10,8 @@
 mod gen;
 
 use urilex::scan::{
-    classify_with, eq_mask_with, kernel, nibbles_of, ranges_of, skip_with, Kernel, MAX_CLASSES,
+    classify_rows_with, classify_with, eq_mask_with, kernel, nibbles_of, ranges_of, skip_with,
+    Kernel, MAX_CLASSES,
 };
 
 fn oracle(set: &[u64; 4], input: &[u8], from: usize) -> usize {
@@ -232,8 +233,14 @@ fn classifier_kernels_agree_on_every_byte_lane_and_alignment() {
         .iter()
         .map(|s| nibbles_of(s).expect("ASCII set")[..16].try_into().unwrap())
         .collect();
-    let kernels = [Kernel::Ssse3, Kernel::Avx2, Kernel::Avx512, Kernel::Neon];
-    let mut ran = [0usize; 4];
+    let kernels = [
+        Kernel::Ssse3,
+        Kernel::Avx2,
+        Kernel::Avx512,
+        Kernel::Neon,
+        Kernel::Avx512Vbmi,
+    ];
+    let mut ran = [0usize; 5];
     let mut rng = gen::Rng(0xC1A55);
     let mut buf = [0u8; 128];
     for (g, group) in tables.chunks(MAX_CLASSES).enumerate() {
@@ -276,7 +283,7 @@ fn classifier_kernels_agree_on_every_byte_lane_and_alignment() {
             }
         }
     }
-    eprintln!("classifier checks per kernel (ssse3, avx2, avx512, neon): {ran:?}");
+    eprintln!("classifier checks per kernel (ssse3, avx2, avx512, neon, avx512vbmi): {ran:?}");
     #[cfg(all(target_arch = "x86_64", not(feature = "force-scalar")))]
     {
         if std::arch::is_x86_feature_detected!("avx2") {
@@ -285,9 +292,69 @@ fn classifier_kernels_agree_on_every_byte_lane_and_alignment() {
         if std::arch::is_x86_feature_detected!("avx512bw") {
             assert!(ran[2] > 0);
         }
+        if std::arch::is_x86_feature_detected!("avx512vbmi")
+            && std::arch::is_x86_feature_detected!("gfni")
+        {
+            assert!(ran[4] > 0);
+        }
     }
     #[cfg(all(target_arch = "aarch64", not(feature = "force-scalar")))]
     assert!(ran[3] > 0);
+}
+
+/// The batch's rows kernels (a window's whole blocks at once) against the
+/// per-block scalar twin: buffers of 0 to 9 blocks starting 0 to 63 bytes
+/// into an allocation, random bytes with runs of set members, groups of
+/// one to nine sets.
+fn rows_kernels_agree_with_the_block_twin() {
+    let all = sets();
+    let tables: Vec<[u8; 16]> = all
+        .iter()
+        .map(|s| nibbles_of(s).expect("ASCII set")[..16].try_into().unwrap())
+        .collect();
+    let kernels = [
+        Kernel::Scalar,
+        Kernel::Ssse3,
+        Kernel::Avx2,
+        Kernel::Avx512,
+        Kernel::Neon,
+        Kernel::Avx512Vbmi,
+    ];
+    let mut ran = [0usize; 6];
+    let mut rng = gen::Rng(0x70_35);
+    let mut buf = vec![0u8; 64 * 10];
+    for round in 0..400 {
+        let n = 1 + round % MAX_CLASSES;
+        let first = (rng.next() as usize) % (tables.len() - n + 1);
+        let group = &tables[first..first + n];
+        for b in buf.iter_mut() {
+            let x = rng.next();
+            // Half ASCII letters and marks (members of many sets).
+            *b = if x & 1 == 0 {
+                b"az/%:?@.-09\n"[(x >> 8) as usize % 12]
+            } else {
+                (x >> 16) as u8
+            };
+        }
+        let align = round % 64;
+        let blocks = round % 10;
+        let src = &buf[align..align + 64 * blocks.min(9)];
+        let want: Vec<_> = src
+            .chunks_exact(64)
+            .map(|b| classify_with(Kernel::Scalar, b.try_into().unwrap(), group).unwrap())
+            .collect();
+        for (k, kern) in kernels.iter().enumerate() {
+            if let Some(rows) = classify_rows_with(*kern, src, group) {
+                assert_eq!(rows.len(), want.len());
+                for (w, (got, want)) in rows.iter().zip(&want).enumerate() {
+                    assert_eq!(got[..n], want[..n], "{kern:?} round {round} block {w}");
+                }
+                ran[k] += 1;
+            }
+        }
+    }
+    eprint!("(rows checks per kernel: {ran:?}) ");
+    assert_eq!(ran[0], 400);
 }
 
 /// Extraction's byte marker (`eq_mask`, every `:`): the SSE2 kernel against
@@ -342,7 +409,11 @@ fn eq_mask_kernels_agree_on_every_byte_lane_and_alignment() {
 }
 
 fn main() {
-    let tests: [(&str, fn()); 6] = [
+    let tests: [(&str, fn()); 7] = [
+        (
+            "rows_kernels_agree_with_the_block_twin",
+            rows_kernels_agree_with_the_block_twin,
+        ),
         (
             "eq_mask_kernels_agree_on_every_byte_lane_and_alignment",
             eq_mask_kernels_agree_on_every_byte_lane_and_alignment,

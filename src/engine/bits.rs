@@ -3,7 +3,8 @@
 //!
 //! The bitmaps hold, per 64-byte word and per run set of the profile
 //! (`ProfileTables::runs`), the bytes *outside* the set, so that the end of
-//! a run is one trailing-zero count away ([`Line::stop`]). No run set holds
+//! a run is one trailing-zero count away ([`Line::stop`]); a word's bitmaps
+//! of every set lie together (a `Row`). No run set holds
 //! an LF or a CR (the generator makes sure), so a run always stops at the
 //! end of its line. A batch classifies its buffer a window at a time
 //! ([`Windows`]): each byte once, with no work per line, and the lines come
@@ -14,7 +15,7 @@
 //! then asks the exact engine, which gives the same spans or the exact
 //! error.
 
-use crate::scan::{classifier, Classify, MAX_CLASSES};
+use crate::scan::{classifier, row_classifier, Classify, ClassifyRows, Row, RowSets, MAX_CLASSES};
 
 /// A generated fast path (`Entry::fast`): writes the spans and says
 /// whether it could (the spans are then the program's).
@@ -108,8 +109,9 @@ pub(crate) const MAX_LINE: usize = 255;
 /// Bytes of a batch classified at once.
 const WINDOW: usize = 16 * 1024;
 
-/// Bitmap words of a window (one more for its last bytes).
-const WORDS: usize = WINDOW / 64 + 1;
+/// Bitmap words of a window: one more for its last bytes, and one more
+/// that [`Line::stop`] and the LF search may read with the last.
+const WORDS: usize = WINDOW / 64 + 2;
 
 /// One line and the bitmaps it lies in. Positions are counted from the
 /// bitmaps' start: the line is `start()..end()`.
@@ -118,11 +120,9 @@ pub(crate) struct Line<'a> {
     b: &'a [u8],
     /// Where the line starts.
     base: usize,
-    /// Set-major: bit j of `stops[k * stride + w]` is set when byte
-    /// `64 w + j` is not in run set k; the line's end is a stop in every
-    /// run set.
-    stops: &'a [u64],
-    stride: usize,
+    /// Bit j of `rows[w][k]` is set when byte `64 w + j` is not in run
+    /// set k; the line's end is a stop in every run set.
+    rows: &'a [Row],
 }
 
 /// The 64 bytes of `buf` at `at`; past its end, whatever `pad` held (the
@@ -139,9 +139,14 @@ fn block<'b>(buf: &'b [u8], at: usize, pad: &'b mut [u8; 64]) -> &'b [u8; 64] {
     }
 }
 
+/// Bitmap words per set of a single input or a token: four for
+/// [`MAX_LINE`] bytes, and one more that [`Line::stop`] may read with the
+/// last.
+const SHORT: usize = 5;
+
 /// The bitmaps of one input of at most [`MAX_LINE`] bytes, on the stack.
 pub(crate) struct Single {
-    stops: [[u64; 4]; MAX_CLASSES],
+    rows: [Row; SHORT],
 }
 
 impl Single {
@@ -150,32 +155,26 @@ impl Single {
     #[inline]
     pub(crate) fn new(input: &[u8], runs: &[[u8; 16]]) -> Single {
         debug_assert!(input.len() <= MAX_LINE);
-        let mut stops = [[!0u64; 4]; MAX_CLASSES];
+        let mut rows = [[!0u64; MAX_CLASSES]; SHORT];
         let mut pad = [0u8; 64];
         let kern = classifier();
         let words = input.len() / 64 + 1;
-        for w in 0..words {
-            kern(
-                block(input, 64 * w, &mut pad),
-                runs,
-                &mut stops.as_flattened_mut()[w..],
-                4,
-            );
+        for (w, row) in rows.iter_mut().enumerate().take(words) {
+            kern(block(input, 64 * w, &mut pad), runs, row, 1);
         }
         let m = !0u64 << (input.len() & 63);
-        for s in stops.iter_mut() {
-            s[words - 1] |= m;
+        for s in rows[words - 1].iter_mut() {
+            *s |= m;
         }
         crate::steps::add(input.len() + 1);
-        Single { stops }
+        Single { rows }
     }
 
     pub(crate) fn line<'a>(&'a self, input: &'a [u8]) -> Line<'a> {
         Line {
             b: input,
             base: 0,
-            stops: self.stops.as_flattened(),
-            stride: 4,
+            rows: &self.rows,
         }
     }
 }
@@ -187,13 +186,13 @@ impl Single {
 /// reaches are read.
 #[derive(Clone, Debug)]
 pub(crate) struct Token {
-    stops: [[u64; 4]; MAX_CLASSES],
+    rows: [Row; SHORT],
 }
 
 impl Token {
     pub(crate) const fn new() -> Token {
         Token {
-            stops: [[!0u64; 4]; MAX_CLASSES],
+            rows: [[!0u64; MAX_CLASSES]; SHORT],
         }
     }
 
@@ -213,13 +212,8 @@ impl Token {
         let last = sets.len() - 1;
         let rest = &t[at.min(t.len())..];
         for w in 0..4 {
-            kern(
-                block(rest, 64 * w, &mut pad),
-                sets,
-                &mut self.stops.as_flattened_mut()[w..],
-                4,
-            );
-            let mut m = self.stops[last][w];
+            kern(block(rest, 64 * w, &mut pad), sets, &mut self.rows[w], 1);
+            let mut m = self.rows[w][last];
             if 64 * w + 64 > rest.len() {
                 m |= !0u64 << (rest.len() - 64 * w);
             }
@@ -236,15 +230,13 @@ impl Token {
     #[inline]
     pub(crate) fn line<'a>(&'a mut self, t: &'a [u8], at: usize, len: usize) -> Line<'a> {
         debug_assert!(len <= MAX_LINE);
-        let w = len / 64;
-        for s in self.stops.iter_mut() {
-            s[w] |= !0u64 << (len & 63);
+        for s in self.rows[len / 64].iter_mut() {
+            *s |= !0u64 << (len & 63);
         }
         Line {
             b: &t[at..at + len],
             base: 0,
-            stops: self.stops.as_flattened(),
-            stride: 4,
+            rows: &self.rows,
         }
     }
 }
@@ -254,20 +246,19 @@ impl Token {
 /// than a window) without.
 pub(crate) struct Windows<'b> {
     buf: &'b [u8],
-    runs: &'b [[u8; 16]],
+    sets: RowSets,
+    /// The line-end set's index (the last).
+    lf: usize,
     kern: Classify,
-    /// Set-major (see `Line::stops`), on the stack (18 KB), so that a
-    /// batch allocates nothing.
-    stops: [[u64; WORDS]; MAX_CLASSES],
+    rows_kern: ClassifyRows,
+    /// The window's bitmaps (see `Line::rows`), on the stack (18 KB), so
+    /// that a batch allocates nothing.
+    rows: [Row; WORDS],
     pad: [u8; 64],
     /// The window: its first byte in `buf`, its end, its words.
     start: usize,
     end: usize,
     words: usize,
-    /// The LF cursor: the word of the next LF, and its LF bits not yet
-    /// taken (each line takes one, in order).
-    lf_word: usize,
-    lf_bits: u64,
     /// The next line's start.
     pos: usize,
 }
@@ -284,15 +275,15 @@ impl<'b> Windows<'b> {
     pub(crate) fn new(buf: &'b [u8], runs: &'b [[u8; 16]]) -> Windows<'b> {
         Windows {
             buf,
-            runs,
+            sets: RowSets::new(runs),
+            lf: runs.len() - 1,
             kern: classifier(),
-            stops: [[0; WORDS]; MAX_CLASSES],
+            rows_kern: row_classifier(),
+            rows: [[0; MAX_CLASSES]; WORDS],
             pad: [0; 64],
             start: 0,
             end: 0,
             words: 0,
-            lf_word: 0,
-            lf_bits: 0,
             pos: 0,
         }
     }
@@ -302,47 +293,66 @@ impl<'b> Windows<'b> {
         let (buf, at) = (self.buf, self.pos);
         let end = (at + WINDOW).min(buf.len());
         let words = (end - at) / 64 + 1;
-        for w in 0..words {
-            let out = &mut self.stops.as_flattened_mut()[w..];
+        // The whole blocks in the buffer at once, the rest through the pad.
+        let whole = ((buf.len() - at) / 64).min(words);
+        (self.rows_kern)(&buf[at..at + 64 * whole], &self.sets, &mut self.rows);
+        for w in whole..words {
             (self.kern)(
                 block(buf, at + 64 * w, &mut self.pad),
-                self.runs,
-                out,
-                WORDS,
+                self.sets.sets(),
+                &mut self.rows[w],
+                1,
             );
         }
         // Past the buffer's end: a stop in every run set, and no LF.
         if end == buf.len() {
             let m = !0u64 << ((end - at) & 63);
-            for s in self.stops.iter_mut() {
-                s[words - 1] |= m;
+            for s in self.rows[words - 1].iter_mut() {
+                *s |= m;
             }
         }
         self.start = at;
         self.end = end;
         self.words = words;
-        self.lf_word = 0;
-        self.lf_bits = !self.stops[self.runs.len() - 1][0];
         crate::steps::add(end - at + 1);
     }
 
-    /// The next LF of the window (the first after the next line's start:
-    /// lines take the LF bits in order) before its end, if there is one.
+    /// The first LF of the window at or after the next line's start, in
+    /// positions from the window's start, if there is one before its end.
+    /// As in [`Line::stop`], the 64 positions from there are one word read
+    /// from two: a line shorter than 64 bytes takes no branch of its own.
     #[inline(always)]
-    fn lf(&mut self) -> Option<usize> {
-        while self.lf_bits == 0 {
-            self.lf_word += 1;
-            if self.lf_word >= self.words {
+    fn lf(&self) -> Option<usize> {
+        let (rows, k) = (&self.rows, self.lf);
+        let from = self.pos - self.start;
+        let w = from >> 6;
+        // Words past the window's last may hold an earlier window's bits:
+        // whatever they give lies past its end.
+        let m =
+            !((u128::from(rows[w + 1][k]) << 64 | u128::from(rows[w][k])) >> (from & 63)) as u64;
+        let at = if m != 0 {
+            from + m.trailing_zeros() as usize
+        } else {
+            self.far_lf(from + 64)?
+        };
+        (self.start + at < self.end).then_some(at)
+    }
+
+    /// The same from 64 bytes on (a long line: out of line).
+    #[cold]
+    #[inline(never)]
+    fn far_lf(&self, from: usize) -> Option<usize> {
+        let (rows, k) = (&self.rows, self.lf);
+        let mut w = from >> 6;
+        let mut m = !rows[w][k] & (!0u64 << (from & 63));
+        while m == 0 {
+            w += 1;
+            if w >= self.words {
                 return None;
             }
-            self.lf_bits = !self.stops[self.runs.len() - 1][self.lf_word];
+            m = !rows[w][k];
         }
-        let at = 64 * self.lf_word + self.lf_bits.trailing_zeros() as usize;
-        if self.start + at >= self.end {
-            return None;
-        }
-        self.lf_bits &= self.lf_bits - 1;
-        Some(at)
+        Some(64 * w + m.trailing_zeros() as usize)
     }
 
     /// The next line, or `None` at the buffer's end. Lines are exactly
@@ -386,11 +396,24 @@ impl<'b> Windows<'b> {
             Line {
                 b: &buf[self.start..end],
                 base: at - self.start,
-                stops: self.stops.as_flattened(),
-                stride: WORDS,
+                rows: &self.rows,
             },
         ))
     }
+}
+
+/// The first stop at or after `i` in `words` (a run of 64 bytes or more:
+/// out of line). The line's end is a stop in every run set.
+#[cold]
+#[inline(never)]
+fn far_stop(rows: &[Row], k: usize, i: usize) -> usize {
+    let mut w = i >> 6;
+    let mut m = rows[w][k] & (!0u64 << (i & 63));
+    while m == 0 {
+        w += 1;
+        m = rows[w][k];
+    }
+    64 * w + m.trailing_zeros() as usize
 }
 
 impl<'a> Line<'a> {
@@ -413,17 +436,21 @@ impl<'a> Line<'a> {
 
     /// The first position at or after `i` (`start() <= i <= end()`) whose
     /// byte is not in run set `k`, or the end.
+    ///
+    /// The 64 positions from `i` are read as one word from two, so that
+    /// where a run crosses a word boundary is no branch: only a run of 64
+    /// bytes or more takes another. The second word is read only when the
+    /// first has no stop from `i` on, and then the line goes on into it; a
+    /// set's words have one more at the end for the read itself.
     #[inline(always)]
     pub(crate) fn stop(&self, k: usize, i: usize) -> usize {
-        let words = &self.stops[k * self.stride..];
-        let mut w = i >> 6;
-        let mut m = words[w] & (!0u64 << (i & 63));
-        // The line's end is a stop in every run set.
-        while m == 0 {
-            w += 1;
-            m = words[w];
+        let rows = self.rows;
+        let w = i >> 6;
+        let m = ((u128::from(rows[w + 1][k]) << 64 | u128::from(rows[w][k])) >> (i & 63)) as u64;
+        if m != 0 {
+            return i + m.trailing_zeros() as usize;
         }
-        64 * w + m.trailing_zeros() as usize
+        far_stop(rows, k, i + 64)
     }
 
     /// The byte at `i`, if `i` is before the end.

@@ -54,6 +54,10 @@ pub enum Kernel {
     Avx512,
     /// aarch64 NEON, 16 bytes at a time.
     Neon,
+    /// x86_64 AVX-512 with VBMI and GFNI: only the batch's rows kernel
+    /// (`ClassifyRows`): one 128-entry table lookup gives every set's bit
+    /// of a byte, and a bit transpose turns them into the sets' words.
+    Avx512Vbmi,
 }
 
 /// The kernel chosen for this machine (and build).
@@ -176,6 +180,155 @@ pub(crate) fn classifier() -> Classify {
     scalar::classify
 }
 
+/// One 64-byte block's bitmaps, one word per set (see [`Classify`]): the
+/// fast path keeps a window's bitmaps word by word, so that the words of
+/// every set for one place lie together and a set's index is a constant.
+pub(crate) type Row = [u64; MAX_CLASSES];
+
+/// The sets of a run of blocks ([`ClassifyRows`]), prepared once: the
+/// nibble tables, and for the first eight sets one 128-entry table whose
+/// entry `b` has bit k set when byte `b` is *not* in set k (the AVX-512
+/// VBMI kernel's).
+#[derive(Clone, Debug)]
+pub struct RowSets {
+    nibbles: [[u8; 16]; MAX_CLASSES],
+    n: usize,
+    outside: [u8; 128],
+}
+
+impl RowSets {
+    /// `sets`: at most [`MAX_CLASSES`] low-nibble tables (see [`Classify`]).
+    pub fn new(sets: &[[u8; 16]]) -> RowSets {
+        let n = sets.len().min(MAX_CLASSES);
+        let mut nibbles = [[0u8; 16]; MAX_CLASSES];
+        nibbles[..n].copy_from_slice(&sets[..n]);
+        let mut outside = [0xffu8; 128];
+        for (b, o) in outside.iter_mut().enumerate() {
+            for (k, lo) in sets.iter().take(8).enumerate() {
+                if scalar::in_lo(lo, b as u8) {
+                    *o &= !(1 << k);
+                }
+            }
+        }
+        RowSets {
+            nibbles,
+            n,
+            outside,
+        }
+    }
+
+    /// The nibble tables.
+    pub(crate) fn sets(&self) -> &[[u8; 16]] {
+        &self.nibbles[..self.n]
+    }
+}
+
+/// A run of blocks: the `src.len() / 64` whole blocks of `src` classified
+/// into `rows` (row w: block w, as [`Classify`] with stride 1). The fast
+/// path's classifier of a batch window, chosen once per batch (see
+/// [`row_classifier`]); each kernel is its block kernel in a loop, but
+/// for AVX-512 VBMI, which has its own.
+pub(crate) type ClassifyRows = fn(&[u8], &RowSets, &mut [Row]);
+
+/// The per-block kernel `kern` over a run of blocks (the twin of every
+/// rows kernel, and the rows kernel of machines without one of its own).
+#[inline(always)]
+fn rows_by_blocks(
+    kern: impl Fn(&[u8; 64], &[[u8; 16]], &mut [u64], usize),
+    src: &[u8],
+    sets: &RowSets,
+    rows: &mut [Row],
+) {
+    for (block, row) in src.chunks_exact(64).zip(rows.iter_mut()) {
+        kern(block.try_into().expect("64 bytes"), sets.sets(), row, 1);
+    }
+}
+
+/// The best [`ClassifyRows`] kernel for this machine.
+pub(crate) fn row_classifier() -> ClassifyRows {
+    #[cfg(all(target_arch = "x86_64", not(feature = "force-scalar")))]
+    {
+        fn vbmi(src: &[u8], s: &RowSets, rows: &mut [Row]) {
+            // SAFETY: `row_classifier` hands this out only after detecting
+            // AVX-512 F, BW and VBMI, and GFNI.
+            unsafe { x86_64::classify_rows_vbmi(src, s, rows) }
+        }
+        fn avx512(src: &[u8], s: &RowSets, rows: &mut [Row]) {
+            // SAFETY: `row_classifier` hands this out only after detecting
+            // AVX-512 BW (and so F).
+            unsafe { x86_64::classify_rows_avx512(src, s, rows) }
+        }
+        fn avx2(src: &[u8], s: &RowSets, rows: &mut [Row]) {
+            // SAFETY: `row_classifier` hands this out only after detecting
+            // AVX2.
+            unsafe { x86_64::classify_rows_avx2(src, s, rows) }
+        }
+        if has_vbmi() {
+            return vbmi;
+        } else if std::arch::is_x86_feature_detected!("avx512bw") {
+            return avx512;
+        } else if std::arch::is_x86_feature_detected!("avx2") {
+            return avx2;
+        }
+    }
+    fn by_blocks(src: &[u8], s: &RowSets, rows: &mut [Row]) {
+        let kern = classifier();
+        rows_by_blocks(kern, src, s, rows)
+    }
+    by_blocks
+}
+
+/// Whether this machine runs the AVX-512 VBMI rows kernel.
+#[cfg(all(target_arch = "x86_64", not(feature = "force-scalar")))]
+fn has_vbmi() -> bool {
+    std::arch::is_x86_feature_detected!("avx512bw")
+        && std::arch::is_x86_feature_detected!("avx512vbmi")
+        && std::arch::is_x86_feature_detected!("gfni")
+}
+
+/// A rows kernel of choice over `src` (for tests): the rows of its whole
+/// blocks, or `None` when this machine cannot run it. Every per-block
+/// kernel has its rows version (its loop); [`Kernel::Avx512Vbmi`] has
+/// only this one.
+#[doc(hidden)]
+pub fn classify_rows_with(kernel: Kernel, src: &[u8], sets: &[[u8; 16]]) -> Option<Vec<Row>> {
+    let sets = RowSets::new(sets);
+    let mut rows = vec![[0u64; MAX_CLASSES]; src.len() / 64];
+    match kernel {
+        #[cfg(all(target_arch = "x86_64", not(feature = "force-scalar")))]
+        Kernel::Avx512Vbmi if has_vbmi() => {
+            // SAFETY: the CPU supports AVX-512 F, BW, VBMI and GFNI,
+            // checked in the guard.
+            unsafe { x86_64::classify_rows_vbmi(src, &sets, &mut rows) }
+        }
+        #[cfg(all(target_arch = "x86_64", not(feature = "force-scalar")))]
+        Kernel::Avx512 if std::arch::is_x86_feature_detected!("avx512bw") => {
+            // SAFETY: the CPU supports AVX-512 BW (and so F), checked in
+            // the guard.
+            unsafe { x86_64::classify_rows_avx512(src, &sets, &mut rows) }
+        }
+        #[cfg(all(target_arch = "x86_64", not(feature = "force-scalar")))]
+        Kernel::Avx2 if std::arch::is_x86_feature_detected!("avx2") => {
+            // SAFETY: the CPU supports AVX2, checked in the guard.
+            unsafe { x86_64::classify_rows_avx2(src, &sets, &mut rows) }
+        }
+        Kernel::Avx512Vbmi => return None,
+        k => {
+            let block = [0u8; 64];
+            classify_with(k, &block, sets.sets())?;
+            rows_by_blocks(
+                |b, s, o, _| {
+                    o[..s.len()].copy_from_slice(&classify_with(k, b, s).unwrap()[..s.len()])
+                },
+                src,
+                &sets,
+                &mut rows,
+            );
+        }
+    }
+    Some(rows)
+}
+
 /// A [`Classify`] kernel of choice (for tests); `None` when this machine
 /// cannot run it (SSE2 has no kernel of its own: it runs the scalar one
 /// through [`classifier`]).
@@ -198,6 +351,11 @@ pub fn classify_with(
             // SAFETY: the CPU supports AVX-512 BW (and so F), checked in
             // the guard.
             unsafe { x86_64::classify_avx512(block, sets, &mut out, 1) }
+        }
+        #[cfg(target_arch = "x86_64")]
+        Kernel::Avx512Vbmi => {
+            let rows = classify_rows_with(kernel, block, sets)?;
+            out = rows[0];
         }
         #[cfg(target_arch = "x86_64")]
         Kernel::Ssse3 if std::arch::is_x86_feature_detected!("ssse3") => {

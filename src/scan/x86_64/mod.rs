@@ -5,7 +5,7 @@
 //! scalar kernel.
 
 use super::ranges::TOO_MANY;
-use super::{run_blocks, scalar, Nibbles, Ranges};
+use super::{rows_by_blocks, run_blocks, scalar, Nibbles, Ranges, Row, RowSets};
 use core::arch::x86_64::*;
 
 /// SSE2 skip: byte `b` is in range `k` when `b - start_k <= span_k`
@@ -194,6 +194,7 @@ pub(crate) unsafe fn find_dot_segment_sse2(s: &[u8]) -> Option<usize> {
 /// # Safety
 /// The CPU must support AVX2.
 #[target_feature(enable = "avx2")]
+#[inline]
 pub(crate) unsafe fn classify_avx2(
     block: &[u8; 64],
     sets: &[[u8; 16]],
@@ -263,6 +264,7 @@ pub(crate) unsafe fn classify_ssse3(
 /// # Safety
 /// The CPU must support AVX-512 F and BW.
 #[target_feature(enable = "avx512f,avx512bw")]
+#[inline]
 pub(crate) unsafe fn classify_avx512(
     block: &[u8; 64],
     sets: &[[u8; 16]],
@@ -283,6 +285,104 @@ pub(crate) unsafe fn classify_avx512(
         out[k * stride] = _mm512_testn_epi8_mask(_mm512_shuffle_epi8(t, l), h);
     }
 }
+
+/// AVX2 `ClassifyRows` kernel: `classify_avx2` in a loop.
+///
+/// # Safety
+/// The CPU must support AVX2.
+#[target_feature(enable = "avx2")]
+pub(crate) unsafe fn classify_rows_avx2(src: &[u8], sets: &RowSets, rows: &mut [Row]) {
+    // SAFETY: this function runs only where AVX2 is supported.
+    rows_by_blocks(
+        |b, s, o, n| unsafe { classify_avx2(b, s, o, n) },
+        src,
+        sets,
+        rows,
+    )
+}
+
+/// AVX-512 `ClassifyRows` kernel: `classify_avx512` in a loop.
+///
+/// # Safety
+/// The CPU must support AVX-512 F and BW.
+#[target_feature(enable = "avx512f,avx512bw")]
+pub(crate) unsafe fn classify_rows_avx512(src: &[u8], sets: &RowSets, rows: &mut [Row]) {
+    // SAFETY: this function runs only where AVX-512 F and BW are
+    // supported.
+    rows_by_blocks(
+        |b, s, o, n| unsafe { classify_avx512(b, s, o, n) },
+        src,
+        sets,
+        rows,
+    )
+}
+
+/// AVX-512 VBMI `ClassifyRows` kernel. Per block: the bytes reversed within
+/// each 8-byte group (`vpermb`); one lookup of the low seven bits in the
+/// 128-entry table of the first eight sets (`vpermi2b`: entry `b`, bit k
+/// set when `b` is outside set k), bytes from 0x80 outside every set; a
+/// transpose of the 8x8 bit matrix of each group (`gf2p8affineqb` with the
+/// group as the matrix and the eight one-bit bytes as the data: byte j of
+/// the result gathers bit j of the group's eight bytes, which the reversal
+/// put in order); and a byte gather (`vpermb`) that puts byte j of each
+/// group together, so that the 64 bytes are the first eight sets' words,
+/// stored at once. A ninth set goes through the nibble tables as in
+/// `classify_avx512`.
+///
+/// # Safety
+/// The CPU must support AVX-512 F, BW and VBMI, and GFNI.
+#[target_feature(enable = "avx512f,avx512bw,avx512vbmi,gfni")]
+pub(crate) unsafe fn classify_rows_vbmi(src: &[u8], sets: &RowSets, rows: &mut [Row]) {
+    let o = sets.outside.as_ptr() as *const __m512i;
+    // SAFETY: `outside` is 128 bytes: two unaligned 64-byte loads.
+    let (t0, t1) = unsafe { (_mm512_loadu_si512(o), _mm512_loadu_si512(o.add(1))) };
+    let mut rev = [0u8; 64];
+    let mut gather = [0u8; 64];
+    for i in 0..64 {
+        rev[i] = (i & !7 | (7 - (i & 7))) as u8;
+        // Result byte 8 j + q is byte j of group q.
+        gather[i] = (8 * (i & 7) + i / 8) as u8;
+    }
+    // SAFETY: both are 64 bytes: unaligned 64-byte loads.
+    let (rev, gather) = unsafe {
+        (
+            _mm512_loadu_si512(rev.as_ptr() as *const __m512i),
+            _mm512_loadu_si512(gather.as_ptr() as *const __m512i),
+        )
+    };
+    let unit = _mm512_set1_epi64(0x8040_2010_0804_0201_u64 as i64);
+    let ones = _mm512_set1_epi8(-1);
+    // The ninth set, if any.
+    let ninth = sets.n > 8;
+    let nib = _mm512_set1_epi8(0x0f);
+    let bits = _mm512_broadcast_i32x4(_mm_setr_epi8(
+        1, 2, 4, 8, 16, 32, 64, -128, 0, 0, 0, 0, 0, 0, 0, 0,
+    ));
+    // SAFETY: each nibble table is 16 bytes: one unaligned 16-byte load.
+    let t8 = _mm512_broadcast_i32x4(unsafe {
+        _mm_loadu_si128(sets.nibbles[MAX_NIBBLE].as_ptr() as *const __m128i)
+    });
+    for (block, row) in src.chunks_exact(64).zip(rows.iter_mut()) {
+        // SAFETY: `block` is 64 bytes: one unaligned 64-byte load.
+        let v = unsafe { _mm512_loadu_si512(block.as_ptr() as *const __m512i) };
+        let r = _mm512_permutexvar_epi8(rev, v);
+        let c = _mm512_permutex2var_epi8(t0, r, t1);
+        let c = _mm512_mask_blend_epi8(_mm512_movepi8_mask(r), c, ones);
+        let t = _mm512_gf2p8affine_epi64_epi8::<0>(unit, c);
+        let g = _mm512_permutexvar_epi8(gather, t);
+        // SAFETY: a row is nine 8-byte words: the first eight are 64
+        // bytes in it, written by one unaligned store.
+        unsafe { _mm512_storeu_si512(row.as_mut_ptr() as *mut __m512i, g) };
+        if ninth {
+            let l = _mm512_and_si512(v, nib);
+            let h = _mm512_shuffle_epi8(bits, _mm512_and_si512(_mm512_srli_epi16(v, 4), nib));
+            row[MAX_NIBBLE] = _mm512_testn_epi8_mask(_mm512_shuffle_epi8(t8, l), h);
+        }
+    }
+}
+
+/// The ninth set's index (the last a row holds).
+const MAX_NIBBLE: usize = super::MAX_CLASSES - 1;
 
 /// SSE2 `eq_mask`: four 16-byte compares against `byte`, one movemask each.
 ///
