@@ -3,7 +3,7 @@
 # (examples/fluent_validate.rs): seven alternating runs over FILE, and each
 # command's times in milliseconds, sorted (read the median and the minimum).
 #
-#   cargo build --release -p urilex-cli --example fluent_validate
+#   cargo build --release --example fluent_validate
 #   scripts/e2e_validate.sh BIG.txt
 set -euo pipefail
 file=$1

@@ -66,7 +66,7 @@ pub fn for_each_chunk(
                 first_line: line,
             };
             each(&c)?;
-            line += urilex::lines(bytes).count() as u64;
+            line += line_count(bytes);
             if let Some(b) = &bar {
                 if p.as_os_str() != "-" {
                     b.inc(bytes.len() as u64);
@@ -157,6 +157,15 @@ fn stream_stdin(
     Ok(())
 }
 
+/// How many lines `bytes` holds, as `urilex::lines` gives them: one per
+/// LF, and one more for bytes after the last LF. A pass of memchr instead
+/// of the line iterator: `validate` does nothing else per line, and the
+/// count had cost it a third of its time.
+fn line_count(bytes: &[u8]) -> u64 {
+    let lfs = memchr::memchr_iter(b'\n', bytes).count();
+    (lfs + usize::from(!bytes.is_empty() && !bytes.ends_with(b"\n"))) as u64
+}
+
 /// The bytes of one file: memory-mapped, or read.
 enum Input {
     Mapped(memmap2::Mmap),
@@ -216,4 +225,33 @@ pub fn chunks(buf: &[u8], size: usize) -> impl Iterator<Item = &[u8]> {
         rest = r;
         Some(c)
     })
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn line_count_is_that_of_the_line_iterator() {
+        let cases: [&[u8]; 12] = [
+            b"",
+            b"\n",
+            b"\n\n",
+            b"a",
+            b"a\n",
+            b"a\nb",
+            b"a\r\nb\r\n",
+            b"a\r",
+            b"\r\n",
+            b"\r",
+            b"a\n\nb\n\n",
+            b"x\ry\rz",
+        ];
+        for c in cases {
+            assert_eq!(
+                super::line_count(c),
+                urilex::lines(c).count() as u64,
+                "{:?}",
+                String::from_utf8_lossy(c)
+            );
+        }
+    }
 }
