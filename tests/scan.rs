@@ -302,8 +302,9 @@ fn classifier_kernels_agree_on_every_byte_lane_and_alignment() {
     assert!(ran[3] > 0);
 }
 
-/// The batch's rows kernels (a window's whole blocks at once) against the
-/// per-block scalar twin: buffers of 0 to 9 blocks starting 0 to 63 bytes
+/// The rows kernels (a window's or an input's blocks at once) against the
+/// per-block scalar twin: buffers of 0 to 576 bytes (whole blocks, and a
+/// last block cut short, read as if zeros followed) starting 0 to 63 bytes
 /// into an allocation, random bytes with runs of set members, groups of
 /// one to nine sets.
 fn rows_kernels_agree_with_the_block_twin() {
@@ -337,11 +338,20 @@ fn rows_kernels_agree_with_the_block_twin() {
             };
         }
         let align = round % 64;
-        let blocks = round % 10;
-        let src = &buf[align..align + 64 * blocks.min(9)];
+        // Whole blocks, and lengths with a last block cut short.
+        let len = if round % 3 == 0 {
+            64 * (round % 10)
+        } else {
+            (rng.next() as usize) % 577
+        };
+        let src = &buf[align..align + len];
         let want: Vec<_> = src
-            .chunks_exact(64)
-            .map(|b| classify_with(Kernel::Scalar, b.try_into().unwrap(), group).unwrap())
+            .chunks(64)
+            .map(|b| {
+                let mut block = [0u8; 64];
+                block[..b.len()].copy_from_slice(b);
+                classify_with(Kernel::Scalar, &block, group).unwrap()
+            })
             .collect();
         for (k, kern) in kernels.iter().enumerate() {
             if let Some(rows) = classify_rows_with(*kern, src, group) {

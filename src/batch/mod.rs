@@ -371,7 +371,7 @@ pub fn validate_lines(parser: &Parser, buf: &[u8]) -> Counts {
         }
     };
     if let Some((t, _, valid)) = parser.line_fast() {
-        let mut windows = Windows::new(buf, t.runs);
+        let mut windows = Windows::new(buf, &t.line_sets);
         while let Some(next) = windows.next_line() {
             match next {
                 Next::Fast(_, line) => count(line.bytes(), valid(&line)),
@@ -444,7 +444,7 @@ fn parse_buf(
         // The fast path writes the record's spans; a line it does not
         // answer, or whose spans do not fit a record, takes the exact
         // engine.
-        let mut windows = Windows::new(buf, t.runs);
+        let mut windows = Windows::new(buf, &t.line_sets);
         let mut sink = RecordSink::new();
         while let Some(next) = windows.next_line() {
             let (at, line) = match next {

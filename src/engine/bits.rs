@@ -15,7 +15,7 @@
 //! then asks the exact engine, which gives the same spans or the exact
 //! error.
 
-use crate::scan::{classifier, row_classifier, Classify, ClassifyRows, Row, RowSets, MAX_CLASSES};
+use crate::scan::{row_classifier, Classify, ClassifyRows, Row, RowSets, MAX_CLASSES};
 
 /// A generated fast path (`Entry::fast`): writes the spans and says
 /// whether it could (the spans are then the program's).
@@ -144,24 +144,25 @@ fn block<'b>(buf: &'b [u8], at: usize, pad: &'b mut [u8; 64]) -> &'b [u8; 64] {
 /// last.
 const SHORT: usize = 5;
 
-/// The bitmaps of one input of at most [`MAX_LINE`] bytes, on the stack.
-pub(crate) struct Single {
-    rows: [Row; SHORT],
+/// The bitmaps of one input of at most [`MAX_LINE`] bytes, on the stack:
+/// `N` rows, one more than the input's words (two for an input shorter
+/// than 64 bytes, the most common, so that less is cleared).
+pub(crate) struct Single<const N: usize = SHORT> {
+    rows: [Row; N],
 }
 
-impl Single {
+impl<const N: usize> Single<N> {
     /// Classifies `input` against `runs` (a profile's run sets, without
-    /// its line-end set); every position from the input's end on is a stop.
-    #[inline]
-    pub(crate) fn new(input: &[u8], runs: &[[u8; 16]]) -> Single {
-        debug_assert!(input.len() <= MAX_LINE);
-        let mut rows = [[!0u64; MAX_CLASSES]; SHORT];
-        let mut pad = [0u8; 64];
-        let kern = classifier();
+    /// its line-end set: `ProfileTables::single_sets`); every position
+    /// from the input's end on is a stop. The row after the end's is
+    /// cleared, not classified: a stop search reads it only past a stop.
+    /// Inlined, so that the rows are built where the caller keeps them.
+    #[inline(always)]
+    pub(crate) fn new(input: &[u8], runs: &RowSets) -> Single<N> {
         let words = input.len() / 64 + 1;
-        for (w, row) in rows.iter_mut().enumerate().take(words) {
-            kern(block(input, 64 * w, &mut pad), runs, row, 1);
-        }
+        assert!(words < N, "an input too long for its rows");
+        let mut rows = [[0u64; MAX_CLASSES]; N];
+        row_classifier()(input, runs, &mut rows);
         let m = !0u64 << (input.len() & 63);
         for s in rows[words - 1].iter_mut() {
             *s |= m;
@@ -246,15 +247,13 @@ impl Token {
 /// than a window) without.
 pub(crate) struct Windows<'b> {
     buf: &'b [u8],
-    sets: RowSets,
+    sets: &'b RowSets,
     /// The line-end set's index (the last).
     lf: usize,
-    kern: Classify,
     rows_kern: ClassifyRows,
     /// The window's bitmaps (see `Line::rows`), on the stack (18 KB), so
     /// that a batch allocates nothing.
     rows: [Row; WORDS],
-    pad: [u8; 64],
     /// The window: its first byte in `buf`, its end, its words.
     start: usize,
     end: usize,
@@ -271,16 +270,15 @@ pub(crate) enum Next<'a> {
 }
 
 impl<'b> Windows<'b> {
-    /// `runs`: a profile's run sets with the line-end set last.
-    pub(crate) fn new(buf: &'b [u8], runs: &'b [[u8; 16]]) -> Windows<'b> {
+    /// `runs`: a profile's run sets with the line-end set last
+    /// (`ProfileTables::line_sets`).
+    pub(crate) fn new(buf: &'b [u8], runs: &'b RowSets) -> Windows<'b> {
         Windows {
             buf,
-            sets: RowSets::new(runs),
-            lf: runs.len() - 1,
-            kern: classifier(),
+            sets: runs,
+            lf: runs.sets().len() - 1,
             rows_kern: row_classifier(),
             rows: [[0; MAX_CLASSES]; WORDS],
-            pad: [0; 64],
             start: 0,
             end: 0,
             words: 0,
@@ -293,17 +291,9 @@ impl<'b> Windows<'b> {
         let (buf, at) = (self.buf, self.pos);
         let end = (at + WINDOW).min(buf.len());
         let words = (end - at) / 64 + 1;
-        // The whole blocks in the buffer at once, the rest through the pad.
-        let whole = ((buf.len() - at) / 64).min(words);
-        (self.rows_kern)(&buf[at..at + 64 * whole], &self.sets, &mut self.rows);
-        for w in whole..words {
-            (self.kern)(
-                block(buf, at + 64 * w, &mut self.pad),
-                self.sets.sets(),
-                &mut self.rows[w],
-                1,
-            );
-        }
+        // The window's words, the last one cut short at the buffer's end.
+        let last = (at + 64 * words).min(buf.len());
+        (self.rows_kern)(&buf[at..last], self.sets, &mut self.rows[..words]);
         // Past the buffer's end: a stop in every run set, and no LF.
         if end == buf.len() {
             let m = !0u64 << ((end - at) & 63);
@@ -491,7 +481,7 @@ pub(crate) fn check_all(input: &[u8]) -> Result<usize, String> {
     let mut answered = 0;
     for &p in crate::Profile::ALL {
         let t = p.tables();
-        let single = Single::new(input, t.run_sets());
+        let single = Single::<SHORT>::new(input, &t.single_sets);
         let line = single.line(input);
         for e in t.programs() {
             let (Some(fast), Some(valid)) = (e.fast, e.valid) else {

@@ -511,7 +511,6 @@ mod tests {
         let mut covered = 0;
         for &p in Profile::ALL {
             let t = p.tables();
-            let runs = t.run_sets();
             for e in t.programs() {
                 let Some(fast) = e.fast else {
                     assert!(
@@ -525,7 +524,7 @@ mod tests {
                 let (mut accepted, mut answered) = (0usize, 0usize);
                 for i in inputs.iter().filter(|i| i.len() <= MAX_LINE) {
                     let want = run_program(t, e.ops, i);
-                    let single = Single::new(i, runs);
+                    let single = Single::<5>::new(i, &t.single_sets);
                     let mut spans = Spans::EMPTY;
                     let got = fast(&single.line(i), &mut spans).then_some(spans);
                     // The record variant writes the same spans (those that

@@ -8,6 +8,7 @@
 
 use super::bits::{Line, RecordSink, Sink};
 use super::run::{Spans, NONE};
+use crate::scan::RowSets;
 
 /// Which resolution algorithm a profile uses (its grammar file's
 /// `;@ resolution` directive).
@@ -384,6 +385,11 @@ pub(crate) struct ProfileTables {
     /// The fast path's run sets as low-nibble tables (see
     /// `scan::Classify`), the line end's last.
     pub runs: &'static [[u8; 16]],
+    /// The same prepared for the rows kernels (`scan::ClassifyRows`), at
+    /// build time: all of them (a batch's), and without the line end (a
+    /// single input's).
+    pub line_sets: RowSets,
+    pub single_sets: RowSets,
     /// Programs for repeated parts (see `PartInfo::region`).
     pub regions: &'static [Region],
     /// Indexed by `Syntax as usize`.

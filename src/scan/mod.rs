@@ -198,17 +198,26 @@ pub struct RowSets {
 
 impl RowSets {
     /// `sets`: at most [`MAX_CLASSES`] low-nibble tables (see [`Classify`]).
-    pub fn new(sets: &[[u8; 16]]) -> RowSets {
-        let n = sets.len().min(MAX_CLASSES);
+    /// A `const fn`, so that the generated tables hold each profile's.
+    pub const fn new(sets: &[[u8; 16]]) -> RowSets {
+        let n = if sets.len() < MAX_CLASSES {
+            sets.len()
+        } else {
+            MAX_CLASSES
+        };
         let mut nibbles = [[0u8; 16]; MAX_CLASSES];
-        nibbles[..n].copy_from_slice(&sets[..n]);
         let mut outside = [0xffu8; 128];
-        for (b, o) in outside.iter_mut().enumerate() {
-            for (k, lo) in sets.iter().take(8).enumerate() {
-                if scalar::in_lo(lo, b as u8) {
-                    *o &= !(1 << k);
+        let mut k = 0;
+        while k < n {
+            nibbles[k] = sets[k];
+            let mut b = 0;
+            while k < 8 && b < 128 {
+                if scalar::in_lo(&sets[k], b as u8) {
+                    outside[b] &= !(1 << k);
                 }
+                b += 1;
             }
+            k += 1;
         }
         RowSets {
             nibbles,
@@ -223,8 +232,10 @@ impl RowSets {
     }
 }
 
-/// A run of blocks: the `src.len() / 64` whole blocks of `src` classified
-/// into `rows` (row w: block w, as [`Classify`] with stride 1). The fast
+/// A run of blocks: the `src.len().div_ceil(64)` blocks of `src` (at most
+/// `rows.len()`) classified into `rows` (row w: block w, as [`Classify`]
+/// with stride 1); a last block shorter than 64 bytes is read as if zeros
+/// followed it (the caller makes the places past the end stops). The fast
 /// path's classifier of a batch window, chosen once per batch (see
 /// [`row_classifier`]); each kernel is its block kernel in a loop, but
 /// for AVX-512 VBMI, which has its own.
@@ -239,8 +250,16 @@ fn rows_by_blocks(
     sets: &RowSets,
     rows: &mut [Row],
 ) {
-    for (block, row) in src.chunks_exact(64).zip(rows.iter_mut()) {
+    let blocks = src.chunks_exact(64);
+    let tail = blocks.remainder();
+    let whole = blocks.len();
+    for (block, row) in blocks.zip(rows.iter_mut()) {
         kern(block.try_into().expect("64 bytes"), sets.sets(), row, 1);
+    }
+    if let (false, Some(row)) = (tail.is_empty(), rows.get_mut(whole)) {
+        let mut pad = [0u8; 64];
+        pad[..tail.len()].copy_from_slice(tail);
+        kern(&pad, sets.sets(), row, 1);
     }
 }
 
@@ -293,7 +312,7 @@ fn has_vbmi() -> bool {
 #[doc(hidden)]
 pub fn classify_rows_with(kernel: Kernel, src: &[u8], sets: &[[u8; 16]]) -> Option<Vec<Row>> {
     let sets = RowSets::new(sets);
-    let mut rows = vec![[0u64; MAX_CLASSES]; src.len() / 64];
+    let mut rows = vec![[0u64; MAX_CLASSES]; src.len().div_ceil(64)];
     match kernel {
         #[cfg(all(target_arch = "x86_64", not(feature = "force-scalar")))]
         Kernel::Avx512Vbmi if has_vbmi() => {

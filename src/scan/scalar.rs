@@ -35,7 +35,7 @@ pub(crate) fn unset_mask(slots: &[u32; 16]) -> u16 {
 /// Whether `b` is in the set of low-nibble table `lo` (the high table is
 /// `1 << h` for `h < 8`: no byte of 0x80 or more is in a set).
 #[inline(always)]
-pub(crate) fn in_lo(lo: &[u8; 16], b: u8) -> bool {
+pub(crate) const fn in_lo(lo: &[u8; 16], b: u8) -> bool {
     b < 0x80 && lo[(b & 15) as usize] & (1 << (b >> 4)) != 0
 }
 

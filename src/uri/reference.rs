@@ -127,9 +127,20 @@ impl Parser {
         // the fast path before the backtracking program.
         let fast = match entry.fast {
             Some(fast) if entry.tdfa.is_none() && input.len() <= MAX_LINE => {
-                let single = Single::new(input, t.run_sets());
                 let mut spans = Spans::EMPTY;
-                fast(&single.line(input), &mut spans).then_some(spans)
+                // Rows for the input's words and one more: fewer to clear
+                // for the short inputs that most are.
+                let ok = if input.len() < 64 {
+                    let single = Single::<2>::new(input, &t.single_sets);
+                    fast(&single.line(input), &mut spans)
+                } else if input.len() < 128 {
+                    let single = Single::<3>::new(input, &t.single_sets);
+                    fast(&single.line(input), &mut spans)
+                } else {
+                    let single = Single::<5>::new(input, &t.single_sets);
+                    fast(&single.line(input), &mut spans)
+                };
+                ok.then_some(spans)
             }
             _ => None,
         };

@@ -334,20 +334,14 @@ pub(crate) unsafe fn classify_rows_avx512(src: &[u8], sets: &RowSets, rows: &mut
 #[target_feature(enable = "avx512f,avx512bw,avx512vbmi,gfni")]
 pub(crate) unsafe fn classify_rows_vbmi(src: &[u8], sets: &RowSets, rows: &mut [Row]) {
     let o = sets.outside.as_ptr() as *const __m512i;
-    // SAFETY: `outside` is 128 bytes: two unaligned 64-byte loads.
-    let (t0, t1) = unsafe { (_mm512_loadu_si512(o), _mm512_loadu_si512(o.add(1))) };
-    let mut rev = [0u8; 64];
-    let mut gather = [0u8; 64];
-    for i in 0..64 {
-        rev[i] = (i & !7 | (7 - (i & 7))) as u8;
-        // Result byte 8 j + q is byte j of group q.
-        gather[i] = (8 * (i & 7) + i / 8) as u8;
-    }
-    // SAFETY: both are 64 bytes: unaligned 64-byte loads.
-    let (rev, gather) = unsafe {
+    // SAFETY: `outside` is 128 bytes, `REVERSE` and `GATHER` 64: unaligned
+    // 64-byte loads.
+    let (t0, t1, rev, gather) = unsafe {
         (
-            _mm512_loadu_si512(rev.as_ptr() as *const __m512i),
-            _mm512_loadu_si512(gather.as_ptr() as *const __m512i),
+            _mm512_loadu_si512(o),
+            _mm512_loadu_si512(o.add(1)),
+            _mm512_loadu_si512(REVERSE.as_ptr() as *const __m512i),
+            _mm512_loadu_si512(GATHER.as_ptr() as *const __m512i),
         )
     };
     let unit = _mm512_set1_epi64(0x8040_2010_0804_0201_u64 as i64);
@@ -362,9 +356,21 @@ pub(crate) unsafe fn classify_rows_vbmi(src: &[u8], sets: &RowSets, rows: &mut [
     let t8 = _mm512_broadcast_i32x4(unsafe {
         _mm_loadu_si128(sets.nibbles[MAX_NIBBLE].as_ptr() as *const __m128i)
     });
-    for (block, row) in src.chunks_exact(64).zip(rows.iter_mut()) {
-        // SAFETY: `block` is 64 bytes: one unaligned 64-byte load.
-        let v = unsafe { _mm512_loadu_si512(block.as_ptr() as *const __m512i) };
+    let blocks = src.len().div_ceil(64).min(rows.len());
+    for (b, row) in rows.iter_mut().enumerate().take(blocks) {
+        let left = src.len() - 64 * b;
+        let v = if left >= 64 {
+            // SAFETY: 64 bytes from `64 b` are in `src`: one unaligned
+            // 64-byte load.
+            unsafe { _mm512_loadu_si512(src.as_ptr().add(64 * b) as *const __m512i) }
+        } else {
+            // SAFETY: the mask covers the `left` bytes from `64 b` that
+            // are in `src`; a masked load does not touch the others (they
+            // read as zero).
+            unsafe {
+                _mm512_maskz_loadu_epi8(!0u64 >> (64 - left), src.as_ptr().add(64 * b) as *const i8)
+            }
+        };
         let r = _mm512_permutexvar_epi8(rev, v);
         let c = _mm512_permutex2var_epi8(t0, r, t1);
         let c = _mm512_mask_blend_epi8(_mm512_movepi8_mask(r), c, ones);
@@ -380,6 +386,28 @@ pub(crate) unsafe fn classify_rows_vbmi(src: &[u8], sets: &RowSets, rows: &mut [
         }
     }
 }
+
+/// The VBMI kernel's byte order within each 8-byte group, reversed.
+static REVERSE: [u8; 64] = {
+    let mut t = [0u8; 64];
+    let mut i = 0;
+    while i < 64 {
+        t[i] = (i & !7 | (7 - (i & 7))) as u8;
+        i += 1;
+    }
+    t
+};
+
+/// The VBMI kernel's gather: result byte 8 j + q is byte j of group q.
+static GATHER: [u8; 64] = {
+    let mut t = [0u8; 64];
+    let mut i = 0;
+    while i < 64 {
+        t[i] = (8 * (i & 7) + i / 8) as u8;
+        i += 1;
+    }
+    t
+};
 
 /// The ninth set's index (the last a row holds).
 const MAX_NIBBLE: usize = super::MAX_CLASSES - 1;
