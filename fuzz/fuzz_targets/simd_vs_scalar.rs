@@ -5,7 +5,7 @@
 #![no_main]
 use arbitrary::Arbitrary;
 use libfuzzer_sys::fuzz_target;
-use urilex::scan::{classify_with, nibbles_of, ranges_of, skip_with, Kernel};
+use urilex::scan::{classify_rows_with, classify_with, nibbles_of, ranges_of, skip_with, Kernel};
 
 #[derive(Arbitrary, Debug)]
 struct Input<'a> {
@@ -55,9 +55,19 @@ fuzz_target!(|x: Input| {
         })
         .collect();
     let want = classify_with(Kernel::Scalar, &block, &tables).unwrap();
-    for k in [Kernel::Ssse3, Kernel::Avx2, Kernel::Avx512] {
+    for k in [Kernel::Ssse3, Kernel::Avx2, Kernel::Avx512, Kernel::Avx512Vbmi] {
         if let Some(got) = classify_with(k, &block, &tables) {
             assert_eq!(got[..4], want[..4], "{k:?}");
+        }
+    }
+    // The rows kernels over all the bytes (a last block cut short reads as
+    // if zeros followed), against the scalar rows.
+    let want = classify_rows_with(Kernel::Scalar, x.bytes, &tables).unwrap();
+    for k in [Kernel::Ssse3, Kernel::Avx2, Kernel::Avx512, Kernel::Avx512Vbmi] {
+        if let Some(got) = classify_rows_with(k, x.bytes, &tables) {
+            for (w, (g, e)) in got.iter().zip(&want).enumerate() {
+                assert_eq!(g[..4], e[..4], "{k:?} block {w}");
+            }
         }
     }
 });
