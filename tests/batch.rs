@@ -315,3 +315,38 @@ fn rfc1738_parts_through_the_batch() {
         }
     }
 }
+
+/// Where a batch window (16 KB) and the buffer end: a buffer of corpus
+/// lines a little over two windows long, cut at every length over its last
+/// 130 bytes (so the end falls at every offset of a 64-byte block, inside
+/// a line, right after an LF or a CR, with and without a last LF), through
+/// the batch and `validate_lines` against parsing each line alone.
+#[test]
+fn windows_and_buffer_ends_at_every_offset() {
+    let corpus = include_bytes!("../benches/data/kasztp.txt");
+    let mut buf = Vec::new();
+    for line in corpus.split(|&b| b == b'\n').cycle().take(900) {
+        buf.extend_from_slice(line);
+        buf.extend_from_slice(if buf.len() % 3 == 0 { b"\r\n" } else { b"\n" });
+        if buf.len() > 33_000 {
+            break;
+        }
+    }
+    let parser = Parser::new();
+    let mut batch = Batch::new();
+    for cut in 0..130 {
+        let b = &buf[..buf.len() - cut];
+        batch.parse_lines(&parser, b);
+        let lines: Vec<&[u8]> = urilex::lines(b).map(|(_, l)| l).collect();
+        check_same(&parser, &batch, &lines);
+        let mut want = urilex::Counts::default();
+        for l in &lines {
+            want.total += 1;
+            match parser.parse_bytes(l) {
+                Ok(_) => want.valid += 1,
+                Err(e) => want.invalid[e.kind() as usize] += 1,
+            }
+        }
+        assert_eq!(urilex::validate_lines(&parser, b), want, "cut {cut}");
+    }
+}
