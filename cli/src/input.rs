@@ -17,7 +17,8 @@ use std::path::{Path, PathBuf};
 use std::sync::mpsc;
 
 /// One chunk of an input: whole lines, the first of them line `first_line`
-/// (1-based) of the input called `name` (`-` for standard input).
+/// (1-based; 0 when the caller did not ask for line numbers) of the input
+/// called `name` (`-` for standard input).
 pub struct Chunk<'a> {
     pub name: &'a str,
     pub bytes: &'a [u8],
@@ -29,12 +30,15 @@ const BLOCK: usize = 256 << 10;
 const QUEUED: usize = 32;
 
 /// Runs `each` on every chunk of every input (standard input when `files`
-/// is empty, and for `-`), in order; chunks are about `size` bytes. A
+/// is empty, and for `-`), in order; chunks are about `size` bytes, and
+/// numbered (`Chunk::first_line`) when `numbered` (a pass of memchr over
+/// every chunk, which a command that reports no line spares). A
 /// progress bar goes to stderr when it is a terminal and the files add up
 /// to 64 MiB or more.
 pub fn for_each_chunk(
     files: &[PathBuf],
     size: usize,
+    numbered: bool,
     mut each: impl FnMut(&Chunk) -> Result<(), Failure>,
 ) -> Result<(), Failure> {
     let stdin = [PathBuf::from("-")];
@@ -58,7 +62,7 @@ pub fn for_each_chunk(
     let mut failed = false;
     for p in paths {
         let name = p.to_string_lossy();
-        let mut line = 1u64;
+        let mut line = u64::from(numbered);
         let mut feed = |bytes: &[u8]| -> Result<(), Failure> {
             let c = Chunk {
                 name: &name,
@@ -66,7 +70,9 @@ pub fn for_each_chunk(
                 first_line: line,
             };
             each(&c)?;
-            line += line_count(bytes);
+            if numbered {
+                line += line_count(bytes);
+            }
             if let Some(b) = &bar {
                 if p.as_os_str() != "-" {
                     b.inc(bytes.len() as u64);

@@ -47,7 +47,7 @@ pub fn run(a: Args) -> Result<(), Failure> {
     // in <...> begun there may run past (it is searched with the next
     // chunk of the same input, or alone at the input's end).
     let mut pending: Option<Text> = None;
-    for_each_chunk(&a.inputs.files, super::BATCH_CHUNK, |c| {
+    for_each_chunk(&a.inputs.files, super::BATCH_CHUNK, true, |c| {
         if c.first_line == 1 {
             if let Some(t) = pending.take() {
                 search(&a, opts, &t.bytes, t.base, t.first_line, true, &mut out)?;

@@ -40,7 +40,7 @@ pub fn run_lines(
     mut row: impl FnMut(&[u8], At, &mut BufWriter<io::StdoutLock<'static>>) -> io::Result<()>,
 ) -> Result<(), Failure> {
     let mut out = BufWriter::with_capacity(1 << 16, io::stdout().lock());
-    for_each_chunk(files, LINE_CHUNK, |c| {
+    for_each_chunk(files, LINE_CHUNK, true, |c| {
         for (k, (_, line)) in urilex::lines(c.bytes).enumerate() {
             let at = At {
                 name: c.name,

@@ -61,7 +61,7 @@ pub fn run(a: Args) -> Result<(), Failure> {
         writeln!(out, "valid\t{}\terror", cols.names.join("\t"))?;
     }
     let mut batch = urilex::Batch::new();
-    for_each_chunk(&a.inputs.files, super::BATCH_CHUNK, |c| {
+    for_each_chunk(&a.inputs.files, super::BATCH_CHUNK, true, |c| {
         batch.parse_lines_parallel(&parser, c.bytes, a.threads.threads);
         for i in 0..batch.len() {
             let result = batch.get(i, c.bytes);

@@ -34,7 +34,7 @@ pub fn run(a: Args) -> Result<(), Failure> {
     let mut hosts: HashMap<Vec<u8>, usize> = HashMap::new();
     let mut key: Vec<u8> = Vec::new();
     let mut batch = urilex::Batch::new();
-    let read = for_each_chunk(&a.inputs.files, super::BATCH_CHUNK, |c| {
+    let read = for_each_chunk(&a.inputs.files, super::BATCH_CHUNK, false, |c| {
         let chunk = c.bytes;
         batch.parse_lines_parallel(&parser, chunk, a.threads.threads);
         counts.add(&batch.counts());

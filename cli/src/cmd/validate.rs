@@ -26,7 +26,7 @@ pub fn run(a: Args) -> Result<(), Failure> {
     // Verdicts only: the validating DFA per line, a diagnosis for invalid
     // lines (no spans are computed).
     let mut c = urilex::Counts::default();
-    let read = for_each_chunk(&a.inputs.files, 4 * super::BATCH_CHUNK, |chunk| {
+    let read = for_each_chunk(&a.inputs.files, 4 * super::BATCH_CHUNK, false, |chunk| {
         c.add(&urilex::validate_lines_parallel(
             &parser,
             chunk.bytes,
