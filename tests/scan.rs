@@ -221,6 +221,13 @@ fn ranges_describe_the_set() {
     assert_eq!(ranges_of(&nibbles_of(&s).unwrap())[0], 0xff);
 }
 
+/// The classifier's low-nibble tables of `sets` (all ASCII).
+fn low_tables(sets: &[[u64; 4]]) -> Vec<[u8; 16]> {
+    sets.iter()
+        .map(|s| nibbles_of(s).expect("ASCII set")[..16].try_into().unwrap())
+        .collect()
+}
+
 /// The line classifier (the fast path's one pass): every kernel this
 /// machine runs against the scalar twin, and the scalar one against the
 /// sets themselves, for every byte value in each of the 64 lanes, at every
@@ -229,10 +236,7 @@ fn ranges_describe_the_set() {
 /// the most the classifier takes.
 fn classifier_kernels_agree_on_every_byte_lane_and_alignment() {
     let all = sets();
-    let tables: Vec<[u8; 16]> = all
-        .iter()
-        .map(|s| nibbles_of(s).expect("ASCII set")[..16].try_into().unwrap())
-        .collect();
+    let tables = low_tables(&all);
     let kernels = [
         Kernel::Ssse3,
         Kernel::Avx2,
@@ -309,10 +313,7 @@ fn classifier_kernels_agree_on_every_byte_lane_and_alignment() {
 /// one to nine sets.
 fn rows_kernels_agree_with_the_block_twin() {
     let all = sets();
-    let tables: Vec<[u8; 16]> = all
-        .iter()
-        .map(|s| nibbles_of(s).expect("ASCII set")[..16].try_into().unwrap())
-        .collect();
+    let tables = low_tables(&all);
     let kernels = [
         Kernel::Scalar,
         Kernel::Ssse3,
