@@ -139,9 +139,8 @@ fn block<'b>(buf: &'b [u8], at: usize, pad: &'b mut [u8; 64]) -> &'b [u8; 64] {
     }
 }
 
-/// Bitmap words per set of a single input or a token: four for
-/// [`MAX_LINE`] bytes, and one more that [`Line::stop`] may read with the
-/// last.
+/// Rows of a single input or a token: four for [`MAX_LINE`] bytes, and one
+/// more that [`Line::stop`] reads with the last.
 const SHORT: usize = 5;
 
 /// The bitmaps of one input of at most [`MAX_LINE`] bytes, on the stack:
@@ -155,8 +154,9 @@ impl<const N: usize> Single<N> {
     /// Classifies `input` against `runs` (a profile's run sets, without
     /// its line-end set: `ProfileTables::single_sets`); every position
     /// from the input's end on is a stop. The row after the end's is
-    /// cleared, not classified: a stop search reads it only past a stop.
-    /// Inlined, so that the rows are built where the caller keeps them.
+    /// cleared, not classified: a stop search reads it with the end's row,
+    /// whose stop at the end comes first. Inlined, so that the rows are
+    /// built where the caller keeps them.
     #[inline(always)]
     pub(crate) fn new(input: &[u8], runs: &RowSets) -> Single<N> {
         let words = input.len() / 64 + 1;

@@ -305,8 +305,9 @@ fn has_vbmi() -> bool {
         && std::arch::is_x86_feature_detected!("gfni")
 }
 
-/// A rows kernel of choice over `src` (for tests): the rows of its whole
-/// blocks, or `None` when this machine cannot run it. Every per-block
+/// A rows kernel of choice over `src` (for tests): the rows of its blocks
+/// (a short last one read as if zeros followed), or `None` when this
+/// machine cannot run it. Every per-block
 /// kernel has its rows version (its loop); [`Kernel::Avx512Vbmi`] has
 /// only this one.
 #[doc(hidden)]
