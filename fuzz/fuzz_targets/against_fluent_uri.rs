@@ -8,7 +8,11 @@ use libfuzzer_sys::fuzz_target;
 fuzz_target!(|s: &str| {
     let ours = urilex::UriRef::parse(s);
     let theirs = fluent_uri::UriRef::parse(s);
-    assert_eq!(ours.is_ok(), theirs.is_ok(), "verdict on {s:?}: urilex {ours:?}");
+    assert_eq!(
+        ours.is_ok(),
+        theirs.is_ok(),
+        "verdict on {s:?}: urilex {ours:?}"
+    );
     if let (Ok(u), Ok(f)) = (ours, theirs) {
         assert_eq!(u.scheme(), f.scheme().map(|x| x.as_str()));
         assert_eq!(u.path(), f.path().as_str());
@@ -16,9 +20,15 @@ fuzz_target!(|s: &str| {
         assert_eq!(u.fragment(), f.fragment().map(|x| x.as_str()));
         let a = f.authority();
         assert_eq!(u.authority(), a.as_ref().map(|a| a.as_str()));
-        assert_eq!(u.userinfo(), a.as_ref().and_then(|a| a.userinfo()).map(|x| x.as_str()));
+        assert_eq!(
+            u.userinfo(),
+            a.as_ref().and_then(|a| a.userinfo()).map(|x| x.as_str())
+        );
         assert_eq!(u.host_str(), a.as_ref().map(|a| a.host()));
-        assert_eq!(u.port(), a.as_ref().and_then(|a| a.port()).map(|x| x.as_str()));
+        assert_eq!(
+            u.port(),
+            a.as_ref().and_then(|a| a.port()).map(|x| x.as_str())
+        );
         let kind = a.as_ref().map(|a| match a.host_parsed() {
             Host::Ipv4(..) => "ipv4",
             Host::Ipv6(..) => "ipv6",

@@ -13,7 +13,9 @@ fuzz_target!(|data: &[u8]| {
         Vec::new()
     } else {
         let body = data.strip_suffix(b"\n").unwrap_or(data);
-        body.split(|&b| b == b'\n').map(|l| l.strip_suffix(b"\r").unwrap_or(l)).collect()
+        body.split(|&b| b == b'\n')
+            .map(|l| l.strip_suffix(b"\r").unwrap_or(l))
+            .collect()
     };
     assert_eq!(batch.len(), lines.len());
     for (i, line) in lines.iter().enumerate() {
@@ -28,7 +30,10 @@ fuzz_target!(|data: &[u8]| {
                 let b = batch.get(i, data).expect("valid in the batch too");
                 assert_eq!(b.scheme_rule(), u.scheme_rule());
                 for p in profile.parts() {
-                    assert!(b.occurrences(p.name()).spans().eq(u.occurrences(p.name()).spans()));
+                    assert!(b
+                        .occurrences(p.name())
+                        .spans()
+                        .eq(u.occurrences(p.name()).spans()));
                 }
             }
             Err(e) => assert_eq!(batch.parse_error(i), Some(e)),

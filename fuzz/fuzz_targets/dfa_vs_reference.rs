@@ -8,7 +8,12 @@ mod reference;
 fuzz_target!(|data: &[u8]| {
     let want = reference::uri_reference(data);
     let got = urilex::UriRef::parse_bytes(data);
-    assert_eq!(got.is_ok(), want.is_some(), "{:?}", String::from_utf8_lossy(data));
+    assert_eq!(
+        got.is_ok(),
+        want.is_some(),
+        "{:?}",
+        String::from_utf8_lossy(data)
+    );
     if let (Ok(u), Some(w)) = (got, want) {
         let span = |c| u.span(c).map(|r: std::ops::Range<usize>| (r.start, r.end));
         assert_eq!(span(urilex::Component::Scheme), w.scheme);

@@ -15,7 +15,15 @@ fuzz_target!(|data: &[u8]| {
         match r {
             Ok(u) => {
                 let mut last = 0;
-                for c in [Component::Scheme, Component::Userinfo, Component::Host, Component::Port, Component::Path, Component::Query, Component::Fragment] {
+                for c in [
+                    Component::Scheme,
+                    Component::Userinfo,
+                    Component::Host,
+                    Component::Port,
+                    Component::Path,
+                    Component::Query,
+                    Component::Fragment,
+                ] {
                     if let Some(s) = u.span(c) {
                         assert!(s.start <= s.end && s.end <= data.len());
                         assert!(s.start >= last, "{c:?} overlaps");

@@ -19,9 +19,17 @@ struct Input<'a> {
 fuzz_target!(|x: Input| {
     let profile = Profile::ALL[x.profile as usize % Profile::ALL.len()];
     let p = Parser::new().profile(profile);
-    let (Ok(base), Ok(r)) = (p.parse_bytes(x.base), p.parse_bytes(x.reference)) else { return };
-    let dots = [DotAboveRoot::Remove, DotAboveRoot::Keep, DotAboveRoot::Error][x.dots as usize % 3];
-    let opts = ResolveOptions::new().strict(!x.non_strict).dot_above_root(dots);
+    let (Ok(base), Ok(r)) = (p.parse_bytes(x.base), p.parse_bytes(x.reference)) else {
+        return;
+    };
+    let dots = [
+        DotAboveRoot::Remove,
+        DotAboveRoot::Keep,
+        DotAboveRoot::Error,
+    ][x.dots as usize % 3];
+    let opts = ResolveOptions::new()
+        .strict(!x.non_strict)
+        .dot_above_root(dots);
     if let Ok(t) = base.resolve_with(&r, opts) {
         // The target is a valid reference of the profile.
         p.parse(t.as_str()).expect("resolved target parses");
@@ -39,7 +47,8 @@ fuzz_target!(|x: Input| {
     for u in [base, r] {
         let o = NormalizeOptions::new().scheme_based(x.scheme_based);
         let once = u.normalized_with(o);
-        p.parse(once.as_str()).expect("normal form is a valid reference of the profile");
+        p.parse(once.as_str())
+            .expect("normal form is a valid reference of the profile");
         let twice = once.as_ref().normalized_with(o);
         assert_eq!(once.as_str(), twice.as_str(), "normalization is idempotent");
         let _ = UriRef::parse(once.as_str()).map(|v| v.lints());

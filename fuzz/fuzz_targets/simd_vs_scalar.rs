@@ -50,12 +50,22 @@ fuzz_target!(|x: Input| {
     block[..n].copy_from_slice(&x.bytes[..n]);
     let tables: Vec<[u8; 16]> = (0..4u32)
         .map(|k| {
-            let s = [set[0].rotate_left(7 * k), set[1] ^ set[0].rotate_right(k), 0, 0];
+            let s = [
+                set[0].rotate_left(7 * k),
+                set[1] ^ set[0].rotate_right(k),
+                0,
+                0,
+            ];
             nibbles_of(&s).expect("ASCII set")[..16].try_into().unwrap()
         })
         .collect();
     let want = classify_with(Kernel::Scalar, &block, &tables).unwrap();
-    for k in [Kernel::Ssse3, Kernel::Avx2, Kernel::Avx512, Kernel::Avx512Vbmi] {
+    for k in [
+        Kernel::Ssse3,
+        Kernel::Avx2,
+        Kernel::Avx512,
+        Kernel::Avx512Vbmi,
+    ] {
         if let Some(got) = classify_with(k, &block, &tables) {
             assert_eq!(got[..4], want[..4], "{k:?}");
         }
@@ -63,7 +73,12 @@ fuzz_target!(|x: Input| {
     // The rows kernels over all the bytes (a last block cut short reads as
     // if zeros followed), against the scalar rows.
     let want = classify_rows_with(Kernel::Scalar, x.bytes, &tables).unwrap();
-    for k in [Kernel::Ssse3, Kernel::Avx2, Kernel::Avx512, Kernel::Avx512Vbmi] {
+    for k in [
+        Kernel::Ssse3,
+        Kernel::Avx2,
+        Kernel::Avx512,
+        Kernel::Avx512Vbmi,
+    ] {
         if let Some(got) = classify_rows_with(k, x.bytes, &tables) {
             for (w, (g, e)) in got.iter().zip(&want).enumerate() {
                 assert_eq!(g[..4], e[..4], "{k:?} block {w}");
