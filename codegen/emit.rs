@@ -940,7 +940,7 @@ fn emit_profile(
     let fixed = p.spec.fixed_mask();
     let _ = writeln!(
         out,
-        "static P{i}: ProfileTables = ProfileTables {{\n    fixed: {fixed:#04x},\n    rules: &P{i}_RULES,\n    parts: &P{i}_PARTS,\n    kind_part: {},\n    kinds: &[{}],\n    literal: &P{i}_LITERAL,\n    unreserved: &P{i}_UNRESERVED,\n    bytes: &P{i}_BYTES,\n    sets: &P{i}_SETS,\n    firsts: &P{i}_FIRSTS,\n    leaves: &P{i}_LEAVES,\n    runs: &P{i}_RUNS,\n    line_sets: RowSets::new(&P{i}_RUNS),\n    single_sets: RowSets::new(P{i}_RUNS.split_at(P{i}_RUNS.len() - 1).0),\n    regions: &[{}],\n    entries: [\n        {},\n    ],\n    schemes: &[\n        {}\n    ],\n    components: &[\n        {},\n    ],\n}};\n",
+        "static P{i}: ProfileTables = ProfileTables {{\n    fixed: {fixed:#04x},\n    rules: &P{i}_RULES,\n    parts: &P{i}_PARTS,\n    kind_part: {},\n    kinds: &[{}],\n    literal: &P{i}_LITERAL,\n    unreserved: &P{i}_UNRESERVED,\n    bytes: &P{i}_BYTES,\n    sets: &P{i}_SETS,\n    firsts: &P{i}_FIRSTS,\n    leaves: &P{i}_LEAVES,\n    line_sets: RowSets::new(&P{i}_RUNS),\n    single_sets: RowSets::new(P{i}_RUNS.split_at(P{i}_RUNS.len() - 1).0),\n    regions: &[{}],\n    entries: [\n        {},\n    ],\n    schemes: &[\n        {}\n    ],\n    components: &[\n        {},\n    ],\n}};\n",
         p.spec.kind_part.map_or(u8::MAX as usize, |k| k),
         kinds.join(", "),
         regions.join(", "),

@@ -2,6 +2,9 @@
 //! appendices on delimiting URIs in context, exactly, each naming its
 //! section; a table of realistic cases; random text.
 
+#[path = "support/parts.rs"]
+mod parts;
+
 use urilex::extract::{find_iter, Delimiter, ExtractOptions, Flags};
 use urilex::Parser;
 
@@ -274,20 +277,7 @@ fn parts_cut_at_line_starts_give_the_hits_of_one_search() {
     // Cut at every line start.
     let starts: Vec<usize> = (1..text.len()).filter(|&i| text[i - 1] == b'\n').collect();
     for &cut in &starts {
-        let mut it = find_iter(text, ExtractOptions::new()).stop_at(cut);
-        let mut parts = Vec::new();
-        let mut end = 0;
-        while let Some(h) = it.next() {
-            parts.push(h);
-            end = it.position();
-        }
-        let from = cut.max(end);
-        parts.extend(
-            find_iter(&text[from..], ExtractOptions::new()).map(|mut h| {
-                h.span = h.span.start + from..h.span.end + from;
-                h
-            }),
-        );
+        let parts = parts::in_two_parts(text, ExtractOptions::new(), cut);
         assert_eq!(parts, whole, "cut at {cut}");
     }
     // The first part, cut after "see <\n", finishes the bracketed URI and

@@ -5,6 +5,9 @@
 //! does (`stop_at`, then from the cut or past the first part's last hit),
 //! gives the hits of one search.
 #![no_main]
+#[path = "../../tests/support/parts.rs"]
+mod parts;
+
 use libfuzzer_sys::fuzz_target;
 use urilex::extract::{find_iter, ExtractOptions, Flags, Hit};
 use urilex::{Parser, Profile, Syntax};
@@ -34,18 +37,6 @@ fuzz_target!(|data: &[u8]| {
             continue;
         };
         let whole: Vec<Hit> = find_iter(data, o).collect();
-        let mut it = find_iter(data, o).stop_at(cut);
-        let mut parts = Vec::new();
-        let mut end = 0;
-        while let Some(h) = it.next() {
-            parts.push(h);
-            end = it.position();
-        }
-        let from = cut.max(end);
-        parts.extend(find_iter(&data[from..], o).map(|mut h| {
-            h.span = h.span.start + from..h.span.end + from;
-            h
-        }));
-        assert_eq!(whole, parts, "cut at {cut}");
+        assert_eq!(whole, parts::in_two_parts(data, o, cut), "cut at {cut}");
     }
 });

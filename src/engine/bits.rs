@@ -144,8 +144,7 @@ fn block<'b>(buf: &'b [u8], at: usize, pad: &'b mut [u8; 64]) -> &'b [u8; 64] {
 const SHORT: usize = 5;
 
 /// The bitmaps of one input of at most [`MAX_LINE`] bytes, on the stack:
-/// `N` rows, one more than the input's words (two for an input shorter
-/// than 64 bytes, the most common, so that less is cleared).
+/// `N` rows, more than the input's words (see [`fast_single`]).
 pub(crate) struct Single<const N: usize = SHORT> {
     rows: [Row; N],
 }
@@ -177,6 +176,25 @@ impl<const N: usize> Single<N> {
             base: 0,
             rows: &self.rows,
         }
+    }
+}
+
+/// `fast` over one input of at most [`MAX_LINE`] bytes: its spans, or
+/// `None` where the fast path cannot tell. The rows are as many as the
+/// input needs (two under 64 bytes, the most common; three under 128;
+/// five), so that less is cleared.
+#[inline(always)]
+pub(crate) fn fast_single(input: &[u8], sets: &RowSets, fast: FastPath) -> Option<super::Spans> {
+    #[inline(always)]
+    fn with<const N: usize>(input: &[u8], sets: &RowSets, fast: FastPath) -> Option<super::Spans> {
+        let single = Single::<N>::new(input, sets);
+        let mut spans = super::Spans::EMPTY;
+        fast(&single.line(input), &mut spans).then_some(spans)
+    }
+    match input.len() {
+        0..64 => with::<2>(input, sets, fast),
+        64..128 => with::<3>(input, sets, fast),
+        _ => with::<SHORT>(input, sets, fast),
     }
 }
 

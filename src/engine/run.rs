@@ -527,6 +527,13 @@ mod tests {
                     let single = Single::<5>::new(i, &t.single_sets);
                     let mut spans = Spans::EMPTY;
                     let got = fast(&single.line(i), &mut spans).then_some(spans);
+                    // The same with rows sized to the input (single parsing).
+                    assert_eq!(
+                        super::super::bits::fast_single(i, &t.single_sets, fast),
+                        got,
+                        "{p:?} {}: sized rows",
+                        e.rule
+                    );
                     // The record variant writes the same spans (those that
                     // fit a record) when it answers, and answers alike.
                     let mut sink = super::super::bits::RecordSink::new();

@@ -383,11 +383,10 @@ pub(crate) struct ProfileTables {
     pub firsts: &'static [([u64; 4], bool)],
     pub leaves: &'static [Dfa],
     /// The fast path's run sets as low-nibble tables (see
-    /// `scan::Classify`), the line end's last.
-    pub runs: &'static [[u8; 16]],
-    /// The same prepared for the rows kernels (`scan::ClassifyRows`), at
-    /// build time: all of them (a batch's), and without the line end (a
-    /// single input's).
+    /// `scan::Classify`), prepared for the rows kernels
+    /// (`scan::ClassifyRows`) at build time: all of them with the line
+    /// end's last (a batch's), and without the line end (a single
+    /// input's).
     pub line_sets: RowSets,
     pub single_sets: RowSets,
     /// Programs for repeated parts (see `PartInfo::region`).
@@ -465,12 +464,6 @@ impl ProfileTables {
             .iter()
             .flatten()
             .chain(self.schemes.iter().map(|(_, e)| e))
-    }
-
-    /// The fast path's run sets without the line-end set (which `runs`
-    /// holds last, for batches): what a single input is classified into.
-    pub(crate) fn run_sets(&self) -> &[[u8; 16]] {
-        &self.runs[..self.runs.len() - 1]
     }
 
     /// Whether `b` may begin the profile's scheme (from its DFA).

@@ -6,7 +6,7 @@
 //! has an empty query, `http://a` has none.
 
 use super::diagnose;
-use crate::engine::bits::{FastRecord, FastValid, Single, MAX_LINE};
+use crate::engine::bits::{fast_single, FastRecord, FastValid, MAX_LINE};
 use crate::engine::ProfileTables;
 use crate::engine::{self as parse, Spans};
 use crate::uri::error::ParseError;
@@ -127,20 +127,7 @@ impl Parser {
         // the fast path before the backtracking program.
         let fast = match entry.fast {
             Some(fast) if entry.tdfa.is_none() && input.len() <= MAX_LINE => {
-                let mut spans = Spans::EMPTY;
-                // Rows for the input's words and one more: fewer to clear
-                // for the short inputs that most are.
-                let ok = if input.len() < 64 {
-                    let single = Single::<2>::new(input, &t.single_sets);
-                    fast(&single.line(input), &mut spans)
-                } else if input.len() < 128 {
-                    let single = Single::<3>::new(input, &t.single_sets);
-                    fast(&single.line(input), &mut spans)
-                } else {
-                    let single = Single::<5>::new(input, &t.single_sets);
-                    fast(&single.line(input), &mut spans)
-                };
-                ok.then_some(spans)
+                fast_single(input, &t.single_sets, fast)
             }
             _ => None,
         };
@@ -183,7 +170,7 @@ impl Parser {
             return None;
         }
         let e = t.entries[self.syntax as usize].as_ref()?;
-        Some((e.valid?, t.run_sets()))
+        Some((e.valid?, t.single_sets.sets()))
     }
 
     /// The validating DFA, when one run of it over a buffer of lines stops

@@ -23,8 +23,8 @@ pub struct Args {
 pub fn run(a: Args) -> Result<(), Failure> {
     use_threads(a.threads.threads);
     let parser = Parser::new().profile(a.profile.profile);
-    // Verdicts only: the validating DFA per line, a diagnosis for invalid
-    // lines (no spans are computed).
+    // Verdicts only (`validate_lines`: no spans are kept), a diagnosis for
+    // invalid lines; the chunks' lines are not numbered.
     let mut c = urilex::Counts::default();
     let read = for_each_chunk(&a.inputs.files, 4 * super::BATCH_CHUNK, false, |chunk| {
         c.add(&urilex::validate_lines_parallel(
