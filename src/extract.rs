@@ -205,6 +205,9 @@ pub fn find_iter(text: &[u8], options: ExtractOptions) -> FindIter<'_> {
         trigger: [trigger_set(options)],
         block: usize::MAX,
         bits: 0,
+        marks: [0; MARKS],
+        marked: 0,
+        marked_end: 0,
         fast: Fast::of(&parser, token.as_ref().map(|(n, _)| n)),
         token_bits: Token::new(),
     }
@@ -255,6 +258,12 @@ pub struct FindIter<'a> {
     /// `usize::MAX` before the first), and its trigger bits.
     block: usize,
     bits: u64,
+    /// With the colons as the only triggers: the candidate colons (see
+    /// `scan::colon_marks`) of the blocks from `marked` (a multiple of 64)
+    /// to `marked_end`, marked [`MARKS`] blocks at a time.
+    marks: [u64; MARKS],
+    marked: usize,
+    marked_end: usize,
     /// The profile's bitmap validator (`None` where there is none), and
     /// the bitmaps of the last token it looked at.
     fast: Option<Fast>,
@@ -368,9 +377,12 @@ fn classes(profile: Profile) -> [u8; 256] {
 /// unbounded).
 const MAX_SCHEME: usize = 32;
 
-/// Blocks without a candidate after which the search for the next colon
-/// goes to memchr.
+/// Blocks without a candidate after which the search for the next trigger
+/// goes to memchr, when the options add triggers to the colons.
 const JUMP: usize = 4;
+
+/// Blocks whose candidate colons are marked at once (4 KiB of text).
+const MARKS: usize = 8;
 
 /// Bytes that end a bare URI's trailing run when unbalanced, or always.
 const TRAILING: &[u8] = b".,;:!?'";
@@ -449,6 +461,9 @@ impl<'a> FindIter<'a> {
         if self.pos >= len {
             return None;
         }
+        if self.colons_only() {
+            return self.next_colon();
+        }
         let mut block = self.pos & !63;
         let mut bits = if block == self.block {
             self.bits
@@ -462,9 +477,11 @@ impl<'a> FindIter<'a> {
             if block >= len {
                 return None;
             }
-            // Past blocks without a colon, memchr finds the next one
-            // (prose has few: it runs there at memory speed).
-            if empty == JUMP && self.colons_only() {
+            // Past blocks without a trigger, memchr finds the next colon
+            // (prose has few: it runs there at memory speed); the options'
+            // triggers before it are found when their blocks are
+            // classified.
+            if empty == JUMP {
                 match memchr::memchr(b':', &self.text[block..]) {
                     Some(k) => block = (block + k) & !63,
                     None => return None,
@@ -474,6 +491,38 @@ impl<'a> FindIter<'a> {
             empty += 1;
         }
         Some(block + bits.trailing_zeros() as usize)
+    }
+
+    /// The next candidate colon at or after `pos` (before the text's end),
+    /// from the marks, [`MARKS`] blocks marked at a time.
+    #[inline(always)]
+    fn next_colon(&mut self) -> Option<usize> {
+        let len = self.text.len();
+        let mut pos = self.pos;
+        while pos < len {
+            if !(self.marked..self.marked_end).contains(&pos) {
+                // The next colon by memchr (prose has few: it runs there
+                // at memory speed), and the blocks from its own marked.
+                pos += memchr::memchr(b':', &self.text[pos..])?;
+                let block = pos & !63;
+                let n = (len - block).div_ceil(64).min(MARKS);
+                crate::scan::colon_marks(self.text, block, &mut self.marks[..n]);
+                self.marked = block;
+                self.marked_end = block + 64 * n;
+            }
+            let n = (self.marked_end - self.marked) / 64;
+            let mut w = (pos - self.marked) / 64;
+            let mut bits = self.marks[w] & (!0u64 << (pos & 63));
+            while bits == 0 && w + 1 < n {
+                w += 1;
+                bits = self.marks[w];
+            }
+            if bits != 0 {
+                return Some(self.marked + 64 * w + bits.trailing_zeros() as usize);
+            }
+            pos = self.marked_end;
+        }
+        None
     }
 
     /// Marks the trigger bytes of the block at `block`.
@@ -494,17 +543,13 @@ impl<'a> FindIter<'a> {
         bits
     }
 
-    /// The trigger bytes of 64 bytes: the colons by one compare (inlined),
-    /// or with the options' bytes by the classifier.
+    /// The trigger bytes of 64 bytes, by the classifier: the colons and the
+    /// options' bytes.
     #[inline(always)]
     fn mark(&self, b: &[u8; 64]) -> u64 {
-        if self.colons_only() {
-            crate::scan::eq_mask(b, b':')
-        } else {
-            let mut out = [0u64; 1];
-            (self.kern)(b, &self.trigger, &mut out, 1);
-            !out[0]
-        }
+        let mut out = [0u64; 1];
+        (self.kern)(b, &self.trigger, &mut out, 1);
+        !out[0]
     }
 
     /// Whether the colons are the only triggers (no option asks for more).

@@ -10,7 +10,7 @@
 mod gen;
 
 use urilex::scan::{
-    classify_rows_with, classify_with, eq_mask_with, kernel, nibbles_of, ranges_of, skip_with,
+    classify_rows_with, classify_with, colon_marks_with, kernel, nibbles_of, ranges_of, skip_with,
     Kernel, MAX_CLASSES,
 };
 
@@ -368,55 +368,56 @@ fn rows_kernels_agree_with_the_block_twin() {
     assert_eq!(ran[0], 400);
 }
 
-/// Extraction's byte marker (`eq_mask`, every `:`): the SSE2 kernel against
-/// the scalar twin, and the twin against a plain compare, for every target
-/// byte, every byte value in each of the 64 lanes and every alignment of
-/// the block, over random background bytes.
-fn eq_mask_kernels_agree_on_every_byte_lane_and_alignment() {
-    let mut rng = gen::Rng(0xE9_3A5C);
-    let mut buf = [0u8; 128];
-    let mut ran = 0usize;
-    for target in 0..=255u8 {
-        // Every alignment for the colon, the byte extraction asks for; a
-        // few for the other targets.
-        let aligns = if target == b':' { 64 } else { 1 };
-        for align in 0..aligns {
-            for lane in 0..64usize {
-                // Background: random bytes, with the target among them.
-                for b in buf.iter_mut() {
-                    let r = rng.next();
-                    *b = if r.is_multiple_of(5) {
-                        target
-                    } else {
-                        (r >> 8) as u8
-                    };
-                }
-                for v in 0..=255u8 {
-                    buf[align + lane] = v;
-                    let block: &[u8; 64] = buf[align..align + 64].try_into().unwrap();
-                    let want = eq_mask_with(Kernel::Scalar, block, target).unwrap();
-                    let mut m = 0u64;
-                    for (i, &b) in block.iter().enumerate() {
-                        m |= u64::from(b == target) << i;
-                    }
-                    assert_eq!(
-                        want, m,
-                        "scalar, target {target:#x} lane {lane} byte {v:#x}"
-                    );
-                    if let Some(got) = eq_mask_with(Kernel::Sse2, block, target) {
-                        assert_eq!(
-                            got, want,
-                            "sse2, target {target:#x} align {align} lane {lane} byte {v:#x}"
-                        );
-                        ran += 1;
+/// Extraction's candidate colons (`colon_marks`): every SIMD kernel this
+/// machine runs against the scalar twin, and the twin against a plain
+/// statement of the rule (a `:` followed by `/`, ASCII whitespace or 0xC2,
+/// or preceded by an ASCII letter), for every byte value in each of the 66
+/// positions (the block and its two context bytes) at every alignment,
+/// over backgrounds of the bytes the rule looks at.
+fn colon_mark_kernels_agree_on_every_byte_lane_and_alignment() {
+    fn rule(src: &[u8; 66]) -> u64 {
+        let mut m = 0u64;
+        for i in 0..64 {
+            let after = matches!(
+                src[i + 2],
+                b'/' | b' ' | b'\t' | b'\n' | 0x0b | 0x0c | b'\r' | 0xc2
+            );
+            let letter = src[i].is_ascii_alphabetic();
+            m |= u64::from(src[i + 1] == b':' && (after || letter)) << i;
+        }
+        m
+    }
+    let mut rng = gen::Rng(0xC0_1085);
+    let near = b":::://  \t\n\r\x0b\x0c\xc2\xa0azAZ@[`{09-.\x80\xff";
+    let mut buf = [0u8; 66 + 64];
+    let mut ran = [0usize; 2];
+    for align in 0..64 {
+        for lane in 0..66 {
+            for b in buf.iter_mut() {
+                let r = rng.next();
+                *b = if r.is_multiple_of(4) {
+                    (r >> 8) as u8
+                } else {
+                    near[(r >> 16) as usize % near.len()]
+                };
+            }
+            for v in 0..=255u8 {
+                buf[align + lane] = v;
+                let src: &[u8; 66] = buf[align..align + 66].try_into().unwrap();
+                let want = colon_marks_with(Kernel::Scalar, src).unwrap();
+                assert_eq!(want, rule(src), "scalar, lane {lane} byte {v:#x}");
+                for (k, kern) in [Kernel::Avx2, Kernel::Avx512].into_iter().enumerate() {
+                    if let Some(got) = colon_marks_with(kern, src) {
+                        assert_eq!(got, want, "{kern:?}, align {align} lane {lane} byte {v:#x}");
+                        ran[k] += 1;
                     }
                 }
             }
         }
     }
-    eprint!("(sse2 checks: {ran}) ");
+    eprint!("(colon checks per kernel: {ran:?}) ");
     #[cfg(target_arch = "x86_64")]
-    assert!(ran > 0);
+    assert!(ran[0] > 0);
 }
 
 fn main() {
@@ -426,8 +427,8 @@ fn main() {
             rows_kernels_agree_with_the_block_twin,
         ),
         (
-            "eq_mask_kernels_agree_on_every_byte_lane_and_alignment",
-            eq_mask_kernels_agree_on_every_byte_lane_and_alignment,
+            "colon_mark_kernels_agree_on_every_byte_lane_and_alignment",
+            colon_mark_kernels_agree_on_every_byte_lane_and_alignment,
         ),
         (
             "classifier_kernels_agree_on_every_byte_lane_and_alignment",

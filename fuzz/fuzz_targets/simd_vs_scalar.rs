@@ -5,7 +5,9 @@
 #![no_main]
 use arbitrary::Arbitrary;
 use libfuzzer_sys::fuzz_target;
-use urilex::scan::{classify_rows_with, classify_with, nibbles_of, ranges_of, skip_with, Kernel};
+use urilex::scan::{
+    classify_rows_with, classify_with, colon_marks_with, nibbles_of, ranges_of, skip_with, Kernel,
+};
 
 #[derive(Arbitrary, Debug)]
 struct Input<'a> {
@@ -83,6 +85,17 @@ fuzz_target!(|x: Input| {
             for (w, (g, e)) in got.iter().zip(&want).enumerate() {
                 assert_eq!(g[..4], e[..4], "{k:?} block {w}");
             }
+        }
+    }
+    // Extraction's candidate colons over the first 66 bytes (zero-padded):
+    // every kernel against the scalar one.
+    let mut src = [0u8; 66];
+    let n = x.bytes.len().min(66);
+    src[..n].copy_from_slice(&x.bytes[..n]);
+    let want = colon_marks_with(Kernel::Scalar, &src).unwrap();
+    for k in [Kernel::Avx2, Kernel::Avx512] {
+        if let Some(got) = colon_marks_with(k, &src) {
+            assert_eq!(got, want, "{k:?}");
         }
     }
 });

@@ -51,17 +51,24 @@ pub(crate) fn classify(block: &[u8; 64], sets: &[[u8; 16]], out: &mut [u64], str
     }
 }
 
-/// Bit i set when `block[i] == byte`, one byte at a time (the twin of the
-/// SSE2 `eq_mask`).
-#[cfg_attr(
-    all(target_arch = "x86_64", not(feature = "force-scalar")),
-    allow(dead_code)
-)]
+/// Whether the byte after a colon may go on a URI whose scheme ends there
+/// (extraction's candidates): `/`, ASCII whitespace, or 0xC2 (the first
+/// byte of U+00A0).
+#[inline(always)]
+pub(crate) fn after_colon(b: u8) -> bool {
+    matches!(b, b'/' | b' ' | 0x09..=0x0d | 0xc2)
+}
+
+/// Extraction's candidate colons in one block, one byte at a time (the twin
+/// of the SIMD kernels): `src` is the block with one byte of context on
+/// each side (66 bytes); bit i is set when `src[i + 1]` is `:` and
+/// `src[i + 2]` is [`after_colon`] or `src[i]` an ASCII letter.
 #[inline]
-pub(crate) fn eq_mask(block: &[u8; 64], byte: u8) -> u64 {
+pub(crate) fn colon_marks(src: &[u8; 66]) -> u64 {
     let mut m = 0u64;
-    for (i, &b) in block.iter().enumerate() {
-        m |= u64::from(b == byte) << i;
+    for i in 0..64 {
+        let hit = src[i + 1] == b':' && (after_colon(src[i + 2]) || src[i].is_ascii_alphabetic());
+        m |= u64::from(hit) << i;
     }
     m
 }

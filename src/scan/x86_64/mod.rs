@@ -412,22 +412,105 @@ static GATHER: [u8; 64] = {
 /// The ninth set's index (the last a row holds).
 const MAX_NIBBLE: usize = super::MAX_CLASSES - 1;
 
-/// SSE2 `eq_mask`: four 16-byte compares against `byte`, one movemask each.
+/// Extraction's candidate colons of `out.len()` blocks, 64 bytes at a
+/// time, the compares straight into mask registers (see
+/// `scalar::colon_marks`): `src` holds the blocks with one byte of context
+/// before the first and after the last.
 ///
 /// # Safety
-/// The CPU must support SSE2 (every x86_64 CPU does).
+/// The CPU must support AVX-512 F and BW.
 #[cfg_attr(feature = "force-scalar", allow(dead_code))]
-#[target_feature(enable = "sse2")]
-#[inline]
-pub(crate) unsafe fn eq_mask_sse2(block: &[u8; 64], byte: u8) -> u64 {
-    let c = _mm_set1_epi8(byte as i8);
-    let mut m = 0u64;
-    for k in 0..4 {
-        // SAFETY: `block` holds 64 bytes, so 16 from `16 k` (k < 4) are in
-        // it; the load is unaligned.
-        let x = unsafe { _mm_loadu_si128(block.as_ptr().add(16 * k) as *const __m128i) };
-        let bits = _mm_movemask_epi8(_mm_cmpeq_epi8(x, c)) as u32 as u16;
-        m |= u64::from(bits) << (16 * k);
+#[target_feature(enable = "avx512f,avx512bw")]
+pub(crate) unsafe fn colon_marks_avx512(src: &[u8], out: &mut [u64]) {
+    assert_eq!(src.len(), 64 * out.len() + 2, "blocks and their context");
+    let colon = _mm512_set1_epi8(b':' as i8);
+    let (slash, space, nbsp) = (
+        _mm512_set1_epi8(b'/' as i8),
+        _mm512_set1_epi8(b' ' as i8),
+        _mm512_set1_epi8(0xc2u8 as i8),
+    );
+    let (nine, four) = (_mm512_set1_epi8(9), _mm512_set1_epi8(4));
+    let (case, a, z) = (
+        _mm512_set1_epi8(0x20),
+        _mm512_set1_epi8(b'a' as i8),
+        _mm512_set1_epi8(25),
+    );
+    for (w, o) in out.iter_mut().enumerate() {
+        // SAFETY: `src` holds `64 out.len() + 2` bytes (asserted), so 64
+        // bytes from `64 w`, `64 w + 1` and `64 w + 2` are in it; the loads
+        // are unaligned.
+        let (prev, cur, next) = unsafe {
+            let p = src.as_ptr().add(64 * w);
+            (
+                _mm512_loadu_si512(p as *const __m512i),
+                _mm512_loadu_si512(p.add(1) as *const __m512i),
+                _mm512_loadu_si512(p.add(2) as *const __m512i),
+            )
+        };
+        let after = _mm512_cmpeq_epi8_mask(next, slash)
+            | _mm512_cmpeq_epi8_mask(next, space)
+            | _mm512_cmpeq_epi8_mask(next, nbsp)
+            | _mm512_cmple_epu8_mask(_mm512_sub_epi8(next, nine), four);
+        let letter = _mm512_cmple_epu8_mask(_mm512_sub_epi8(_mm512_or_si512(prev, case), a), z);
+        *o = _mm512_cmpeq_epi8_mask(cur, colon) & (after | letter);
     }
-    m
+}
+
+/// [`colon_marks_avx512`], 32 bytes at a time. A byte is a letter when
+/// `(b | 0x20) - 'a' <= 25` and tab to CR when `b - 9 <= 4` (unsigned, by
+/// `min`, which SSE and AVX2 have for bytes where they have no unsigned
+/// compare).
+///
+/// # Safety
+/// The CPU must support AVX2.
+#[cfg_attr(feature = "force-scalar", allow(dead_code))]
+#[target_feature(enable = "avx2")]
+pub(crate) unsafe fn colon_marks_avx2(src: &[u8], out: &mut [u64]) {
+    assert_eq!(src.len(), 64 * out.len() + 2, "blocks and their context");
+    let colon = _mm256_set1_epi8(b':' as i8);
+    let (slash, space, nbsp) = (
+        _mm256_set1_epi8(b'/' as i8),
+        _mm256_set1_epi8(b' ' as i8),
+        _mm256_set1_epi8(0xc2u8 as i8),
+    );
+    let (nine, four) = (_mm256_set1_epi8(9), _mm256_set1_epi8(4));
+    let (case, a, z) = (
+        _mm256_set1_epi8(0x20),
+        _mm256_set1_epi8(b'a' as i8),
+        _mm256_set1_epi8(25),
+    );
+    for (w, o) in out.iter_mut().enumerate() {
+        let mut m = 0u64;
+        for k in 0..2 {
+            let at = 64 * w + 32 * k;
+            // SAFETY: `src` holds `64 out.len() + 2` bytes (asserted), so
+            // 32 bytes from `at`, `at + 1` and `at + 2` are in it; the
+            // loads are unaligned.
+            let (prev, cur, next) = unsafe {
+                let p = src.as_ptr().add(at);
+                (
+                    _mm256_loadu_si256(p as *const __m256i),
+                    _mm256_loadu_si256(p.add(1) as *const __m256i),
+                    _mm256_loadu_si256(p.add(2) as *const __m256i),
+                )
+            };
+            let ws = _mm256_sub_epi8(next, nine);
+            let ws = _mm256_cmpeq_epi8(_mm256_min_epu8(ws, four), ws);
+            let after = _mm256_or_si256(
+                _mm256_or_si256(
+                    _mm256_cmpeq_epi8(next, slash),
+                    _mm256_cmpeq_epi8(next, space),
+                ),
+                _mm256_or_si256(_mm256_cmpeq_epi8(next, nbsp), ws),
+            );
+            let l = _mm256_sub_epi8(_mm256_or_si256(prev, case), a);
+            let letter = _mm256_cmpeq_epi8(_mm256_min_epu8(l, z), l);
+            let hit = _mm256_and_si256(
+                _mm256_cmpeq_epi8(cur, colon),
+                _mm256_or_si256(after, letter),
+            );
+            m |= u64::from(_mm256_movemask_epi8(hit) as u32) << (32 * k);
+        }
+        *o = m;
+    }
 }
