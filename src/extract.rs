@@ -273,11 +273,11 @@ pub struct FindIter<'a> {
 /// The fast path's validator of absolute URIs and the sets a token is
 /// classified into: the validator's run sets, then the bytes a reference
 /// may hold (whose first outsider ends the token).
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 struct Fast {
     valid: crate::engine::bits::FastValid,
-    sets: [[u8; 16]; crate::scan::MAX_CLASSES],
-    n: usize,
+    sets: crate::scan::RowSets,
+    kern: crate::scan::ClassifyRows,
 }
 
 impl Fast {
@@ -293,8 +293,8 @@ impl Fast {
         sets[runs.len()].copy_from_slice(&token[..16]);
         Some(Fast {
             valid,
-            sets,
-            n: runs.len() + 1,
+            sets: crate::scan::RowSets::new(&sets[..=runs.len()]),
+            kern: crate::scan::row_classifier(),
         })
     }
 }
@@ -623,8 +623,8 @@ impl<'a> FindIter<'a> {
     fn fast_hit(&mut self, s: usize, p: usize, delimiter: Delimiter) -> Option<(Hit<'a>, usize)> {
         let t = self.text;
         let f = self.fast.as_ref()?;
-        let (valid, sets) = (f.valid, &f.sets[..f.n]);
-        let e = self.token_bits.classify(self.kern, t, s, sets)?;
+        let valid = f.valid;
+        let e = self.token_bits.classify(f.kern, t, s, &f.sets)?;
         let close = match delimiter {
             Delimiter::Quote => b'"',
             Delimiter::Url | Delimiter::Angle => b'>',
@@ -1224,6 +1224,33 @@ mod tests {
             }
         }
         out
+    }
+
+    /// The fast path classifies a token two blocks at a time: URIs of every
+    /// length across those blocks and past the fast path's limit, bare,
+    /// quoted, bracketed, trimmed, and ending the text, give the general
+    /// path's hits, and the whole URI.
+    #[test]
+    fn fast_path_takes_tokens_of_every_length() {
+        for n in 0..300 {
+            let uri = format!("http://a.example/{}", "x".repeat(n));
+            for (open, close) in [("", " ok"), ("\"", "\""), ("<", ">"), ("(", ").")] {
+                for before in ["see ", ""] {
+                    let text = format!("{before}{open}{uri}{close}");
+                    let fast: Vec<Hit> =
+                        find_iter(text.as_bytes(), ExtractOptions::new()).collect();
+                    let mut general = find_iter(text.as_bytes(), ExtractOptions::new());
+                    general.fast = None;
+                    assert_eq!(fast, general.collect::<Vec<_>>(), "{text}");
+                    assert_eq!(fast.len(), 1, "{text}");
+                    assert_eq!(fast[0].uri, uri, "{text}");
+                }
+            }
+            let text = format!("see {uri}");
+            let hits: Vec<Hit> = find_iter(text.as_bytes(), ExtractOptions::new()).collect();
+            assert_eq!(hits.len(), 1);
+            assert_eq!(hits[0].uri, uri);
+        }
     }
 
     /// The fast path (a token classified once, the bitmap validator) gives

@@ -15,7 +15,7 @@
 //! then asks the exact engine, which gives the same spans or the exact
 //! error.
 
-use crate::scan::{row_classifier, Classify, ClassifyRows, Row, RowSets, MAX_CLASSES};
+use crate::scan::{row_classifier, ClassifyRows, Row, RowSets, MAX_CLASSES};
 
 /// A generated fast path (`Entry::fast`): writes the spans and says
 /// whether it could (the spans are then the program's).
@@ -125,20 +125,6 @@ pub(crate) struct Line<'a> {
     rows: &'a [Row],
 }
 
-/// The 64 bytes of `buf` at `at`; past its end, whatever `pad` held (the
-/// callers mark those positions themselves).
-#[inline(always)]
-fn block<'b>(buf: &'b [u8], at: usize, pad: &'b mut [u8; 64]) -> &'b [u8; 64] {
-    match buf.get(at..at + 64) {
-        Some(s) => s.try_into().expect("64 bytes"),
-        None => {
-            let rest = buf.get(at..).unwrap_or(&[]);
-            pad[..rest.len()].copy_from_slice(rest);
-            pad
-        }
-    }
-}
-
 /// Rows of a single input or a token: four for [`MAX_LINE`] bytes, and one
 /// more that [`Line::stop`] reads with the last.
 const SHORT: usize = 5;
@@ -199,10 +185,10 @@ pub(crate) fn fast_single(input: &[u8], sets: &RowSets, fast: FastPath) -> Optio
 }
 
 /// The bitmaps of a token in a text (extraction): up to [`MAX_LINE`] bytes
-/// from its start, classified a block at a time against a profile's run
-/// sets and, last, the set of bytes the token is made of, until the
-/// token's end is found. Kept from token to token: only the words a token
-/// reaches are read.
+/// from its start, classified by the rows kernel against a profile's run
+/// sets and, last, the set of bytes the token is made of, two blocks at a
+/// time until the token's end is found. Kept from token to token: only the
+/// words a token reaches are read.
 #[derive(Clone, Debug)]
 pub(crate) struct Token {
     rows: [Row; SHORT],
@@ -217,28 +203,39 @@ impl Token {
 
     /// Classifies `t[at..]` against `sets` (run sets, then the token's
     /// set) until a byte outside the last set, or the text's end: that
-    /// end, or `None` past [`MAX_LINE`] bytes.
+    /// end, or `None` past [`MAX_LINE`] bytes. Most tokens are shorter than
+    /// 128 bytes: one call of the rows kernel classifies them.
     #[inline]
     pub(crate) fn classify(
         &mut self,
-        kern: Classify,
+        kern: ClassifyRows,
         t: &[u8],
         at: usize,
-        sets: &[[u8; 16]],
+        sets: &RowSets,
     ) -> Option<usize> {
-        debug_assert!(!sets.is_empty() && sets.len() <= MAX_CLASSES);
-        let mut pad = [0u8; 64];
-        let last = sets.len() - 1;
+        let last = sets.sets().len() - 1;
         let rest = &t[at.min(t.len())..];
-        for w in 0..4 {
-            kern(block(rest, 64 * w, &mut pad), sets, &mut self.rows[w], 1);
-            let mut m = self.rows[w][last];
-            if 64 * w + 64 > rest.len() {
-                m |= !0u64 << (rest.len() - 64 * w);
+        for half in 0..2 {
+            let from = 128 * half;
+            let to = rest.len().min(from + 128);
+            let words = (to.saturating_sub(from)).div_ceil(64);
+            // The kernel reads a short last block as if zeros followed: no
+            // zero byte is in a set, so the text's end is a stop.
+            kern(
+                rest.get(from..to).unwrap_or(&[]),
+                sets,
+                &mut self.rows[2 * half..2 * half + words],
+            );
+            for w in 2 * half..2 * half + words {
+                let m = self.rows[w][last];
+                if m != 0 {
+                    let len = 64 * w + m.trailing_zeros() as usize;
+                    return (len <= MAX_LINE).then_some(at + len);
+                }
             }
-            if m != 0 {
-                let len = 64 * w + m.trailing_zeros() as usize;
-                return (len <= MAX_LINE).then_some(at + len);
+            if to == rest.len() {
+                // Every byte to the text's end is the token's.
+                return (rest.len() <= MAX_LINE).then_some(at + rest.len());
             }
         }
         None
