@@ -263,22 +263,28 @@ fn rows_by_blocks(
     }
 }
 
-/// The best [`ClassifyRows`] kernel for this machine.
+/// The best [`ClassifyRows`] kernel for this machine, chosen once (a
+/// single input asks for it on every parse).
 pub(crate) fn row_classifier() -> ClassifyRows {
+    static ROWS: std::sync::LazyLock<ClassifyRows> = std::sync::LazyLock::new(pick_row_classifier);
+    *ROWS
+}
+
+fn pick_row_classifier() -> ClassifyRows {
     #[cfg(all(target_arch = "x86_64", not(feature = "force-scalar")))]
     {
         fn vbmi(src: &[u8], s: &RowSets, rows: &mut [Row]) {
-            // SAFETY: `row_classifier` hands this out only after detecting
+            // SAFETY: `pick_row_classifier` hands this out only after detecting
             // AVX-512 F, BW and VBMI, and GFNI.
             unsafe { x86_64::classify_rows_vbmi(src, s, rows) }
         }
         fn avx512(src: &[u8], s: &RowSets, rows: &mut [Row]) {
-            // SAFETY: `row_classifier` hands this out only after detecting
+            // SAFETY: `pick_row_classifier` hands this out only after detecting
             // AVX-512 BW (and so F).
             unsafe { x86_64::classify_rows_avx512(src, s, rows) }
         }
         fn avx2(src: &[u8], s: &RowSets, rows: &mut [Row]) {
-            // SAFETY: `row_classifier` hands this out only after detecting
+            // SAFETY: `pick_row_classifier` hands this out only after detecting
             // AVX2.
             unsafe { x86_64::classify_rows_avx2(src, s, rows) }
         }
@@ -295,6 +301,21 @@ pub(crate) fn row_classifier() -> ClassifyRows {
         rows_by_blocks(kern, src, s, rows)
     }
     by_blocks
+}
+
+/// Whether the rows kernel of this machine classifies by one table lookup
+/// (AVX-512 VBMI), so that classifying a single short input costs less
+/// than the tagged DFA's setup saves (see `Parser::spans`). Detected once.
+pub(crate) fn rows_by_table() -> bool {
+    #[cfg(all(target_arch = "x86_64", not(feature = "force-scalar")))]
+    {
+        static VBMI: std::sync::LazyLock<bool> = std::sync::LazyLock::new(has_vbmi);
+        *VBMI
+    }
+    #[cfg(not(all(target_arch = "x86_64", not(feature = "force-scalar"))))]
+    {
+        false
+    }
 }
 
 /// Whether this machine runs the AVX-512 VBMI rows kernel.
