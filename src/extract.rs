@@ -277,7 +277,6 @@ pub struct FindIter<'a> {
 struct Fast {
     valid: crate::engine::bits::FastValid,
     sets: crate::scan::RowSets,
-    kern: crate::scan::ClassifyRows,
 }
 
 impl Fast {
@@ -294,7 +293,6 @@ impl Fast {
         Some(Fast {
             valid,
             sets: crate::scan::RowSets::new(&sets[..=runs.len()]),
-            kern: crate::scan::row_classifier(),
         })
     }
 }
@@ -636,7 +634,8 @@ impl<'a> FindIter<'a> {
         let t = self.text;
         let f = self.fast.as_ref()?;
         let valid = f.valid;
-        let e = self.token_bits.classify(f.kern, t, s, &f.sets)?;
+        let token = self.token_bits.classify(t, s, &f.sets)?;
+        let e = s + token.len();
         let close = match delimiter {
             Delimiter::Quote => b'"',
             Delimiter::Url | Delimiter::Angle => b'>',
@@ -661,7 +660,7 @@ impl<'a> FindIter<'a> {
         }
         Some((
             Hit {
-                uri: self.borrowed(s..end)?,
+                uri: Cow::Borrowed(&token[..end - s]),
                 span: s..end,
                 delimiter,
                 flags: Flags::default(),

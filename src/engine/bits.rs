@@ -202,43 +202,16 @@ impl Token {
     }
 
     /// Classifies `t[at..]` against `sets` (run sets, then the token's
-    /// set) until a byte outside the last set, or the text's end: that
-    /// end, or `None` past [`MAX_LINE`] bytes. Most tokens are shorter than
-    /// 128 bytes: one call of the rows kernel classifies them.
+    /// set) until a byte outside the last set, or the text's end: the
+    /// token, or `None` past [`MAX_LINE`] bytes (see `scan::token_run`).
     #[inline]
-    pub(crate) fn classify(
+    pub(crate) fn classify<'t>(
         &mut self,
-        kern: ClassifyRows,
-        t: &[u8],
+        t: &'t [u8],
         at: usize,
         sets: &RowSets,
-    ) -> Option<usize> {
-        let last = sets.sets().len() - 1;
-        let rest = &t[at.min(t.len())..];
-        for half in 0..2 {
-            let from = 128 * half;
-            let to = rest.len().min(from + 128);
-            let words = (to.saturating_sub(from)).div_ceil(64);
-            // The kernel reads a short last block as if zeros followed: no
-            // zero byte is in a set, so the text's end is a stop.
-            kern(
-                rest.get(from..to).unwrap_or(&[]),
-                sets,
-                &mut self.rows[2 * half..2 * half + words],
-            );
-            for w in 2 * half..2 * half + words {
-                let m = self.rows[w][last];
-                if m != 0 {
-                    let len = 64 * w + m.trailing_zeros() as usize;
-                    return (len <= MAX_LINE).then_some(at + len);
-                }
-            }
-            if to == rest.len() {
-                // Every byte to the text's end is the token's.
-                return (rest.len() <= MAX_LINE).then_some(at + rest.len());
-            }
-        }
-        None
+    ) -> Option<&'t str> {
+        crate::scan::token_run(t, at, sets, &mut self.rows, MAX_LINE)
     }
 
     /// The line `t[at..at + len]` (`len` at most the token's length): every

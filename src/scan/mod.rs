@@ -303,6 +303,58 @@ fn pick_row_classifier() -> ClassifyRows {
     by_blocks
 }
 
+/// A token, as extraction calls it: the run of the bytes of `sets`' last
+/// set from `at` in `t`, classified into `rows` against every set of `sets`
+/// (row w: the 64 bytes from `at + 64 w`) by this machine's rows kernel, two
+/// blocks per call until the run ends. The run as a `str`, or `None` when
+/// it is longer than `max` (at most 255: `rows` holds four words). A set
+/// holds ASCII bytes only, so the run is ASCII and needs no second pass
+/// over its bytes to become a `str`.
+pub(crate) fn token_run<'t>(
+    t: &'t [u8],
+    at: usize,
+    sets: &RowSets,
+    rows: &mut [Row],
+    max: usize,
+) -> Option<&'t str> {
+    assert!(rows.len() >= 4 && max < 256, "four words of rows");
+    let kern = row_classifier();
+    let last = sets.n.checked_sub(1)?;
+    let rest = &t[at.min(t.len())..];
+    let mut len = None;
+    for half in 0..2 {
+        let from = 128 * half;
+        let to = rest.len().min(from + 128);
+        let words = to.saturating_sub(from).div_ceil(64);
+        // The kernel reads a short last block as if zeros followed: no
+        // zero byte is in a set, so the text's end is a stop.
+        kern(
+            rest.get(from..to).unwrap_or(&[]),
+            sets,
+            &mut rows[2 * half..2 * half + words],
+        );
+        if let Some(w) = (2 * half..2 * half + words).find(|&w| rows[w][last] != 0) {
+            len = Some(64 * w + rows[w][last].trailing_zeros() as usize);
+            break;
+        }
+        if to == rest.len() {
+            // Every byte to the text's end is in the set.
+            len = Some(rest.len());
+            break;
+        }
+    }
+    let run = &rest[..len.filter(|&n| n <= max)?];
+    // SAFETY: every byte of `run` is in the last set: the kernel sets a
+    // byte's bit when the byte is outside it, and the run ends at the first
+    // set bit (or at the text's end). No set holds a byte of 0x80 or more:
+    // `RowSets` is built from nibble tables, whose high half has bits for
+    // the nibbles 0-7 only, and the 128-entry table of the VBMI kernel
+    // puts every byte from 0x80 outside every set (see the module docs and
+    // `RowSets::new`); every kernel agrees with the scalar twin on every
+    // byte value (`tests/scan.rs`). So `run` is ASCII, which is UTF-8.
+    Some(unsafe { core::str::from_utf8_unchecked(run) })
+}
+
 /// Whether the rows kernel of this machine classifies by one table lookup
 /// (AVX-512 VBMI), so that classifying a single short input costs less
 /// than the tagged DFA's setup saves (see `Parser::spans`). Detected once.
@@ -797,6 +849,52 @@ fn tail_word(t: &[u8]) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::find_pct_or_upper_swar;
+
+    /// `token_run` against a byte-at-a-time run of the last set: runs
+    /// ending inside each of the four blocks, at their edges, at the text's
+    /// end and past the limit, with bytes of 0x80 and more around them.
+    #[test]
+    fn token_runs_match_the_last_set_byte_by_byte() {
+        let mut letters = [0u8; 16];
+        for b in b"abcdefghijklmnopqrstuvwxyz/.:" {
+            letters[usize::from(b & 15)] |= 1 << (b >> 4);
+        }
+        let digits = {
+            let mut d = [0u8; 16];
+            for b in b"0123456789" {
+                d[usize::from(b & 15)] |= 1 << (b >> 4);
+            }
+            d
+        };
+        let sets = super::RowSets::new(&[digits, letters]);
+        let mut rows = [[0u64; super::MAX_CLASSES]; 5];
+        for len in [
+            0, 1, 63, 64, 65, 127, 128, 129, 191, 192, 200, 254, 255, 256, 300,
+        ] {
+            for (stop, end) in [(&b" "[..], true), (b"\xc3\xa9", true), (b"", false)] {
+                for at in [0, 3] {
+                    let mut t = b"\xff\x80x".to_vec();
+                    t.truncate(at);
+                    t.extend((0..len).map(|i| b"ab/.:z9"[i % 7]));
+                    if end {
+                        t.extend_from_slice(stop);
+                        t.extend_from_slice(b"tail");
+                    }
+                    let want = t[at.min(t.len())..]
+                        .iter()
+                        .take_while(|&&b| super::scalar::in_lo(&letters, b))
+                        .count();
+                    let got = super::token_run(&t, at, &sets, &mut rows, 255);
+                    let want = (want <= 255).then(|| &t[at..at + want]);
+                    assert_eq!(
+                        got.map(str::as_bytes),
+                        want,
+                        "len {len} at {at} stop {stop:?}"
+                    );
+                }
+            }
+        }
+    }
 
     /// `colon_marks` over windows of a text, at its start, inside, and
     /// running past its end, against the scalar twin on each block read
