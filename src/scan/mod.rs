@@ -602,17 +602,22 @@ pub fn skip_with(
 /// blocks of 64 bytes with one byte of context before and after.
 type ColonMarks = fn(&[u8], &mut [u64]);
 
-/// The colon kernel for this machine.
+/// The colon kernel for this machine, chosen once.
 fn colon_kernel() -> ColonMarks {
+    static KERNEL: std::sync::LazyLock<ColonMarks> = std::sync::LazyLock::new(pick_colon_kernel);
+    *KERNEL
+}
+
+fn pick_colon_kernel() -> ColonMarks {
     #[cfg(all(target_arch = "x86_64", not(feature = "force-scalar")))]
     {
         fn avx2(src: &[u8], out: &mut [u64]) {
-            // SAFETY: `colon_kernel` hands this out only after detecting
+            // SAFETY: `pick_colon_kernel` hands this out only after detecting
             // AVX2.
             unsafe { x86_64::colon_marks_avx2(src, out) }
         }
         fn avx512(src: &[u8], out: &mut [u64]) {
-            // SAFETY: `colon_kernel` hands this out only after detecting
+            // SAFETY: `pick_colon_kernel` hands this out only after detecting
             // AVX-512 BW (and so F).
             unsafe { x86_64::colon_marks_avx512(src, out) }
         }
