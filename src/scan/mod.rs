@@ -193,6 +193,11 @@ pub(crate) type Row = [u64; MAX_CLASSES];
 pub struct RowSets {
     nibbles: [[u8; 16]; MAX_CLASSES],
     n: usize,
+    /// The VBMI kernel's table (x86_64 only).
+    #[cfg_attr(
+        any(not(target_arch = "x86_64"), feature = "force-scalar"),
+        allow(dead_code)
+    )]
     outside: [u8; 128],
 }
 
@@ -673,23 +678,28 @@ pub(crate) fn colon_marks(text: &[u8], at: usize, out: &mut [u64]) {
 /// any other or where this machine cannot run it.
 #[doc(hidden)]
 pub fn colon_marks_with(kernel: Kernel, src: &[u8; 66]) -> Option<u64> {
-    let mut out = [0u64; 1];
-    match kernel {
-        Kernel::Scalar => return Some(scalar::colon_marks(src)),
-        #[cfg(target_arch = "x86_64")]
-        Kernel::Avx2 if std::arch::is_x86_feature_detected!("avx2") => {
-            // SAFETY: the CPU supports AVX2, checked in the guard.
-            unsafe { x86_64::colon_marks_avx2(src, &mut out) }
+    #[cfg(target_arch = "x86_64")]
+    {
+        let mut out = [0u64; 1];
+        match kernel {
+            Kernel::Avx2 if std::arch::is_x86_feature_detected!("avx2") => {
+                // SAFETY: the CPU supports AVX2, checked in the guard.
+                unsafe { x86_64::colon_marks_avx2(src, &mut out) };
+                return Some(out[0]);
+            }
+            Kernel::Avx512 if std::arch::is_x86_feature_detected!("avx512bw") => {
+                // SAFETY: the CPU supports AVX-512 BW (and so F), checked
+                // in the guard.
+                unsafe { x86_64::colon_marks_avx512(src, &mut out) };
+                return Some(out[0]);
+            }
+            _ => {}
         }
-        #[cfg(target_arch = "x86_64")]
-        Kernel::Avx512 if std::arch::is_x86_feature_detected!("avx512bw") => {
-            // SAFETY: the CPU supports AVX-512 BW (and so F), checked in
-            // the guard.
-            unsafe { x86_64::colon_marks_avx512(src, &mut out) }
-        }
-        _ => return None,
     }
-    Some(out[0])
+    match kernel {
+        Kernel::Scalar => Some(scalar::colon_marks(src)),
+        _ => None,
+    }
 }
 
 /// `s` as a `str` when it is ASCII, for the short ASCII slices extraction

@@ -290,6 +290,7 @@ pub(crate) unsafe fn classify_avx512(
 ///
 /// # Safety
 /// The CPU must support AVX2.
+#[cfg_attr(feature = "force-scalar", allow(dead_code))]
 #[target_feature(enable = "avx2")]
 pub(crate) unsafe fn classify_rows_avx2(src: &[u8], sets: &RowSets, rows: &mut [Row]) {
     rows_by_blocks(
@@ -308,6 +309,7 @@ pub(crate) unsafe fn classify_rows_avx2(src: &[u8], sets: &RowSets, rows: &mut [
 ///
 /// # Safety
 /// The CPU must support AVX-512 F and BW.
+#[cfg_attr(feature = "force-scalar", allow(dead_code))]
 #[target_feature(enable = "avx512f,avx512bw")]
 pub(crate) unsafe fn classify_rows_avx512(src: &[u8], sets: &RowSets, rows: &mut [Row]) {
     rows_by_blocks(
@@ -337,6 +339,7 @@ pub(crate) unsafe fn classify_rows_avx512(src: &[u8], sets: &RowSets, rows: &mut
 ///
 /// # Safety
 /// The CPU must support AVX-512 F, BW and VBMI, and GFNI.
+#[cfg_attr(feature = "force-scalar", allow(dead_code))]
 #[target_feature(enable = "avx512f,avx512bw,avx512vbmi,gfni")]
 pub(crate) unsafe fn classify_rows_vbmi(src: &[u8], sets: &RowSets, rows: &mut [Row]) {
     let o = sets.outside.as_ptr() as *const __m512i;
@@ -396,6 +399,7 @@ pub(crate) unsafe fn classify_rows_vbmi(src: &[u8], sets: &RowSets, rows: &mut [
 }
 
 /// The VBMI kernel's byte order within each 8-byte group, reversed.
+#[cfg_attr(feature = "force-scalar", allow(dead_code))]
 static REVERSE: [u8; 64] = {
     let mut t = [0u8; 64];
     let mut i = 0;
@@ -407,6 +411,7 @@ static REVERSE: [u8; 64] = {
 };
 
 /// The VBMI kernel's gather: result byte 8 j + q is byte j of group q.
+#[cfg_attr(feature = "force-scalar", allow(dead_code))]
 static GATHER: [u8; 64] = {
     let mut t = [0u8; 64];
     let mut i = 0;
@@ -418,6 +423,7 @@ static GATHER: [u8; 64] = {
 };
 
 /// The ninth set's index (the last a row holds).
+#[cfg_attr(feature = "force-scalar", allow(dead_code))]
 const MAX_NIBBLE: usize = super::MAX_CLASSES - 1;
 
 /// How far ahead of the block it reads a streaming kernel (the colon
@@ -430,6 +436,7 @@ const PREFETCH: usize = 1024;
 /// Asks for the bytes [`PREFETCH`] after `block`'s start. A prefetch is a
 /// hint: it never faults, wherever it points (the address is formed with
 /// `wrapping_add`, not as an in-bounds offset).
+#[cfg_attr(feature = "force-scalar", allow(dead_code))]
 #[inline(always)]
 fn ahead(block: &[u8; 64]) {
     // SAFETY: SSE is part of x86_64; a prefetch reads nothing.
