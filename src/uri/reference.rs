@@ -125,8 +125,10 @@ impl Parser {
         // table lookup per block (AVX-512 VBMI) or where there is no tagged
         // DFA; elsewhere the tagged DFA (one pass, no setup: the other
         // kernels' classification costs more than it saves on one short
-        // input). Measured in `examples/parse_peers.rs`: on two VBMI
-        // machines the fast path first was faster on three corpora of four.
+        // input). Measured in `examples/parse_peers.rs` on two VBMI
+        // machines: faster on kasztp and userbait on both, on node_files on
+        // one of them (slower on the other), a little slower on
+        // isaacs_files where it was measured.
         let fast = match entry.fast {
             Some(fast)
                 if input.len() <= MAX_LINE
