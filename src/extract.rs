@@ -379,7 +379,8 @@ const MAX_SCHEME: usize = 32;
 /// goes to memchr, when the options add triggers to the colons.
 const JUMP: usize = 4;
 
-/// Blocks whose candidate colons are marked at once (4 KiB of text).
+/// Blocks whose candidate colons are marked at once (512 bytes of text,
+/// from a colon memchr found).
 const MARKS: usize = 8;
 
 /// Bytes that end a bare URI's trailing run when unbalanced, or always.

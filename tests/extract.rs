@@ -190,6 +190,64 @@ fn random_text() {
     }
 }
 
+/// The colon trigger with no options (candidate colons marked by the SIMD
+/// kernel, 512 bytes at a time from a colon memchr finds) against the
+/// trigger of the options (every colon, by the block classifier, then the
+/// same test in scalar code), on text with no `w` or `f` for the options' own
+/// triggers to find: the same hits. The text runs over many
+/// windows; its colons come with letters before, digits, quotes, `/`,
+/// whitespace and U+00A0 after, as in prose, times of day, JSON and URIs
+/// broken inside angle brackets (schemes ending in a digit, so that only
+/// the byte after the colon makes it a candidate).
+#[test]
+fn colon_marks_find_what_every_colon_finds() {
+    let mut x: u64 = 0xC010_4A4B;
+    let mut next = || {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        x
+    };
+    let pieces: [&[u8]; 17] = [
+        b"HTTPS://a.example/x",
+        b"mailto:a@b.example",
+        b"urn:isbn:0451450523",
+        b"<ttp2:\n//c.example/>",
+        b"<ttp1:\xc2\xa0//d.example/>",
+        b"<ttp4: //h.example/>",
+        b"\"ttps://e.example/q?a=1\"",
+        b"10:20:30",
+        b"{\"k\":\"v\"}",
+        b"Note: ",
+        b"e.g.: ",
+        b"tel:+1-201-555-0123",
+        b"<ttp3:\t//g> s3://b/k",
+        b" ",
+        b"\n",
+        b"(",
+        b")",
+    ];
+    let alphabet: &[u8] = b":/ \n\t<>\"'.,;:()@%#aZ09\xc2\xa0\xff~";
+    let mut compared = 0;
+    for _ in 0..400 {
+        let len = 64 + (next() % 1500) as usize;
+        let mut text = Vec::new();
+        while text.len() < len {
+            let r = next();
+            if r % 3 == 0 {
+                text.extend_from_slice(pieces[(r >> 8) as usize % pieces.len()]);
+            } else {
+                text.push(alphabet[(r >> 16) as usize % alphabet.len()]);
+            }
+        }
+        let marks: Vec<_> = find_iter(&text, ExtractOptions::new()).collect();
+        let every: Vec<_> = find_iter(&text, ExtractOptions::new().abbreviated(true)).collect();
+        assert_eq!(marks, every, "{:?}", String::from_utf8_lossy(&text));
+        compared += marks.len();
+    }
+    assert!(compared > 1000, "{compared}");
+}
+
 /// Long inputs cost linear time: a megabyte of brackets, quotes, colons
 /// and trailing parentheses ends quickly (no timing threshold: a quadratic
 /// scan would not finish within the test's patience, a linear one does).

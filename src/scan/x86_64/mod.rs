@@ -295,7 +295,7 @@ pub(crate) unsafe fn classify_avx512(
 pub(crate) unsafe fn classify_rows_avx2(src: &[u8], sets: &RowSets, rows: &mut [Row]) {
     rows_by_blocks(
         |b, s, o, n| {
-            ahead(b);
+            ahead(b.as_ptr());
             // SAFETY: this function runs only where AVX2 is supported.
             unsafe { classify_avx2(b, s, o, n) }
         },
@@ -314,7 +314,7 @@ pub(crate) unsafe fn classify_rows_avx2(src: &[u8], sets: &RowSets, rows: &mut [
 pub(crate) unsafe fn classify_rows_avx512(src: &[u8], sets: &RowSets, rows: &mut [Row]) {
     rows_by_blocks(
         |b, s, o, n| {
-            ahead(b);
+            ahead(b.as_ptr());
             // SAFETY: this function runs only where AVX-512 F and BW are
             // supported.
             unsafe { classify_avx512(b, s, o, n) }
@@ -380,8 +380,7 @@ pub(crate) unsafe fn classify_rows_vbmi(src: &[u8], sets: &RowSets, rows: &mut [
                 _mm512_maskz_loadu_epi8(!0u64 >> (64 - left), src.as_ptr().add(64 * b) as *const i8)
             }
         };
-        // A prefetch never faults, wherever it points.
-        _mm_prefetch::<_MM_HINT_T0>(src.as_ptr().wrapping_add(64 * b + PREFETCH) as *const i8);
+        ahead(src.as_ptr().wrapping_add(64 * b));
         let r = _mm512_permutexvar_epi8(rev, v);
         let c = _mm512_permutex2var_epi8(t0, r, t1);
         let c = _mm512_mask_blend_epi8(_mm512_movepi8_mask(r), c, ones);
@@ -433,14 +432,14 @@ const MAX_NIBBLE: usize = super::MAX_CLASSES - 1;
 /// faster (`extract_corpus`); `urilex validate` on 237 MB, about 5%.
 const PREFETCH: usize = 1024;
 
-/// Asks for the bytes [`PREFETCH`] after `block`'s start. A prefetch is a
-/// hint: it never faults, wherever it points (the address is formed with
+/// Asks for the bytes [`PREFETCH`] after `p`. A prefetch is a hint: it
+/// never faults, wherever it points (the address is formed with
 /// `wrapping_add`, not as an in-bounds offset).
 #[cfg_attr(feature = "force-scalar", allow(dead_code))]
 #[inline(always)]
-fn ahead(block: &[u8; 64]) {
+fn ahead(p: *const u8) {
     // SAFETY: SSE is part of x86_64; a prefetch reads nothing.
-    unsafe { _mm_prefetch::<_MM_HINT_T0>(block.as_ptr().wrapping_add(PREFETCH) as *const i8) }
+    unsafe { _mm_prefetch::<_MM_HINT_T0>(p.wrapping_add(PREFETCH) as *const i8) }
 }
 
 /// Extraction's candidate colons of `out.len()` blocks, 64 bytes at a
@@ -467,13 +466,12 @@ pub(crate) unsafe fn colon_marks_avx512(src: &[u8], out: &mut [u64]) {
         _mm512_set1_epi8(25),
     );
     for (w, o) in out.iter_mut().enumerate() {
+        ahead(src.as_ptr().wrapping_add(64 * w));
         // SAFETY: `src` holds `64 out.len() + 2` bytes (asserted), so 64
         // bytes from `64 w`, `64 w + 1` and `64 w + 2` are in it; the loads
-        // are unaligned. A prefetch never faults, wherever it points (the
-        // address is formed with `wrapping_add`, not an in-bounds offset).
+        // are unaligned.
         let (prev, cur, next) = unsafe {
             let p = src.as_ptr().add(64 * w);
-            _mm_prefetch::<_MM_HINT_T0>(p.wrapping_add(PREFETCH) as *const i8);
             (
                 _mm512_loadu_si512(p as *const __m512i),
                 _mm512_loadu_si512(p.add(1) as *const __m512i),
@@ -513,18 +511,15 @@ pub(crate) unsafe fn colon_marks_avx2(src: &[u8], out: &mut [u64]) {
         _mm256_set1_epi8(25),
     );
     for (w, o) in out.iter_mut().enumerate() {
+        ahead(src.as_ptr().wrapping_add(64 * w));
         let mut m = 0u64;
         for k in 0..2 {
             let at = 64 * w + 32 * k;
             // SAFETY: `src` holds `64 out.len() + 2` bytes (asserted), so
             // 32 bytes from `at`, `at + 1` and `at + 2` are in it; the
-            // loads are unaligned. A prefetch never faults (see
-            // `colon_marks_avx512`).
+            // loads are unaligned.
             let (prev, cur, next) = unsafe {
                 let p = src.as_ptr().add(at);
-                if k == 0 {
-                    _mm_prefetch::<_MM_HINT_T0>(p.wrapping_add(PREFETCH) as *const i8);
-                }
                 (
                     _mm256_loadu_si256(p as *const __m256i),
                     _mm256_loadu_si256(p.add(1) as *const __m256i),
