@@ -350,3 +350,53 @@ fn windows_and_buffer_ends_at_every_offset() {
         assert_eq!(urilex::validate_lines(&parser, b), want, "cut {cut}");
     }
 }
+
+/// Lines of lengths around a window's (16 KB, where the batch classifies
+/// its buffer anew) and a word's (64 bytes), in random order and with
+/// both line ends, so that LFs fall just before, at and just after a
+/// window's end and lines reach past it or are longer than a window: the
+/// batch and `validate_lines` find the lines of `urilex::lines`, with the
+/// results of parsing each alone.
+#[test]
+fn lines_around_the_window_size_split_as_lines_does() {
+    let lens = [
+        0, 1, 9, 63, 64, 65, 127, 16_318, 16_382, 16_383, 16_384, 16_385, 16_446, 16_447, 16_448,
+        16_449, 40_000,
+    ];
+    let mut rng = gen::Rng(0x16_000);
+    let parser = Parser::new();
+    for round in 0..40 {
+        let mut buf = Vec::new();
+        for _ in 0..3 + rng.below(5) {
+            let len = lens[rng.below(lens.len())];
+            let mut line = b"http://a/".to_vec();
+            line.resize(len.max(9), b'p');
+            line.truncate(len);
+            if rng.chance(20) && len > 20 {
+                line[len / 2] = b' ';
+            }
+            buf.extend_from_slice(&line);
+            buf.extend_from_slice(if rng.chance(30) { b"\r\n" } else { b"\n" });
+        }
+        if round % 2 == 1 {
+            buf.pop();
+        }
+        let ls: Vec<(usize, &[u8])> = urilex::lines(&buf).collect();
+        let only: Vec<&[u8]> = ls.iter().map(|&(_, l)| l).collect();
+        let mut batch = Batch::new();
+        batch.parse_lines(&parser, &buf);
+        check_same(&parser, &batch, &only);
+        for (i, &(at, _)) in ls.iter().enumerate() {
+            assert_eq!(batch.line_start(i), at, "round {round}");
+        }
+        let mut want = urilex::Counts::default();
+        for l in &only {
+            want.total += 1;
+            match parser.parse_bytes(l) {
+                Ok(_) => want.valid += 1,
+                Err(e) => want.invalid[e.kind() as usize] += 1,
+            }
+        }
+        assert_eq!(urilex::validate_lines(&parser, &buf), want, "round {round}");
+    }
+}

@@ -248,6 +248,12 @@ pub(crate) struct Windows<'b> {
     words: usize,
     /// The next line's start.
     pos: usize,
+    /// The word of the line-end bitmap the next LF is looked for in, and
+    /// its LFs not yet taken. Lines are found by clearing the lowest bit of
+    /// `lfs`: the search for a line's end does not wait for the previous
+    /// line's end to be turned into a position and read back.
+    word: usize,
+    lfs: u64,
 }
 
 /// One line of a batch: its start in the buffer, and the line with its
@@ -271,6 +277,8 @@ impl<'b> Windows<'b> {
             end: 0,
             words: 0,
             pos: 0,
+            word: 0,
+            lfs: 0,
         }
     }
 
@@ -283,54 +291,38 @@ impl<'b> Windows<'b> {
         let last = (at + 64 * words).min(buf.len());
         (self.rows_kern)(&buf[at..last], self.sets, &mut self.rows[..words]);
         // Past the buffer's end: a stop in every run set, and no LF.
+        let m = !0u64 << ((end - at) & 63);
         if end == buf.len() {
-            let m = !0u64 << ((end - at) & 63);
             for s in self.rows[words - 1].iter_mut() {
                 *s |= m;
             }
+        } else {
+            // Past the window's end, no LF either: a line that goes on
+            // past it is looked for again in a window from its start.
+            self.rows[words - 1][self.lf] |= m;
         }
         self.start = at;
         self.end = end;
         self.words = words;
+        self.word = 0;
+        self.lfs = !self.rows[0][self.lf];
         crate::steps::add(end - at + 1);
     }
 
-    /// The first LF of the window at or after the next line's start, in
-    /// positions from the window's start, if there is one before its end.
-    /// As in [`Line::stop`], the 64 positions from there are one word read
-    /// from two: a line shorter than 64 bytes takes no branch of its own.
+    /// The next LF of the window, in positions from its start, if there is
+    /// one before its end; the LF is taken.
     #[inline(always)]
-    fn lf(&self) -> Option<usize> {
-        let (rows, k) = (&self.rows, self.lf);
-        let from = self.pos - self.start;
-        let w = from >> 6;
-        // Words past the window's last may hold an earlier window's bits:
-        // whatever they give lies past its end.
-        let m =
-            !((u128::from(rows[w + 1][k]) << 64 | u128::from(rows[w][k])) >> (from & 63)) as u64;
-        let at = if m != 0 {
-            from + m.trailing_zeros() as usize
-        } else {
-            self.far_lf(from + 64)?
-        };
-        (self.start + at < self.end).then_some(at)
-    }
-
-    /// The same from 64 bytes on (a long line: out of line).
-    #[cold]
-    #[inline(never)]
-    fn far_lf(&self, from: usize) -> Option<usize> {
-        let (rows, k) = (&self.rows, self.lf);
-        let mut w = from >> 6;
-        let mut m = !rows[w][k] & (!0u64 << (from & 63));
-        while m == 0 {
-            w += 1;
-            if w >= self.words {
+    fn lf(&mut self) -> Option<usize> {
+        while self.lfs == 0 {
+            self.word += 1;
+            if self.word >= self.words {
                 return None;
             }
-            m = !rows[w][k];
+            self.lfs = !self.rows[self.word][self.lf];
         }
-        Some(64 * w + m.trailing_zeros() as usize)
+        let at = 64 * self.word + self.lfs.trailing_zeros() as usize;
+        self.lfs &= self.lfs - 1;
+        Some(at)
     }
 
     /// The next line, or `None` at the buffer's end. Lines are exactly
