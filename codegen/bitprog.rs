@@ -541,6 +541,13 @@ fn small(set: &ByteSet) -> Option<String> {
 /// state. The run set is the state's self-loop set exactly, so the byte
 /// after a run never keeps the state.
 pub fn emit_leaf(out: &mut String, p: usize, n: usize, d: &Dfa, runs: &[u8]) {
+    if let Some(body) = structured_leaf(d, runs) {
+        let _ = writeln!(
+            out,
+            "#[allow(non_snake_case, dead_code, unreachable_patterns, unused_mut, unused_variables, unused_labels, unused_assignments, unreachable_code, clippy::all)]\n#[inline(always)]\nfn P{p}_L{n}_LEAF(l: &Line, mut i: usize) -> Option<usize> {{\n    let mut last = None;\n{body}}}"
+        );
+        return;
+    }
     let _ = writeln!(
         out,
         "#[allow(non_snake_case, dead_code, unreachable_patterns, unused_mut, unused_variables, clippy::all)]\n#[inline(always)]\nfn P{p}_L{n}_LEAF(l: &Line, mut i: usize) -> Option<usize> {{\n    let mut last = None;\n    let mut s = {START}u32;\n    loop {{\n        match s {{"
@@ -576,6 +583,264 @@ pub fn emit_leaf(out: &mut String, p: usize, n: usize, d: &Dfa, runs: &[u8]) {
         out.push_str("                    _ => return last,\n                };\n                i += 1;\n            }\n");
     }
     out.push_str("            _ => return last,\n        }\n    }\n}\n");
+}
+
+/// One step of a structured leaf's layout: a state, or a loop whose
+/// first state (its header) is the only one entered from outside it.
+enum Item {
+    State(u32),
+    Loop(u32, Vec<u32>),
+}
+
+impl Item {
+    fn head(&self) -> u32 {
+        match *self {
+            Item::State(s) | Item::Loop(s, _) => s,
+        }
+    }
+}
+
+/// A leaf's DFA as structured code, with no state variable, when its
+/// states allow it: every cycle (other than a state's loop on itself)
+/// passes through one header state, the only state of its strongly
+/// connected component entered from outside it. Then the components,
+/// in topological order, lay out as straight code and loops: a jump to a
+/// later state is a `break` out of the labelled block that ends where the
+/// state's code begins, a jump back to a header is a `continue` of its
+/// loop, and a state's loop on itself is its run (`Line::stop`) or a
+/// byte loop. The state machine's `match` inside a `loop` (the other
+/// form) leaves the compiler an indirect jump per state change where it
+/// does not resolve the state; this form has none. `None`: a DFA this
+/// layout does not fit (nested cycles), which keeps the other form.
+fn structured_leaf(d: &Dfa, runs: &[u8]) -> Option<String> {
+    let n = d.nstates();
+    let mut edges: Vec<Vec<(u32, ByteSet)>> = vec![Vec::new(); n];
+    let mut selfs: Vec<ByteSet> = vec![ByteSet::empty(); n];
+    for s in 1..n {
+        for b in 0..=255u8 {
+            let t = d.next(s as u32, b);
+            if t == DEAD {
+                continue;
+            }
+            if t == s as u32 {
+                selfs[s].insert(b);
+                continue;
+            }
+            match edges[s].iter_mut().find(|(x, _)| *x == t) {
+                Some((_, set)) => set.insert(b),
+                None => edges[s].push((t, ByteSet::single(b))),
+            }
+        }
+    }
+    // The states reached from the start, and their components (Tarjan's
+    // algorithm, iterative), found in reverse topological order.
+    let mut index = vec![usize::MAX; n];
+    let mut low = vec![0usize; n];
+    let mut on = vec![false; n];
+    let mut stack: Vec<u32> = Vec::new();
+    let mut comps: Vec<Vec<u32>> = Vec::new();
+    let mut counter = 0;
+    let mut work: Vec<(u32, usize)> = vec![(START, 0)];
+    index[START as usize] = counter;
+    low[START as usize] = counter;
+    counter += 1;
+    stack.push(START);
+    on[START as usize] = true;
+    while let Some(&mut (v, ref mut k)) = work.last_mut() {
+        if let Some(&(w, _)) = edges[v as usize].get(*k) {
+            *k += 1;
+            if index[w as usize] == usize::MAX {
+                index[w as usize] = counter;
+                low[w as usize] = counter;
+                counter += 1;
+                stack.push(w);
+                on[w as usize] = true;
+                work.push((w, 0));
+            } else if on[w as usize] {
+                low[v as usize] = low[v as usize].min(index[w as usize]);
+            }
+            continue;
+        }
+        work.pop();
+        if let Some(&(u, _)) = work.last() {
+            low[u as usize] = low[u as usize].min(low[v as usize]);
+        }
+        if low[v as usize] == index[v as usize] {
+            let mut comp = Vec::new();
+            loop {
+                let w = stack.pop().expect("on the stack");
+                on[w as usize] = false;
+                comp.push(w);
+                if w == v {
+                    break;
+                }
+            }
+            comps.push(comp);
+        }
+    }
+    comps.reverse();
+    let mut comp_of = vec![usize::MAX; n];
+    for (c, comp) in comps.iter().enumerate() {
+        for &s in comp {
+            comp_of[s as usize] = c;
+        }
+    }
+    let mut items = Vec::new();
+    let mut header = vec![false; n];
+    for (c, comp) in comps.iter().enumerate() {
+        if comp.len() == 1 {
+            items.push(Item::State(comp[0]));
+            continue;
+        }
+        // The header: the one state entered from outside (or the start).
+        let mut entries: Vec<u32> = comp
+            .iter()
+            .copied()
+            .filter(|&s| {
+                s == START
+                    || (1..n).any(|u| {
+                        comp_of[u] != c
+                            && comp_of[u] != usize::MAX
+                            && edges[u].iter().any(|&(t, _)| t == s)
+                    })
+            })
+            .collect();
+        entries.dedup();
+        let [h] = entries[..] else {
+            return None;
+        };
+        header[h as usize] = true;
+        // The rest in topological order without the edges back to the
+        // header; a cycle left is a nested loop, which this layout does
+        // not take.
+        let inside = |s: u32| comp_of[s as usize] == c && s != h;
+        let mut indeg = vec![0usize; n];
+        for &s in comp {
+            for &(t, _) in &edges[s as usize] {
+                if inside(t) {
+                    indeg[t as usize] += 1;
+                }
+            }
+        }
+        let mut order = vec![h];
+        let mut ready: Vec<u32> = Vec::new();
+        let mut next = 0;
+        while next < order.len() {
+            let s = order[next];
+            next += 1;
+            for &(t, _) in &edges[s as usize] {
+                if inside(t) {
+                    indeg[t as usize] -= 1;
+                    if indeg[t as usize] == 0 {
+                        ready.push(t);
+                    }
+                }
+            }
+            order.append(&mut ready);
+        }
+        if order.len() != comp.len() {
+            return None;
+        }
+        items.push(Item::Loop(h, order));
+    }
+    let mut out = String::new();
+    emit_items(
+        &mut out, &items, d, runs, &edges, &selfs, &header, &comp_of, 1,
+    );
+    Some(out)
+}
+
+/// Lays out `items` (see [`structured_leaf`]): each item's code after the
+/// labelled block `'sK` (K its first state) closes, so that `break 'sK`
+/// goes to it.
+#[allow(clippy::too_many_arguments)]
+fn emit_items(
+    out: &mut String,
+    items: &[Item],
+    d: &Dfa,
+    runs: &[u8],
+    edges: &[Vec<(u32, ByteSet)>],
+    selfs: &[ByteSet],
+    header: &[bool],
+    comp_of: &[usize],
+    depth: usize,
+) {
+    let pad = "    ".repeat(depth);
+    for item in items[1..].iter().rev() {
+        let _ = writeln!(out, "{pad}'s{}: {{", item.head());
+    }
+    for (j, item) in items.iter().enumerate() {
+        if j > 0 {
+            let _ = writeln!(out, "{pad}}} // 's{}", item.head());
+        }
+        match item {
+            Item::State(s) => emit_state(out, *s, d, runs, edges, selfs, header, comp_of, depth),
+            Item::Loop(h, states) => {
+                let _ = writeln!(out, "{pad}'l{h}: loop {{");
+                let inner: Vec<Item> = states.iter().map(|&s| Item::State(s)).collect();
+                emit_items(
+                    out,
+                    &inner,
+                    d,
+                    runs,
+                    edges,
+                    selfs,
+                    header,
+                    comp_of,
+                    depth + 1,
+                );
+                let _ = writeln!(out, "{pad}}}");
+            }
+        }
+    }
+}
+
+/// One state of a structured leaf: its run (or byte loop), whether it
+/// accepts, and the next byte's jump.
+#[allow(clippy::too_many_arguments)]
+fn emit_state(
+    out: &mut String,
+    s: u32,
+    d: &Dfa,
+    runs: &[u8],
+    edges: &[Vec<(u32, ByteSet)>],
+    selfs: &[ByteSet],
+    header: &[bool],
+    comp_of: &[usize],
+    depth: usize,
+) {
+    let pad = "    ".repeat(depth);
+    let _ = writeln!(out, "{pad}// state {s}");
+    let run = runs[s as usize];
+    if run != NO_RUN {
+        let _ = writeln!(out, "{pad}i = l.stop({run}, i);");
+    } else if !selfs[s as usize].is_empty() {
+        let _ = writeln!(
+            out,
+            "{pad}while matches!(l.at(i), Some({})) {{ i += 1; }}",
+            pattern(&selfs[s as usize])
+        );
+    }
+    if d.accept[s as usize] {
+        let _ = writeln!(out, "{pad}last = Some(i);");
+    }
+    if edges[s as usize].is_empty() {
+        let _ = writeln!(out, "{pad}return last;");
+        return;
+    }
+    let _ = writeln!(out, "{pad}let Some(b) = l.at(i) else {{ return last }};");
+    let _ = writeln!(out, "{pad}i += 1;");
+    let _ = writeln!(out, "{pad}match b {{");
+    for (t, set) in &edges[s as usize] {
+        let jump = if header[*t as usize] && comp_of[*t as usize] == comp_of[s as usize] {
+            format!("continue 'l{t}")
+        } else {
+            format!("break 's{t}")
+        };
+        let _ = writeln!(out, "{pad}    {} => {jump},", pattern(set));
+    }
+    let _ = writeln!(out, "{pad}    _ => return last,");
+    let _ = writeln!(out, "{pad}}}");
 }
 
 /// The fast path of one program as a Rust function `{name}_FAST<S:
