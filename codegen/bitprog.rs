@@ -7,7 +7,9 @@
 //! one bitmap of the bytes outside the set. A leaf state with a run set
 //! then skips its run with one trailing-zero count, so scalar work happens
 //! once per component, not once per byte. Every other leaf state steps one
-//! byte at a time through the leaf's own table: the leaves stay exact.
+//! byte at a time through generated code (`emit_leaf`: straight code and
+//! loops where the DFA allows, else a `match` on the state): the leaves
+//! stay exact.
 //!
 //! What this stage proves, per `Split` of an entry's program, is a rule that
 //! picks the branch the backtracking program would take (its first branch
@@ -536,10 +538,11 @@ fn small(set: &ByteSet) -> Option<String> {
 
 /// Leaf `n` of profile `p` as a Rust function `P{p}_L{n}_LEAF(l: &Line,
 /// i: usize) -> Option<usize>`, the end of its longest match from `i`:
-/// the DFA's states as arms of a `match`, a state with a run set first
-/// skipping its run in one step (`Line::stop`), then one byte to the next
-/// state. The run set is the state's self-loop set exactly, so the byte
-/// after a run never keeps the state.
+/// structured code where the DFA allows ([`structured_leaf`]), else the
+/// DFA's states as arms of a `match`; either way a state with a run set
+/// first skips its run in one step (`Line::stop`), then one byte goes to
+/// the next state. The run set is the state's self-loop set exactly, so
+/// the byte after a run never keeps the state.
 pub fn emit_leaf(out: &mut String, p: usize, n: usize, d: &Dfa, runs: &[u8]) {
     if let Some(body) = structured_leaf(d, runs) {
         let _ = writeln!(
