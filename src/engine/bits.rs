@@ -144,15 +144,8 @@ impl<const N: usize> Single<N> {
     /// built where the caller keeps them.
     #[inline(always)]
     pub(crate) fn new(input: &[u8], runs: &RowSets) -> Single<N> {
-        let words = input.len() / 64 + 1;
-        assert!(words < N, "an input too long for its rows");
         let mut rows = [[0u64; MAX_CLASSES]; N];
-        row_classifier()(input, runs, &mut rows);
-        let m = !0u64 << (input.len() & 63);
-        for s in rows[words - 1].iter_mut() {
-            *s |= m;
-        }
-        crate::steps::add(input.len() + 1);
+        classify_single(input, runs, &mut rows);
         Single { rows }
     }
 
@@ -165,6 +158,20 @@ impl<const N: usize> Single<N> {
     }
 }
 
+/// Classifies `input` into `rows` (cleared, more than the input's words;
+/// see [`Single::new`]).
+#[inline(always)]
+fn classify_single(input: &[u8], runs: &RowSets, rows: &mut [Row]) {
+    let words = input.len() / 64 + 1;
+    assert!(words < rows.len(), "an input too long for its rows");
+    row_classifier()(input, runs, rows);
+    let m = !0u64 << (input.len() & 63);
+    for s in rows[words - 1].iter_mut() {
+        *s |= m;
+    }
+    crate::steps::add(input.len() + 1);
+}
+
 /// `fast` over one input of at most [`MAX_LINE`] bytes: its spans, or
 /// `None` where the fast path cannot tell. The rows are as many as the
 /// input needs (two under 64 bytes, the most common; three under 128;
@@ -173,9 +180,17 @@ impl<const N: usize> Single<N> {
 pub(crate) fn fast_single(input: &[u8], sets: &RowSets, fast: FastPath) -> Option<super::Spans> {
     #[inline(always)]
     fn with<const N: usize>(input: &[u8], sets: &RowSets, fast: FastPath) -> Option<super::Spans> {
-        let single = Single::<N>::new(input, sets);
+        // The rows are classified where they stay: built by `Single::new`
+        // and moved here, they were copied (a `memcpy` call per input).
+        let mut rows = [[0u64; MAX_CLASSES]; N];
+        classify_single(input, sets, &mut rows);
+        let line = Line {
+            b: input,
+            base: 0,
+            rows: &rows,
+        };
         let mut spans = super::Spans::EMPTY;
-        fast(&single.line(input), &mut spans).then_some(spans)
+        fast(&line, &mut spans).then_some(spans)
     }
     match input.len() {
         0..64 => with::<2>(input, sets, fast),
