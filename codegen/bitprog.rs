@@ -696,7 +696,7 @@ fn structured_leaf(d: &Dfa, runs: &[u8]) -> Option<String> {
             continue;
         }
         // The header: the one state entered from outside (or the start).
-        let mut entries: Vec<u32> = comp
+        let entries: Vec<u32> = comp
             .iter()
             .copied()
             .filter(|&s| {
@@ -708,7 +708,6 @@ fn structured_leaf(d: &Dfa, runs: &[u8]) -> Option<String> {
                     })
             })
             .collect();
-        entries.dedup();
         let [h] = entries[..] else {
             return None;
         };
@@ -746,104 +745,93 @@ fn structured_leaf(d: &Dfa, runs: &[u8]) -> Option<String> {
         }
         items.push(Item::Loop(h, order));
     }
+    let layout = Layout {
+        d,
+        runs,
+        edges,
+        selfs,
+        header,
+        comp_of,
+    };
     let mut out = String::new();
-    emit_items(
-        &mut out, &items, d, runs, &edges, &selfs, &header, &comp_of, 1,
-    );
+    layout.items(&mut out, &items, 1);
     Some(out)
 }
 
-/// Lays out `items` (see [`structured_leaf`]): each item's code after the
-/// labelled block `'sK` (K its first state) closes, so that `break 'sK`
-/// goes to it.
-#[allow(clippy::too_many_arguments)]
-fn emit_items(
-    out: &mut String,
-    items: &[Item],
-    d: &Dfa,
-    runs: &[u8],
-    edges: &[Vec<(u32, ByteSet)>],
-    selfs: &[ByteSet],
-    header: &[bool],
-    comp_of: &[usize],
-    depth: usize,
-) {
-    let pad = "    ".repeat(depth);
-    for item in items[1..].iter().rev() {
-        let _ = writeln!(out, "{pad}'s{}: {{", item.head());
-    }
-    for (j, item) in items.iter().enumerate() {
-        if j > 0 {
-            let _ = writeln!(out, "{pad}}} // 's{}", item.head());
+/// What a structured leaf's code is written from: the DFA, its states' run
+/// sets, each state's jumps (its loop on itself apart) and the header and
+/// component of each state.
+struct Layout<'d> {
+    d: &'d Dfa,
+    runs: &'d [u8],
+    edges: Vec<Vec<(u32, ByteSet)>>,
+    selfs: Vec<ByteSet>,
+    header: Vec<bool>,
+    comp_of: Vec<usize>,
+}
+
+impl Layout<'_> {
+    /// Lays out `items` (see [`structured_leaf`]): each item's code after
+    /// the labelled block `'sK` (K its first state) closes, so that
+    /// `break 'sK` goes to it.
+    fn items(&self, out: &mut String, items: &[Item], depth: usize) {
+        let pad = "    ".repeat(depth);
+        for item in items[1..].iter().rev() {
+            let _ = writeln!(out, "{pad}'s{}: {{", item.head());
         }
-        match item {
-            Item::State(s) => emit_state(out, *s, d, runs, edges, selfs, header, comp_of, depth),
-            Item::Loop(h, states) => {
-                let _ = writeln!(out, "{pad}'l{h}: loop {{");
-                let inner: Vec<Item> = states.iter().map(|&s| Item::State(s)).collect();
-                emit_items(
-                    out,
-                    &inner,
-                    d,
-                    runs,
-                    edges,
-                    selfs,
-                    header,
-                    comp_of,
-                    depth + 1,
-                );
-                let _ = writeln!(out, "{pad}}}");
+        for (j, item) in items.iter().enumerate() {
+            if j > 0 {
+                let _ = writeln!(out, "{pad}}} // 's{}", item.head());
+            }
+            match item {
+                Item::State(s) => self.state(out, *s, depth),
+                Item::Loop(h, states) => {
+                    let _ = writeln!(out, "{pad}'l{h}: loop {{");
+                    let inner: Vec<Item> = states.iter().map(|&s| Item::State(s)).collect();
+                    self.items(out, &inner, depth + 1);
+                    let _ = writeln!(out, "{pad}}}");
+                }
             }
         }
     }
-}
 
-/// One state of a structured leaf: its run (or byte loop), whether it
-/// accepts, and the next byte's jump.
-#[allow(clippy::too_many_arguments)]
-fn emit_state(
-    out: &mut String,
-    s: u32,
-    d: &Dfa,
-    runs: &[u8],
-    edges: &[Vec<(u32, ByteSet)>],
-    selfs: &[ByteSet],
-    header: &[bool],
-    comp_of: &[usize],
-    depth: usize,
-) {
-    let pad = "    ".repeat(depth);
-    let _ = writeln!(out, "{pad}// state {s}");
-    let run = runs[s as usize];
-    if run != NO_RUN {
-        let _ = writeln!(out, "{pad}i = l.stop({run}, i);");
-    } else if !selfs[s as usize].is_empty() {
-        let _ = writeln!(
-            out,
-            "{pad}while matches!(l.at(i), Some({})) {{ i += 1; }}",
-            pattern(&selfs[s as usize])
-        );
+    /// One state of a structured leaf: its run (or byte loop), whether it
+    /// accepts, and the next byte's jump.
+    fn state(&self, out: &mut String, s: u32, depth: usize) {
+        let (d, edges, header, comp_of) = (self.d, &self.edges, &self.header, &self.comp_of);
+        let pad = "    ".repeat(depth);
+        let _ = writeln!(out, "{pad}// state {s}");
+        let run = self.runs[s as usize];
+        if run != NO_RUN {
+            let _ = writeln!(out, "{pad}i = l.stop({run}, i);");
+        } else if !self.selfs[s as usize].is_empty() {
+            let _ = writeln!(
+                out,
+                "{pad}while matches!(l.at(i), Some({})) {{ i += 1; }}",
+                pattern(&self.selfs[s as usize])
+            );
+        }
+        if d.accept[s as usize] {
+            let _ = writeln!(out, "{pad}last = Some(i);");
+        }
+        if edges[s as usize].is_empty() {
+            let _ = writeln!(out, "{pad}return last;");
+            return;
+        }
+        let _ = writeln!(out, "{pad}let Some(b) = l.at(i) else {{ return last }};");
+        let _ = writeln!(out, "{pad}i += 1;");
+        let _ = writeln!(out, "{pad}match b {{");
+        for (t, set) in &edges[s as usize] {
+            let jump = if header[*t as usize] && comp_of[*t as usize] == comp_of[s as usize] {
+                format!("continue 'l{t}")
+            } else {
+                format!("break 's{t}")
+            };
+            let _ = writeln!(out, "{pad}    {} => {jump},", pattern(set));
+        }
+        let _ = writeln!(out, "{pad}    _ => return last,");
+        let _ = writeln!(out, "{pad}}}");
     }
-    if d.accept[s as usize] {
-        let _ = writeln!(out, "{pad}last = Some(i);");
-    }
-    if edges[s as usize].is_empty() {
-        let _ = writeln!(out, "{pad}return last;");
-        return;
-    }
-    let _ = writeln!(out, "{pad}let Some(b) = l.at(i) else {{ return last }};");
-    let _ = writeln!(out, "{pad}i += 1;");
-    let _ = writeln!(out, "{pad}match b {{");
-    for (t, set) in &edges[s as usize] {
-        let jump = if header[*t as usize] && comp_of[*t as usize] == comp_of[s as usize] {
-            format!("continue 'l{t}")
-        } else {
-            format!("break 's{t}")
-        };
-        let _ = writeln!(out, "{pad}    {} => {jump},", pattern(set));
-    }
-    let _ = writeln!(out, "{pad}    _ => return last,");
-    let _ = writeln!(out, "{pad}}}");
 }
 
 /// The fast path of one program as a Rust function `{name}_FAST<S:
