@@ -305,16 +305,14 @@ impl<'b> Windows<'b> {
         // The window's words, the last one cut short at the buffer's end.
         let last = (at + 64 * words).min(buf.len());
         (self.rows_kern)(&buf[at..last], self.sets, &mut self.rows[..words]);
-        // Past the buffer's end: a stop in every run set, and no LF.
-        let m = !0u64 << ((end - at) & 63);
+        // Past the buffer's end: a stop in every run set, and no LF. (An
+        // LF in the last word past the window's end is a real one, and
+        // every byte before it is classified: its line is taken here.)
         if end == buf.len() {
+            let m = !0u64 << ((end - at) & 63);
             for s in self.rows[words - 1].iter_mut() {
                 *s |= m;
             }
-        } else {
-            // Past the window's end, no LF either: a line that goes on
-            // past it is looked for again in a window from its start.
-            self.rows[words - 1][self.lf] |= m;
         }
         self.start = at;
         self.end = end;
@@ -325,7 +323,7 @@ impl<'b> Windows<'b> {
     }
 
     /// The next LF of the window, in positions from its start, if there is
-    /// one before its end; the LF is taken.
+    /// one in its words; the LF is taken.
     #[inline(always)]
     fn lf(&mut self) -> Option<usize> {
         while self.lfs == 0 {
