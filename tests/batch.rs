@@ -47,6 +47,19 @@ fn check_same(parser: &Parser, batch: &Batch, lines: &[&[u8]]) {
     }
 }
 
+/// What `validate_lines` must count: each line parsed alone.
+fn counts_by_parsing(parser: &Parser, lines: &[&[u8]]) -> urilex::Counts {
+    let mut c = urilex::Counts::default();
+    for l in lines {
+        c.total += 1;
+        match parser.parse_bytes(l) {
+            Ok(_) => c.valid += 1,
+            Err(e) => c.invalid[e.kind() as usize] += 1,
+        }
+    }
+    c
+}
+
 #[test]
 fn batch_equals_single_on_the_corpora() {
     let parser = Parser::new();
@@ -244,14 +257,9 @@ fn validate_lines_splits_lines_as_lines_does() {
     for profile in Profile::ALL {
         let parser = Parser::new().profile(*profile);
         for buf in &bufs {
-            let mut want = urilex::Counts::default();
-            for (_, line) in urilex::lines(buf) {
-                want.total += 1;
-                match parser.parse_bytes(line) {
-                    Ok(_) => want.valid += 1,
-                    Err(e) => want.invalid[e.kind() as usize] += 1,
-                }
-            }
+            let ls: Vec<(usize, &[u8])> = urilex::lines(buf).collect();
+            let only: Vec<&[u8]> = ls.iter().map(|&(_, l)| l).collect();
+            let want = counts_by_parsing(&parser, &only);
             assert_eq!(
                 urilex::validate_lines(&parser, buf),
                 want,
@@ -262,8 +270,6 @@ fn validate_lines_splits_lines_as_lines_does() {
             // the same results as parsing each line alone.
             let mut batch = Batch::new();
             batch.parse_lines(&parser, buf);
-            let ls: Vec<(usize, &[u8])> = urilex::lines(buf).collect();
-            let only: Vec<&[u8]> = ls.iter().map(|&(_, l)| l).collect();
             check_same(&parser, &batch, &only);
             for (i, &(at, _)) in ls.iter().enumerate() {
                 assert_eq!(batch.line_start(i), at);
@@ -339,14 +345,7 @@ fn windows_and_buffer_ends_at_every_offset() {
         batch.parse_lines(&parser, b);
         let lines: Vec<&[u8]> = urilex::lines(b).map(|(_, l)| l).collect();
         check_same(&parser, &batch, &lines);
-        let mut want = urilex::Counts::default();
-        for l in &lines {
-            want.total += 1;
-            match parser.parse_bytes(l) {
-                Ok(_) => want.valid += 1,
-                Err(e) => want.invalid[e.kind() as usize] += 1,
-            }
-        }
+        let want = counts_by_parsing(&parser, &lines);
         assert_eq!(urilex::validate_lines(&parser, b), want, "cut {cut}");
     }
 }
@@ -389,14 +388,7 @@ fn lines_around_the_window_size_split_as_lines_does() {
         for (i, &(at, _)) in ls.iter().enumerate() {
             assert_eq!(batch.line_start(i), at, "round {round}");
         }
-        let mut want = urilex::Counts::default();
-        for l in &only {
-            want.total += 1;
-            match parser.parse_bytes(l) {
-                Ok(_) => want.valid += 1,
-                Err(e) => want.invalid[e.kind() as usize] += 1,
-            }
-        }
+        let want = counts_by_parsing(&parser, &only);
         assert_eq!(urilex::validate_lines(&parser, &buf), want, "round {round}");
     }
 }

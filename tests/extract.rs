@@ -2,6 +2,8 @@
 //! appendices on delimiting URIs in context, exactly, each naming its
 //! section; a table of realistic cases; random text.
 
+#[path = "support/gen.rs"]
+mod gen;
 #[path = "support/parts.rs"]
 mod parts;
 
@@ -159,13 +161,8 @@ fn realistic_cases() {
 /// order, inside the text, and never overlap.
 #[test]
 fn random_text() {
-    let mut x: u64 = 0x5EED_E47A;
-    let mut next = || {
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        x
-    };
+    let mut rng = gen::Rng(0x5EED_E47A);
+    let mut next = || rng.next();
     let alphabet: &[u8] = b"http://ftp:mailto:<URL:>\"' \n\t-.,;:!?()[]{}@%/#aZ09\xc2\xa0\xff~";
     let parser = Parser::new().syntax(urilex::Syntax::Uri);
     for round in 0..20_000 {
@@ -201,13 +198,8 @@ fn random_text() {
 /// the byte after the colon makes it a candidate).
 #[test]
 fn colon_marks_find_what_every_colon_finds() {
-    let mut x: u64 = 0xC010_4A4B;
-    let mut next = || {
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        x
-    };
+    let mut rng = gen::Rng(0xC010_4A4B);
+    let mut next = || rng.next();
     let pieces: [&[u8]; 17] = [
         b"HTTPS://a.example/x",
         b"mailto:a@b.example",

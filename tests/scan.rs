@@ -306,6 +306,40 @@ fn classifier_kernels_agree_on_every_byte_lane_and_alignment() {
     assert!(ran[3] > 0);
 }
 
+/// Every rows kernel this machine runs over `src` against the per-block
+/// scalar twin on each block zero-padded, for the first `group.len()`
+/// sets; `ran[k]` counts the checks of kernel k (see `ROWS_KERNELS`).
+fn check_rows_against_twin(src: &[u8], group: &[[u8; 16]], ran: &mut [usize; 6], what: &str) {
+    let want: Vec<_> = src
+        .chunks(64)
+        .map(|b| {
+            let mut block = [0u8; 64];
+            block[..b.len()].copy_from_slice(b);
+            classify_with(Kernel::Scalar, &block, group).unwrap()
+        })
+        .collect();
+    let n = group.len();
+    for (k, kern) in ROWS_KERNELS.iter().enumerate() {
+        if let Some(rows) = classify_rows_with(*kern, src, group) {
+            assert_eq!(rows.len(), want.len(), "{kern:?} {what}");
+            for (w, (got, want)) in rows.iter().zip(&want).enumerate() {
+                assert_eq!(got[..n], want[..n], "{kern:?} {what} block {w}");
+            }
+            ran[k] += 1;
+        }
+    }
+}
+
+/// The rows kernels, in the order of `check_rows_against_twin`'s counts.
+const ROWS_KERNELS: [Kernel; 6] = [
+    Kernel::Scalar,
+    Kernel::Ssse3,
+    Kernel::Avx2,
+    Kernel::Avx512,
+    Kernel::Neon,
+    Kernel::Avx512Vbmi,
+];
+
 /// The rows kernels (a window's or an input's blocks at once) against the
 /// per-block scalar twin: buffers of 0 to 576 bytes (whole blocks, and a
 /// last block cut short, read as if zeros followed) starting 0 to 63 bytes
@@ -314,14 +348,6 @@ fn classifier_kernels_agree_on_every_byte_lane_and_alignment() {
 fn rows_kernels_agree_with_the_block_twin() {
     let all = sets();
     let tables = low_tables(&all);
-    let kernels = [
-        Kernel::Scalar,
-        Kernel::Ssse3,
-        Kernel::Avx2,
-        Kernel::Avx512,
-        Kernel::Neon,
-        Kernel::Avx512Vbmi,
-    ];
     let mut ran = [0usize; 6];
     let mut rng = gen::Rng(0x70_35);
     let mut buf = vec![0u8; 64 * 10];
@@ -346,23 +372,7 @@ fn rows_kernels_agree_with_the_block_twin() {
             (rng.next() as usize) % 577
         };
         let src = &buf[align..align + len];
-        let want: Vec<_> = src
-            .chunks(64)
-            .map(|b| {
-                let mut block = [0u8; 64];
-                block[..b.len()].copy_from_slice(b);
-                classify_with(Kernel::Scalar, &block, group).unwrap()
-            })
-            .collect();
-        for (k, kern) in kernels.iter().enumerate() {
-            if let Some(rows) = classify_rows_with(*kern, src, group) {
-                assert_eq!(rows.len(), want.len());
-                for (w, (got, want)) in rows.iter().zip(&want).enumerate() {
-                    assert_eq!(got[..n], want[..n], "{kern:?} round {round} block {w}");
-                }
-                ran[k] += 1;
-            }
-        }
+        check_rows_against_twin(src, group, &mut ran, &format!("round {round}"));
     }
     eprint!("(rows checks per kernel: {ran:?}) ");
     assert_eq!(ran[0], 400);
@@ -379,14 +389,6 @@ fn rows_kernels_read_every_tail_length_exactly() {
     let all = sets();
     let tables = low_tables(&all);
     let group = &tables[..MAX_CLASSES.min(tables.len())];
-    let kernels = [
-        Kernel::Scalar,
-        Kernel::Ssse3,
-        Kernel::Avx2,
-        Kernel::Avx512,
-        Kernel::Neon,
-        Kernel::Avx512Vbmi,
-    ];
     let mut ran = [0usize; 6];
     let mut rng = gen::Rng(0x7A_11);
     let mut buf = vec![0u8; 64 * 5];
@@ -403,27 +405,8 @@ fn rows_kernels_read_every_tail_length_exactly() {
             for align in 0..64 {
                 let len = 64 * whole + tail;
                 let src = &buf[align..align + len];
-                let want: Vec<_> = src
-                    .chunks(64)
-                    .map(|b| {
-                        let mut block = [0u8; 64];
-                        block[..b.len()].copy_from_slice(b);
-                        classify_with(Kernel::Scalar, &block, group).unwrap()
-                    })
-                    .collect();
-                for (k, kern) in kernels.iter().enumerate() {
-                    if let Some(rows) = classify_rows_with(*kern, src, group) {
-                        assert_eq!(rows.len(), want.len());
-                        for (w, (got, want)) in rows.iter().zip(&want).enumerate() {
-                            assert_eq!(
-                                got[..group.len()],
-                                want[..group.len()],
-                                "{kern:?} length {len} align {align} block {w}"
-                            );
-                        }
-                        ran[k] += 1;
-                    }
-                }
+                let what = format!("length {len} align {align}");
+                check_rows_against_twin(src, group, &mut ran, &what);
             }
         }
     }
