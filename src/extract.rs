@@ -19,10 +19,11 @@
 //! 002 writes for every space) counts as whitespace.
 //!
 //! The scan is linear in the text. Every URI has a `:` right after its
-//! scheme, so the colons drive it: the SIMD classifier marks them 64 bytes
-//! at a time, and a colon is looked at only when a letter comes before it
-//! or `/` or whitespace after it (every scheme this module takes without
-//! `//` ends in a letter). From such a colon the scheme is read backwards,
+//! scheme, so the colons drive it: a SIMD kernel marks them a kilobyte at
+//! a time (and, past a kilobyte without one, memchr finds the next colon),
+//! and a colon is looked at only when a letter comes before it or `/` or
+//! whitespace after it (every scheme this module takes without `//` ends
+//! in a letter). From such a colon the scheme is read backwards,
 //! and the bytes before it say how the URI is delimited: `"`, `<` (after
 //! whitespace and `URL:`), or nothing. Each byte is looked at a bounded
 //! number of times, and nothing is allocated for a hit whose URI is a
@@ -205,9 +206,13 @@ pub fn find_iter(text: &[u8], options: ExtractOptions) -> FindIter<'_> {
         trigger: [trigger_set(options)],
         block: usize::MAX,
         bits: 0,
-        marks: [0; MARKS],
-        marked: 0,
-        marked_end: 0,
+        colon: crate::scan::colon_kernel(),
+        chunk: usize::MAX,
+        marks: [0; crate::scan::CHUNK],
+        pending: 0,
+        word: 0,
+        word_at: 0,
+        empty: false,
         fast: Fast::of(&parser, token.as_ref().map(|(n, _)| n)),
         token_bits: Token::new(),
     }
@@ -258,12 +263,20 @@ pub struct FindIter<'a> {
     /// `usize::MAX` before the first), and its trigger bits.
     block: usize,
     bits: u64,
-    /// With the colons as the only triggers: the candidate colons (see
-    /// `scan::colon_marks`) of the blocks from `marked` (a multiple of 64)
-    /// to `marked_end`, marked [`MARKS`] blocks at a time.
-    marks: [u64; MARKS],
-    marked: usize,
-    marked_end: usize,
+    /// With the colons as the only triggers: the kernel that marks the
+    /// candidate colons (see `scan::colon_chunk`), a chunk of
+    /// [`CHUNK`](crate::scan::CHUNK) blocks at a time; the chunk's start
+    /// (`usize::MAX` before the first), its marks, the words of them not
+    /// yet looked at (a bit per word that has a mark), and the marks not
+    /// yet taken of the word at `word_at`.
+    colon: crate::scan::ColonChunk,
+    chunk: usize,
+    marks: crate::scan::Marks,
+    pending: u32,
+    word: u64,
+    word_at: usize,
+    /// Whether the last chunk had no candidate.
+    empty: bool,
     /// The profile's bitmap validator (`None` where there is none), and
     /// the bitmaps of the last token it looked at.
     fast: Option<Fast>,
@@ -277,6 +290,9 @@ pub struct FindIter<'a> {
 struct Fast {
     valid: crate::engine::bits::FastValid,
     sets: crate::scan::RowSets,
+    /// Whether every run set lies in the token's set: then a token's end
+    /// is a stop of every run, and the validator needs no stops put there.
+    within: bool,
 }
 
 impl Fast {
@@ -290,9 +306,13 @@ impl Fast {
         let mut sets = [[0u8; 16]; crate::scan::MAX_CLASSES];
         sets[..runs.len()].copy_from_slice(runs);
         sets[runs.len()].copy_from_slice(&token[..16]);
+        let within = runs
+            .iter()
+            .all(|r| r.iter().zip(token.iter()).all(|(r, t)| r & !t == 0));
         Some(Fast {
             valid,
             sets: crate::scan::RowSets::new(&sets[..=runs.len()]),
+            within,
         })
     }
 }
@@ -314,7 +334,7 @@ fn space_at(t: &[u8], i: usize) -> usize {
 }
 
 /// ASCII whitespace: space, tab, LF, VT, FF, CR.
-fn ascii_space(b: u8) -> bool {
+const fn ascii_space(b: u8) -> bool {
     matches!(b, b' ' | b'\t' | b'\n' | b'\r' | 0x0b | 0x0c)
 }
 
@@ -371,6 +391,31 @@ fn classes(profile: Profile) -> [u8; 256] {
     })
 }
 
+/// The byte before a scheme, for [`FindIter::lane`]: `"` opens a quoted
+/// URI, `<` a bracketed one, ASCII whitespace may follow a `<`; a `:` (of
+/// `URL:`), 0xA0 (U+00A0's last byte) and NUL (before the text) are for
+/// the general path; any other makes the URI bare.
+const BARE: u8 = 0;
+const QUOTE: u8 = 1;
+const ANGLE: u8 = 2;
+const SPACE: u8 = 3;
+const OTHER: u8 = 4;
+const LANE: [u8; 256] = {
+    let mut t = [BARE; 256];
+    t[b'"' as usize] = QUOTE;
+    t[b'<' as usize] = ANGLE;
+    let mut b = 0;
+    while b < 256 {
+        if ascii_space(b as u8) {
+            t[b] = SPACE;
+        }
+        b += 1;
+    }
+    t[b':' as usize] = OTHER;
+    t[0xa0] = OTHER;
+    t
+};
+
 /// The longest scheme of a URI in `"…"` or `<…>` (a bare one's is
 /// unbounded).
 const MAX_SCHEME: usize = 32;
@@ -378,10 +423,6 @@ const MAX_SCHEME: usize = 32;
 /// Blocks without a candidate after which the search for the next trigger
 /// goes to memchr, when the options add triggers to the colons.
 const JUMP: usize = 4;
-
-/// Blocks whose candidate colons are marked at once (512 bytes of text,
-/// from a colon memchr found).
-const MARKS: usize = 8;
 
 /// Bytes that end a bare URI's trailing run when unbalanced, or always.
 const TRAILING: &[u8] = b".,;:!?'";
@@ -504,36 +545,45 @@ impl<'a> FindIter<'a> {
         Some(block + bits.trailing_zeros() as usize)
     }
 
-    /// The next candidate colon at or after `pos` (before the text's end),
-    /// from the marks, [`MARKS`] blocks marked at a time.
+    /// The next candidate colon at or after `pos`. A chunk's marks are
+    /// taken in order, a word at a time from the words that have one (no
+    /// loop over empty blocks, whose exit would be mispredicted); a colon
+    /// before `pos` (inside the last hit) is passed over.
     #[inline(always)]
     fn next_colon(&mut self) -> Option<usize> {
-        let len = self.text.len();
-        let mut pos = self.pos;
-        while pos < len {
-            if !(self.marked..self.marked_end).contains(&pos) {
-                // The next colon by memchr (prose has few: it runs there
-                // at memory speed), and the blocks from its own marked.
-                pos += memchr::memchr(b':', &self.text[pos..])?;
-                let block = pos & !63;
-                let n = (len - block).div_ceil(64).min(MARKS);
-                crate::scan::colon_marks(self.text, block, &mut self.marks[..n]);
-                self.marked = block;
-                self.marked_end = block + 64 * n;
+        loop {
+            while self.word != 0 {
+                let p = self.word_at + self.word.trailing_zeros() as usize;
+                self.word &= self.word - 1;
+                if p >= self.pos {
+                    return Some(p);
+                }
             }
-            let n = (self.marked_end - self.marked) / 64;
-            let mut w = (pos - self.marked) / 64;
-            let mut bits = self.marks[w] & (!0u64 << (pos & 63));
-            while bits == 0 && w + 1 < n {
-                w += 1;
-                bits = self.marks[w];
+            if self.pending != 0 {
+                let w = self.pending.trailing_zeros() as usize;
+                self.pending &= self.pending - 1;
+                self.word = self.marks[w];
+                self.word_at = self.chunk + 64 * w;
+                continue;
             }
-            if bits != 0 {
-                return Some(self.marked + 64 * w + bits.trailing_zeros() as usize);
+            const SPAN: usize = 64 * crate::scan::CHUNK;
+            let mut at = match self.chunk {
+                usize::MAX => self.pos,
+                c => self.pos.max(c + SPAN),
+            };
+            if at >= self.text.len() {
+                return None;
             }
-            pos = self.marked_end;
+            if self.empty {
+                // After a chunk without a candidate (prose has few), the
+                // next colon by memchr, at memory speed, and the next chunk
+                // from there.
+                at += memchr::memchr(b':', &self.text[at..])?;
+            }
+            self.chunk = at;
+            self.pending = crate::scan::colon_chunk(self.colon, self.text, at, &mut self.marks);
+            self.empty = self.pending == 0;
         }
-        None
     }
 
     /// Marks the trigger bytes of the block at `block`.
@@ -631,10 +681,11 @@ impl<'a> FindIter<'a> {
     /// the bitmap validator accepts it. `None` when that does not settle
     /// it: the general path decides, with the same answer where this one
     /// gives one. The scheme must be followed by `//` or registered.
+    #[inline(always)]
     fn fast_hit(&mut self, s: usize, p: usize, delimiter: Delimiter) -> Option<(Hit<'a>, usize)> {
         let t = self.text;
         let f = self.fast.as_ref()?;
-        let valid = f.valid;
+        let (valid, within) = (f.valid, f.within);
         let token = self.token_bits.classify(t, s, &f.sets)?;
         let e = s + token.len();
         let close = match delimiter {
@@ -656,7 +707,8 @@ impl<'a> FindIter<'a> {
             }
             (e, e + 1)
         };
-        if end <= p + 1 || !valid(&self.token_bits.line(t, s, end - s)) {
+        let cut = end < e || !within;
+        if end <= p + 1 || !valid(&self.token_bits.line(t, s, end - s, cut)) {
             return None;
         }
         Some((
@@ -668,6 +720,38 @@ impl<'a> FindIter<'a> {
             },
             next,
         ))
+    }
+
+    /// The fast path's common case, with one table lookup in place of
+    /// the choice among delimiters: the scheme `s..p` (followed by `//` or
+    /// registered) right after `"`, `<`, or `<` and one whitespace byte, or
+    /// after none of these and no whitespace before them (bare). `None`
+    /// for any other (a `URL:` prefix, more whitespace, U+00A0) and where
+    /// [`fast_hit`](Self::fast_hit) gives none: the general sequence then
+    /// decides, with the same answer where this gives one.
+    #[inline(always)]
+    fn lane(&mut self, s: usize, p: usize) -> Option<(Hit<'a>, usize)> {
+        let t = self.text;
+        if p - s > MAX_SCHEME || s < self.floor + 2 {
+            return None;
+        }
+        let one = LANE[usize::from(t[s - 1])];
+        let kind = if one == SPACE {
+            match LANE[usize::from(t[s - 2])] {
+                ANGLE => ANGLE,
+                BARE | QUOTE => BARE,
+                _ => OTHER,
+            }
+        } else {
+            one
+        };
+        let delimiter = match kind {
+            BARE => Delimiter::None,
+            QUOTE => Delimiter::Quote,
+            ANGLE => Delimiter::Angle,
+            _ => return None,
+        };
+        self.fast_hit(s, p, delimiter)
     }
 
     /// The start of the whitespace that ends at `i` (back to the last
@@ -966,7 +1050,31 @@ impl<'a> FindIter<'a> {
 
 /// The end of a bare URI from `s` to `e` once trailing sentence
 /// punctuation, closing quotes and unbalanced closing brackets are left out.
-fn trim(t: &[u8], s: usize, mut e: usize) -> usize {
+/// Most URIs end in none of these: one test, inlined, says so.
+#[inline(always)]
+fn trim(t: &[u8], s: usize, e: usize) -> usize {
+    match t[s..e].last() {
+        Some(&b) if TRIMMED[usize::from(b >> 6)] >> (b & 63) & 1 != 0 => trim_end(t, s, e),
+        _ => e,
+    }
+}
+
+/// [`TRAILING`] and the closing brackets, as a 256-bit set: the bytes
+/// [`trim_end`] may leave out.
+const TRIMMED: [u64; 4] = {
+    let mut set = TRAILING_SET;
+    let mut i = 0;
+    while i < 3 {
+        let b = b")]}"[i];
+        set[(b >> 6) as usize] |= 1 << (b & 63);
+        i += 1;
+    }
+    set
+};
+
+/// [`trim`] once the last byte is one it may leave out.
+#[inline(never)]
+fn trim_end(t: &[u8], s: usize, mut e: usize) -> usize {
     // Per bracket pair, its opening and closing counts in the candidate,
     // taken once a closing bracket of the pair ends it and kept as bytes
     // are dropped, so the whole is linear. (A plain count: the candidates
@@ -988,7 +1096,7 @@ fn trim(t: &[u8], s: usize, mut e: usize) -> usize {
             _ => return e,
         };
         let (opened, closed) = n[k].get_or_insert_with(|| {
-            let count = |c: u8| t[s..e].iter().filter(|&&b| b == c).count();
+            let count = |c: u8| count_byte(&t[s..e], c);
             match count(open) {
                 // None opened: every closing one at the end goes (any
                 // count above zero says so).
@@ -1003,6 +1111,25 @@ fn trim(t: &[u8], s: usize, mut e: usize) -> usize {
             return e;
         }
     }
+}
+
+/// How many bytes of `hay` are `c`, eight at a time: a byte of
+/// `x = word ^ c…c` is zero exactly when the high bit of
+/// `!(((x & 0x7f…) + 0x7f…) | x | 0x7f…)` is set in it (no carry crosses
+/// bytes), so a population count counts them.
+fn count_byte(hay: &[u8], c: u8) -> usize {
+    const LOW: u64 = 0x7f7f_7f7f_7f7f_7f7f;
+    let fill = u64::from(c) * 0x0101_0101_0101_0101;
+    let zeros = |w: u64| {
+        let x = w ^ fill;
+        (!(((x & LOW) + LOW) | x | LOW)).count_ones() as usize
+    };
+    let mut words = hay.chunks_exact(8);
+    let mut n = 0;
+    for w in &mut words {
+        n += zeros(u64::from_le_bytes(w.try_into().expect("8 bytes")));
+    }
+    n + words.remainder().iter().filter(|&&b| b == c).count()
 }
 
 /// A defanged token put back: `hxxp`/`hxxps`/`fxp` schemes, `[.]`, `(.)`,
@@ -1083,9 +1210,12 @@ impl<'a> Iterator for FindIter<'a> {
                 // reads it), the fast path first where the scheme
                 // qualifies; then bare, where it does.
                 let fast = ok.then_some(p);
-                let delimited = (p - s <= MAX_SCHEME)
-                    .then(|| self.delimited(s, fast))
-                    .flatten();
+                let lane = if ok { self.lane(s, p) } else { None };
+                let delimited = lane.or_else(|| {
+                    (p - s <= MAX_SCHEME)
+                        .then(|| self.delimited(s, fast))
+                        .flatten()
+                });
                 match delimited.or_else(|| fast.and_then(|p| self.fast_hit(s, p, Delimiter::None)))
                 {
                     Some(hit) => Some(hit),
@@ -1158,6 +1288,23 @@ impl<'a> FindIter<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `count_byte` counts as a plain filter does, for every byte value
+    /// next to every other and at every length around a word.
+    #[test]
+    fn byte_counts_match_a_plain_count() {
+        for c in 0..=255u8 {
+            for other in [0u8, 1, 0x7f, 0x80, 0xfe, 0xff, c ^ 1, c ^ 0x80] {
+                for len in 0..20 {
+                    let hay: Vec<u8> = (0..len)
+                        .map(|i| if i % 3 == 1 { c } else { other })
+                        .collect();
+                    let want = hay.iter().filter(|&&b| b == c).count();
+                    assert_eq!(count_byte(&hay, c), want, "{c:#x} {other:#x} {len}");
+                }
+            }
+        }
+    }
 
     #[test]
     fn trailing_punctuation_and_brackets() {
@@ -1265,6 +1412,22 @@ mod tests {
             assert_eq!(hits.len(), 1);
             assert_eq!(hits[0].uri, uri);
         }
+    }
+
+    /// Every profile's run sets lie in its token set, so that a token's end
+    /// needs no stops put in for the validator (`Fast::within`); where one
+    /// did not, the stops would be put in, more slowly.
+    #[test]
+    fn run_sets_lie_in_the_token_set() {
+        let mut fast = 0;
+        for profile in Profile::ALL {
+            let it = find_iter(b"", ExtractOptions::new().profile(*profile));
+            if let Some(f) = &it.fast {
+                assert!(f.within, "{profile:?}");
+                fast += 1;
+            }
+        }
+        assert!(fast > 0);
     }
 
     /// The fast path (a token classified once, the bitmap validator) gives

@@ -188,7 +188,7 @@ fn random_text() {
 }
 
 /// The colon trigger with no options (candidate colons marked by the SIMD
-/// kernel, 512 bytes at a time from a colon memchr finds) against the
+/// kernel a kilobyte at a time, memchr past a kilobyte without one) against the
 /// trigger of the options (every colon, by the block classifier, then the
 /// same test in scalar code), on text with no `w` or `f` for the options' own
 /// triggers to find: the same hits. The text runs over many
@@ -222,12 +222,20 @@ fn colon_marks_find_what_every_colon_finds() {
     let alphabet: &[u8] = b":/ \n\t<>\"'.,;:()@%#aZ09\xc2\xa0\xff~";
     let mut compared = 0;
     for _ in 0..400 {
-        let len = 64 + (next() % 1500) as usize;
+        let mut len = 64 + (next() % 1500) as usize;
         let mut text = Vec::new();
         while text.len() < len {
             let r = next();
             if r % 3 == 0 {
                 text.extend_from_slice(pieces[(r >> 8) as usize % pieces.len()]);
+            } else if r % 401 == 1 {
+                // A kilobyte or more with no candidate colon (times of day
+                // at most), so that the search goes on by memchr.
+                let filler = 300 + r as usize % 500;
+                for _ in 0..filler {
+                    text.extend_from_slice(if r % 2 == 0 { b"aa 1" } else { b"1:2 " });
+                }
+                len += 4 * filler;
             } else {
                 text.push(alphabet[(r >> 16) as usize % alphabet.len()]);
             }

@@ -10,8 +10,8 @@
 mod gen;
 
 use urilex::scan::{
-    classify_rows_with, classify_with, colon_marks_with, kernel, nibbles_of, ranges_of, skip_with,
-    Kernel, MAX_CLASSES,
+    classify_rows_with, classify_with, colon_chunk_with, colon_marks_with, kernel, nibbles_of,
+    ranges_of, skip_with, Kernel, CHUNK, MAX_CLASSES,
 };
 
 fn oracle(set: &[u64; 4], input: &[u8], from: usize) -> usize {
@@ -466,8 +466,69 @@ fn colon_mark_kernels_agree_on_every_byte_lane_and_alignment() {
     assert!(ran[0] > 0);
 }
 
+/// Extraction's chunk kernels (`colon_chunk`: the candidate colons of
+/// `CHUNK` blocks and which blocks have one) against the scalar twin: on
+/// chunks of the bytes the rule looks at, each block seen at every
+/// alignment of its buffer; and every byte value at the chunk's edges (its
+/// two context bytes, the first and last bytes of each block, and those
+/// next to them), where one block's context is the next one's byte.
+fn colon_chunk_kernels_agree_with_the_twin() {
+    const LEN: usize = 64 * CHUNK + 2;
+    let mut rng = gen::Rng(0xC4_0C5);
+    let near = b":::://  \t\n\r\xc2\xa0azAZ@[`{09-.\x80\xff";
+    let mut buf = vec![0u8; LEN + 64];
+    let mut ran = [0usize; 2];
+    let mut check = |src: &[u8; LEN], what: &str| {
+        let want = colon_chunk_with(Kernel::Scalar, src).unwrap();
+        for (k, kern) in [Kernel::Avx2, Kernel::Avx512].into_iter().enumerate() {
+            if let Some(got) = colon_chunk_with(kern, src) {
+                assert_eq!(got, want, "{kern:?}, {what}");
+                ran[k] += 1;
+            }
+        }
+    };
+    for align in 0..64 {
+        for b in buf.iter_mut() {
+            let r = rng.next();
+            *b = if r.is_multiple_of(8) {
+                (r >> 8) as u8
+            } else if r.is_multiple_of(3) {
+                near[(r >> 16) as usize % near.len()]
+            } else {
+                b'.'
+            };
+        }
+        let src: &mut [u8; LEN] = (&mut buf[align..align + LEN]).try_into().unwrap();
+        check(src, &format!("align {align}"));
+        if align == 0 {
+            let edges =
+                (0..CHUNK).flat_map(|w| [64 * w, 64 * w + 1, 64 * w + 2, 64 * w + 64, 64 * w + 65]);
+            for at in edges {
+                for v in 0..=255u8 {
+                    let keep = src[at];
+                    src[at] = v;
+                    // A colon next to it, so that the byte decides.
+                    let colon = if at > 0 { at - 1 } else { at + 1 };
+                    let c = src[colon];
+                    src[colon] = b':';
+                    check(src, &format!("byte {v:#x} at {at}"));
+                    src[colon] = c;
+                    src[at] = keep;
+                }
+            }
+        }
+    }
+    eprint!("(chunk checks per kernel: {ran:?}) ");
+    #[cfg(target_arch = "x86_64")]
+    assert!(ran[0] > 0);
+}
+
 fn main() {
-    let tests: [(&str, fn()); 8] = [
+    let tests: [(&str, fn()); 9] = [
+        (
+            "colon_chunk_kernels_agree_with_the_twin",
+            colon_chunk_kernels_agree_with_the_twin,
+        ),
         (
             "rows_kernels_agree_with_the_block_twin",
             rows_kernels_agree_with_the_block_twin,

@@ -6,7 +6,8 @@
 use arbitrary::Arbitrary;
 use libfuzzer_sys::fuzz_target;
 use urilex::scan::{
-    classify_rows_with, classify_with, colon_marks_with, nibbles_of, ranges_of, skip_with, Kernel,
+    classify_rows_with, classify_with, colon_chunk_with, colon_marks_with, nibbles_of, ranges_of,
+    skip_with, Kernel, CHUNK,
 };
 
 #[derive(Arbitrary, Debug)]
@@ -96,6 +97,19 @@ fuzz_target!(|x: Input| {
     for k in [Kernel::Avx2, Kernel::Avx512] {
         if let Some(got) = colon_marks_with(k, &src) {
             assert_eq!(got, want, "{k:?}");
+        }
+    }
+    // And over a whole chunk: the input repeated to fill it.
+    if !x.bytes.is_empty() {
+        let mut chunk = [0u8; 64 * CHUNK + 2];
+        for (c, b) in chunk.iter_mut().zip(x.bytes.iter().cycle()) {
+            *c = *b;
+        }
+        let want = colon_chunk_with(Kernel::Scalar, &chunk).unwrap();
+        for k in [Kernel::Avx2, Kernel::Avx512] {
+            if let Some(got) = colon_chunk_with(k, &chunk) {
+                assert_eq!(got, want, "{k:?} chunk");
+            }
         }
     }
 });

@@ -229,13 +229,24 @@ impl Token {
         crate::scan::token_run(t, at, sets, &mut self.rows, MAX_LINE)
     }
 
-    /// The line `t[at..at + len]` (`len` at most the token's length): every
-    /// position from `len` on becomes a stop in every run set.
+    /// The line `t[at..at + len]` (`len` at most the token's length): with
+    /// `cut`, every position from `len` on becomes a stop in every run set.
+    /// Without, the caller knows it is one: the token's end is a byte
+    /// outside the token's set, and so outside each run set that lies in
+    /// it, or the text's end, which the kernel reads as NUL.
     #[inline]
-    pub(crate) fn line<'a>(&'a mut self, t: &'a [u8], at: usize, len: usize) -> Line<'a> {
+    pub(crate) fn line<'a>(
+        &'a mut self,
+        t: &'a [u8],
+        at: usize,
+        len: usize,
+        cut: bool,
+    ) -> Line<'a> {
         debug_assert!(len <= MAX_LINE);
-        for s in self.rows[len / 64].iter_mut() {
-            *s |= !0u64 << (len & 63);
+        if cut {
+            for s in self.rows[len / 64].iter_mut() {
+                *s |= !0u64 << (len & 63);
+            }
         }
         Line {
             b: &t[at..at + len],

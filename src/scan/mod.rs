@@ -327,18 +327,18 @@ pub(crate) fn token_run<'t>(
     let last = sets.n.checked_sub(1)?;
     let rest = &t[at.min(t.len())..];
     let mut len = None;
-    for half in 0..2 {
-        let from = 128 * half;
-        let to = rest.len().min(from + 128);
+    // One block first (most tokens, URIs, end in it), then the other three.
+    for (from, to) in [(0, 64), (64, 256)] {
+        let to = rest.len().min(to);
         let words = to.saturating_sub(from).div_ceil(64);
         // The kernel reads a short last block as if zeros followed: no
         // zero byte is in a set, so the text's end is a stop.
         kern(
             rest.get(from..to).unwrap_or(&[]),
             sets,
-            &mut rows[2 * half..2 * half + words],
+            &mut rows[from / 64..from / 64 + words],
         );
-        if let Some(w) = (2 * half..2 * half + words).find(|&w| rows[w][last] != 0) {
+        if let Some(w) = (from / 64..from / 64 + words).find(|&w| rows[w][last] != 0) {
             len = Some(64 * w + rows[w][last].trailing_zeros() as usize);
             break;
         }
@@ -603,28 +603,38 @@ pub fn skip_with(
     }
 }
 
-/// A kernel of extraction's candidate colons: `src` holds `out.len()`
-/// blocks of 64 bytes with one byte of context before and after.
-type ColonMarks = fn(&[u8], &mut [u64]);
+/// Blocks of 64 bytes whose candidate colons extraction marks at once
+/// (see [`colon_chunk`]).
+pub const CHUNK: usize = 16;
+
+/// A chunk of text with one byte of context before and after.
+pub type ChunkSrc = [u8; 64 * CHUNK + 2];
+
+/// A chunk's candidate colons, a word per block.
+pub type Marks = [u64; CHUNK];
+
+/// A kernel of extraction's candidate colons over a chunk: the marks, and
+/// which words have one.
+pub(crate) type ColonChunk = fn(&ChunkSrc, &mut Marks) -> u32;
 
 /// The colon kernel for this machine, chosen once.
-fn colon_kernel() -> ColonMarks {
-    static KERNEL: std::sync::LazyLock<ColonMarks> = std::sync::LazyLock::new(pick_colon_kernel);
+pub(crate) fn colon_kernel() -> ColonChunk {
+    static KERNEL: std::sync::LazyLock<ColonChunk> = std::sync::LazyLock::new(pick_colon_kernel);
     *KERNEL
 }
 
-fn pick_colon_kernel() -> ColonMarks {
+fn pick_colon_kernel() -> ColonChunk {
     #[cfg(all(target_arch = "x86_64", not(feature = "force-scalar")))]
     {
-        fn avx2(src: &[u8], out: &mut [u64]) {
+        fn avx2(src: &ChunkSrc, marks: &mut Marks) -> u32 {
             // SAFETY: `pick_colon_kernel` hands this out only after detecting
             // AVX2.
-            unsafe { x86_64::colon_marks_avx2(src, out) }
+            unsafe { x86_64::colon_chunk_avx2(src, marks) }
         }
-        fn avx512(src: &[u8], out: &mut [u64]) {
+        fn avx512(src: &ChunkSrc, marks: &mut Marks) -> u32 {
             // SAFETY: `pick_colon_kernel` hands this out only after detecting
             // AVX-512 BW (and so F).
-            unsafe { x86_64::colon_marks_avx512(src, out) }
+            unsafe { x86_64::colon_chunk_avx512(src, marks) }
         }
         if std::arch::is_x86_feature_detected!("avx512bw") {
             return avx512;
@@ -632,66 +642,92 @@ fn pick_colon_kernel() -> ColonMarks {
             return avx2;
         }
     }
-    fn scalar(src: &[u8], out: &mut [u64]) {
-        for (k, o) in out.iter_mut().enumerate() {
-            *o = scalar::colon_marks(src[64 * k..64 * k + 66].try_into().expect("66 bytes"));
-        }
-    }
-    scalar
+    colon_chunk_scalar
 }
 
-/// Where extraction looks for a URI (see `extract`): bit i of `out[k]` is
-/// set when byte `at + 64 k + i` of `text` is a `:` followed by `/`, ASCII
-/// whitespace or 0xC2 (U+00A0's first byte), or preceded by an ASCII
+/// The scalar twin of the chunk kernels, a block at a time.
+fn colon_chunk_scalar(src: &ChunkSrc, marks: &mut Marks) -> u32 {
+    let mut any = 0;
+    for (w, m) in marks.iter_mut().enumerate() {
+        *m = scalar::colon_marks(src[64 * w..64 * w + 66].try_into().expect("66 bytes"));
+        any |= u32::from(*m != 0) << w;
+    }
+    any
+}
+
+/// Where extraction looks for a URI (see `extract`): bit i of `marks[w]`
+/// is set when byte `at + 64 w + i` of `text` is a `:` followed by `/`,
+/// ASCII whitespace or 0xC2 (U+00A0's first byte), or preceded by an ASCII
 /// letter. Every URI extraction takes has such a colon after its scheme;
 /// most other colons of running text (times of day, JSON keys) have
-/// neither. Bytes outside `text` count as NUL.
-pub(crate) fn colon_marks(text: &[u8], at: usize, out: &mut [u64]) {
-    let kern = colon_kernel();
-    let n = out.len();
-    // The blocks whose context lies in the text go to the kernel in one
-    // call; the others (the text's first block, the last ones) through a
-    // zero-padded copy.
-    let first = usize::from(at == 0).min(n);
-    let fit = text.len().saturating_sub(at + 1) / 64;
-    let last = fit.clamp(first, n);
-    if last > first {
-        kern(
-            &text[at + 64 * first - 1..at + 64 * last + 1],
-            &mut out[first..last],
-        );
-    }
-    for k in (0..first).chain(last..n) {
-        let b = at + 64 * k;
-        let mut pad = [0u8; 66];
-        for (j, p) in pad.iter_mut().enumerate() {
-            if let Some(&v) = (b + j).checked_sub(1).and_then(|i| text.get(i)) {
-                *p = v;
-            }
+/// neither. Bytes outside `text` count as NUL. Returns which words have a
+/// candidate (bit w for `marks[w]`).
+#[inline]
+pub(crate) fn colon_chunk(kern: ColonChunk, text: &[u8], at: usize, marks: &mut Marks) -> u32 {
+    const LEN: usize = 64 * CHUNK + 2;
+    match at.checked_sub(1).and_then(|b| text.get(b..b + LEN)) {
+        Some(src) => kern(src.try_into().expect("a chunk"), marks),
+        None => {
+            // The text's first chunk or its last: through a copy, NUL
+            // around the text.
+            let mut pad = [0u8; LEN];
+            let from = at.saturating_sub(1).min(text.len());
+            let rest = &text[from..text.len().min(at + LEN - 1)];
+            let to = usize::from(at == 0);
+            pad[to..to + rest.len()].copy_from_slice(rest);
+            kern(&pad, marks)
         }
-        kern(&pad, &mut out[k..=k]);
     }
 }
 
-/// [`colon_marks`] of one block and its context (66 bytes) with a chosen
-/// kernel (for tests): `Scalar`; `Avx2` or `Avx512` on x86_64; `None` for
+/// [`colon_chunk`]'s kernel of choice over one chunk and its context (for
+/// tests): `Scalar`; `Avx2` or `Avx512` on x86_64; `None` for any other or
+/// where this machine cannot run it.
+#[doc(hidden)]
+pub fn colon_chunk_with(kernel: Kernel, src: &ChunkSrc) -> Option<(Marks, u32)> {
+    let mut marks = [0u64; CHUNK];
+    #[cfg(target_arch = "x86_64")]
+    {
+        match kernel {
+            Kernel::Avx2 if std::arch::is_x86_feature_detected!("avx2") => {
+                // SAFETY: the CPU supports AVX2, checked in the guard.
+                let any = unsafe { x86_64::colon_chunk_avx2(src, &mut marks) };
+                return Some((marks, any));
+            }
+            Kernel::Avx512 if std::arch::is_x86_feature_detected!("avx512bw") => {
+                // SAFETY: the CPU supports AVX-512 BW (and so F), checked
+                // in the guard.
+                let any = unsafe { x86_64::colon_chunk_avx512(src, &mut marks) };
+                return Some((marks, any));
+            }
+            _ => {}
+        }
+    }
+    match kernel {
+        Kernel::Scalar => {
+            let any = colon_chunk_scalar(src, &mut marks);
+            Some((marks, any))
+        }
+        _ => None,
+    }
+}
+
+/// Extraction's candidate colons of one block and its context (66 bytes;
+/// see [`colon_chunk`]) with a chosen kernel (for tests): `Scalar`; `Avx2` or `Avx512` on x86_64; `None` for
 /// any other or where this machine cannot run it.
 #[doc(hidden)]
 pub fn colon_marks_with(kernel: Kernel, src: &[u8; 66]) -> Option<u64> {
     #[cfg(target_arch = "x86_64")]
     {
-        let mut out = [0u64; 1];
         match kernel {
             Kernel::Avx2 if std::arch::is_x86_feature_detected!("avx2") => {
                 // SAFETY: the CPU supports AVX2, checked in the guard.
-                unsafe { x86_64::colon_marks_avx2(src, &mut out) };
-                return Some(out[0]);
+                return Some(unsafe { x86_64::colon_block_avx2(src) });
             }
             Kernel::Avx512 if std::arch::is_x86_feature_detected!("avx512bw") => {
                 // SAFETY: the CPU supports AVX-512 BW (and so F), checked
                 // in the guard.
-                unsafe { x86_64::colon_marks_avx512(src, &mut out) };
-                return Some(out[0]);
+                return Some(unsafe { x86_64::colon_block_avx512(src) });
             }
             _ => {}
         }
@@ -897,37 +933,44 @@ mod tests {
         }
     }
 
-    /// `colon_marks` over windows of a text, at its start, inside, and
-    /// running past its end, against the scalar twin on each block read
-    /// with its context (NUL outside the text).
+    /// `colon_chunk` at every start of texts shorter than a chunk, and
+    /// around the chunk's size: its start, inside, and running past its
+    /// end, through this machine's kernel and the scalar twin, against the
+    /// twin of one block read with its context (NUL outside the text); and
+    /// its word mask says which words have a mark.
     #[test]
-    fn colon_marks_windows_match_the_twin_at_the_text_edges() {
+    fn colon_chunks_match_the_twin_at_the_text_edges() {
         let mut x = 0x9E37_79B9_7F4A_7C15u64;
-        for len in (0..300).chain([639, 640, 641]) {
+        let span = 64 * super::CHUNK;
+        for len in (0..200).chain([span - 1, span, span + 1, span + 2, 2 * span + 70]) {
             let text: Vec<u8> = (0..len)
                 .map(|_| {
                     x ^= x << 13;
                     x ^= x >> 7;
                     x ^= x << 17;
-                    b"a:/ :\xc2Z:"[(x % 8) as usize]
+                    b"a:/ :\xc2Z:........"[(x % 16) as usize]
                 })
                 .collect();
-            for at in (0..len.max(1)).step_by(64) {
-                for n in [1, 3, 8] {
-                    let mut out = vec![0u64; n];
-                    super::colon_marks(&text, at, &mut out);
-                    for (k, &got) in out.iter().enumerate() {
+            let starts: Vec<usize> = if len < 200 {
+                (0..len.max(1)).collect()
+            } else {
+                (0..len).step_by(61).chain([len - 1]).collect()
+            };
+            for at in starts {
+                for kern in [super::colon_kernel(), super::colon_chunk_scalar] {
+                    let mut marks = [0u64; super::CHUNK];
+                    let any = super::colon_chunk(kern, &text, at, &mut marks);
+                    for (w, &got) in marks.iter().enumerate() {
                         let mut src = [0u8; 66];
                         for (j, s) in src.iter_mut().enumerate() {
-                            let i = (at + 64 * k + j).wrapping_sub(1);
+                            let i = (at + 64 * w + j).wrapping_sub(1);
                             *s = text.get(i).copied().unwrap_or(0);
                         }
-                        assert_eq!(
-                            got,
-                            super::scalar::colon_marks(&src),
-                            "len {len} at {at} block {k}"
-                        );
+                        let want = super::scalar::colon_marks(&src);
+                        assert_eq!(got, want, "len {len} at {at} block {w}");
+                        assert_eq!(any >> w & 1 == 1, want != 0, "len {len} at {at} block {w}");
                     }
+                    assert_eq!(any >> super::CHUNK, 0);
                 }
             }
         }
