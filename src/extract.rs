@@ -20,10 +20,10 @@
 //!
 //! The scan is linear in the text. Every URI has a `:` right after its
 //! scheme, so the colons drive it: a SIMD kernel marks them a kilobyte at
-//! a time (and, past a kilobyte without one, memchr finds the next colon),
-//! and a colon is looked at only when a letter comes before it or `/` or
-//! whitespace after it (every scheme this module takes without `//` ends
-//! in a letter). From such a colon the scheme is read backwards,
+//! a time (first the blocks with a colon at all, one compare each, as
+//! memchr does; then those blocks' candidates), and a colon is looked at
+//! only when a letter comes before it or `/` or whitespace after it (every
+//! scheme this module takes without `//` ends in a letter). From such a colon the scheme is read backwards,
 //! and the bytes before it say how the URI is delimited: `"`, `<` (after
 //! whitespace and `URL:`), or nothing. Each byte is looked at a bounded
 //! number of times, and nothing is allocated for a hit whose URI is a
@@ -212,7 +212,6 @@ pub fn find_iter(text: &[u8], options: ExtractOptions) -> FindIter<'_> {
         pending: 0,
         word: 0,
         word_at: 0,
-        empty: false,
         fast: Fast::of(&parser, token.as_ref().map(|(n, _)| n)),
         token_bits: Token::new(),
     }
@@ -275,8 +274,6 @@ pub struct FindIter<'a> {
     pending: u32,
     word: u64,
     word_at: usize,
-    /// Whether the last chunk had no candidate.
-    empty: bool,
     /// The profile's bitmap validator (`None` where there is none), and
     /// the bitmaps of the last token it looked at.
     fast: Option<Fast>,
@@ -567,22 +564,15 @@ impl<'a> FindIter<'a> {
                 continue;
             }
             const SPAN: usize = 64 * crate::scan::CHUNK;
-            let mut at = match self.chunk {
+            let at = match self.chunk {
                 usize::MAX => self.pos,
                 c => self.pos.max(c + SPAN),
             };
             if at >= self.text.len() {
                 return None;
             }
-            if self.empty {
-                // After a chunk without a candidate (prose has few), the
-                // next colon by memchr, at memory speed, and the next chunk
-                // from there.
-                at += memchr::memchr(b':', &self.text[at..])?;
-            }
             self.chunk = at;
             self.pending = crate::scan::colon_chunk(self.colon, self.text, at, &mut self.marks);
-            self.empty = self.pending == 0;
         }
     }
 

@@ -188,7 +188,7 @@ fn random_text() {
 }
 
 /// The colon trigger with no options (candidate colons marked by the SIMD
-/// kernel a kilobyte at a time, memchr past a kilobyte without one) against the
+/// kernel a kilobyte at a time, colons first) against the
 /// trigger of the options (every colon, by the block classifier, then the
 /// same test in scalar code), on text with no `w` or `f` for the options' own
 /// triggers to find: the same hits. The text runs over many
@@ -230,7 +230,7 @@ fn colon_marks_find_what_every_colon_finds() {
                 text.extend_from_slice(pieces[(r >> 8) as usize % pieces.len()]);
             } else if r % 401 == 1 {
                 // A kilobyte or more with no candidate colon (times of day
-                // at most), so that the search goes on by memchr.
+                // at most): chunks with no candidate, or no colon at all.
                 let filler = 300 + r as usize % 500;
                 for _ in 0..filler {
                     text.extend_from_slice(if r % 2 == 0 { b"aa 1" } else { b"1:2 " });

@@ -685,7 +685,9 @@ pub(crate) fn colon_chunk(kern: ColonChunk, text: &[u8], at: usize, marks: &mut 
 /// where this machine cannot run it.
 #[doc(hidden)]
 pub fn colon_chunk_with(kernel: Kernel, src: &ChunkSrc) -> Option<(Marks, u32)> {
-    let mut marks = [0u64; CHUNK];
+    // Not zeros: a kernel must write every word (the caller's marks hold
+    // the last chunk's).
+    let mut marks = [!0u64; CHUNK];
     #[cfg(target_arch = "x86_64")]
     {
         match kernel {

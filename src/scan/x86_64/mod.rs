@@ -528,13 +528,25 @@ pub(crate) unsafe fn colon_block_avx512(src: &[u8; 66]) -> u64 {
 #[target_feature(enable = "avx512f,avx512bw")]
 pub(crate) unsafe fn colon_chunk_avx512(src: &super::ChunkSrc, marks: &mut super::Marks) -> u32 {
     let c = Colon512::new();
-    let mut any = 0u32;
-    for (w, m) in marks.iter_mut().enumerate() {
+    // First the blocks with a colon at all (prose has few: one load and
+    // one compare a block), then the whole test on those only.
+    let mut colons = 0u32;
+    for w in 0..super::CHUNK {
         ahead(src.as_ptr().wrapping_add(64 * w));
-        // SAFETY: `src` holds `64 CHUNK + 2` bytes, so the 66 bytes from
-        // `64 w` are in it.
-        *m = unsafe { c.block(src.as_ptr().add(64 * w)) };
-        any |= u32::from(*m != 0) << w;
+        // SAFETY: `src` holds `64 CHUNK + 2` bytes, so the 64 from
+        // `64 w + 1` are in it; the load is unaligned.
+        let cur = unsafe { _mm512_loadu_si512(src.as_ptr().add(64 * w + 1) as *const __m512i) };
+        colons |= u32::from(_mm512_cmpeq_epi8_mask(cur, c.colon) != 0) << w;
+    }
+    *marks = [0; super::CHUNK];
+    let mut any = 0u32;
+    while colons != 0 {
+        let w = colons.trailing_zeros() as usize;
+        colons &= colons - 1;
+        // SAFETY: as above, the 66 bytes from `64 w` are in `src`.
+        let m = unsafe { c.block(src.as_ptr().add(64 * w)) };
+        marks[w] = m;
+        any |= u32::from(m != 0) << w;
     }
     any
 }
@@ -634,13 +646,30 @@ pub(crate) unsafe fn colon_block_avx2(src: &[u8; 66]) -> u64 {
 #[target_feature(enable = "avx2")]
 pub(crate) unsafe fn colon_chunk_avx2(src: &super::ChunkSrc, marks: &mut super::Marks) -> u32 {
     let c = Colon256::new();
-    let mut any = 0u32;
-    for (w, m) in marks.iter_mut().enumerate() {
+    let mut colons = 0u32;
+    for w in 0..super::CHUNK {
         ahead(src.as_ptr().wrapping_add(64 * w));
-        // SAFETY: `src` holds `64 CHUNK + 2` bytes, so the 66 bytes from
-        // `64 w` are in it.
-        *m = unsafe { c.block(src.as_ptr().add(64 * w)) };
-        any |= u32::from(*m != 0) << w;
+        // SAFETY: `src` holds `64 CHUNK + 2` bytes, so the 64 from
+        // `64 w + 1` are in it; the loads are unaligned.
+        let (a, b) = unsafe {
+            let p = src.as_ptr().add(64 * w + 1);
+            (
+                _mm256_loadu_si256(p as *const __m256i),
+                _mm256_loadu_si256(p.add(32) as *const __m256i),
+            )
+        };
+        let hit = _mm256_or_si256(_mm256_cmpeq_epi8(a, c.colon), _mm256_cmpeq_epi8(b, c.colon));
+        colons |= u32::from(_mm256_movemask_epi8(hit) != 0) << w;
+    }
+    *marks = [0; super::CHUNK];
+    let mut any = 0u32;
+    while colons != 0 {
+        let w = colons.trailing_zeros() as usize;
+        colons &= colons - 1;
+        // SAFETY: as above, the 66 bytes from `64 w` are in `src`.
+        let m = unsafe { c.block(src.as_ptr().add(64 * w)) };
+        marks[w] = m;
+        any |= u32::from(m != 0) << w;
     }
     any
 }
