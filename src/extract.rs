@@ -23,11 +23,11 @@
 //! a time (first the blocks with a colon at all, one compare each, as
 //! memchr does; then those blocks' candidates), and a colon is looked at
 //! only when a letter comes before it or `/` or whitespace after it (every
-//! scheme this module takes without `//` ends in a letter). From such a colon the scheme is read backwards,
-//! and the bytes before it say how the URI is delimited: `"`, `<` (after
-//! whitespace and `URL:`), or nothing. Each byte is looked at a bounded
-//! number of times, and nothing is allocated for a hit whose URI is a
-//! slice of the text.
+//! scheme this module takes without `//` ends in a letter). From such a
+//! colon the scheme is read backwards, and the bytes before it say how the
+//! URI is delimited: `"`, `<` (after whitespace and `URL:`), or nothing.
+//! Each byte is looked at a bounded number of times, and nothing is
+//! allocated for a hit whose URI is a slice of the text.
 
 use crate::engine::bits::Token;
 use crate::{Parser, Profile, Syntax};
@@ -390,8 +390,8 @@ fn classes(profile: Profile) -> [u8; 256] {
 
 /// The byte before a scheme, for [`FindIter::lane`]: `"` opens a quoted
 /// URI, `<` a bracketed one, ASCII whitespace may follow a `<`; a `:` (of
-/// `URL:`), 0xA0 (U+00A0's last byte) and NUL (before the text) are for
-/// the general path; any other makes the URI bare.
+/// `URL:`) and 0xA0 (U+00A0's last byte) are for the general path; any
+/// other makes the URI bare.
 const BARE: u8 = 0;
 const QUOTE: u8 = 1;
 const ANGLE: u8 = 2;

@@ -715,8 +715,9 @@ pub fn colon_chunk_with(kernel: Kernel, src: &ChunkSrc) -> Option<(Marks, u32)> 
 }
 
 /// Extraction's candidate colons of one block and its context (66 bytes;
-/// see [`colon_chunk`]) with a chosen kernel (for tests): `Scalar`; `Avx2` or `Avx512` on x86_64; `None` for
-/// any other or where this machine cannot run it.
+/// see [`colon_chunk`]) with a chosen kernel (for tests): `Scalar`; `Avx2`
+/// or `Avx512` on x86_64; `None` for any other or where this machine
+/// cannot run it.
 #[doc(hidden)]
 pub fn colon_marks_with(kernel: Kernel, src: &[u8; 66]) -> Option<u64> {
     #[cfg(target_arch = "x86_64")]
