@@ -645,12 +645,18 @@ fn pick_colon_kernel() -> ColonChunk {
     colon_chunk_scalar
 }
 
-/// The scalar twin of the chunk kernels, a block at a time.
+/// The scalar twin of the chunk kernels: the colons by memchr (prose has
+/// few, and memchr has SIMD where this crate has no colon kernel, as on
+/// aarch64), each tested as `scalar::colon_marks` tests a byte.
 fn colon_chunk_scalar(src: &ChunkSrc, marks: &mut Marks) -> u32 {
+    *marks = [0; CHUNK];
     let mut any = 0;
-    for (w, m) in marks.iter_mut().enumerate() {
-        *m = scalar::colon_marks(src[64 * w..64 * w + 66].try_into().expect("66 bytes"));
-        any |= u32::from(*m != 0) << w;
+    for c in memchr::memchr_iter(b':', &src[1..src.len() - 1]) {
+        // The colon is `src[c + 1]`, its context `src[c]` and `src[c + 2]`.
+        if scalar::after_colon(src[c + 2]) || src[c].is_ascii_alphabetic() {
+            marks[c / 64] |= 1 << (c % 64);
+            any |= 1 << (c / 64);
+        }
     }
     any
 }
