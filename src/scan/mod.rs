@@ -653,7 +653,7 @@ fn colon_chunk_scalar(src: &ChunkSrc, marks: &mut Marks) -> u32 {
     let mut any = 0;
     for c in memchr::memchr_iter(b':', &src[1..src.len() - 1]) {
         // The colon is `src[c + 1]`, its context `src[c]` and `src[c + 2]`.
-        if scalar::after_colon(src[c + 2]) || src[c].is_ascii_alphabetic() {
+        if scalar::candidate_colon(src[c], src[c + 2]) {
             marks[c / 64] |= 1 << (c % 64);
             any |= 1 << (c / 64);
         }
@@ -967,7 +967,8 @@ mod tests {
             };
             for at in starts {
                 for kern in [super::colon_kernel(), super::colon_chunk_scalar] {
-                    let mut marks = [0u64; super::CHUNK];
+                    // Not zeros: the kernel must write every word.
+                    let mut marks = [!0u64; super::CHUNK];
                     let any = super::colon_chunk(kern, &text, at, &mut marks);
                     for (w, &got) in marks.iter().enumerate() {
                         let mut src = [0u8; 66];

@@ -67,8 +67,15 @@ pub(crate) fn after_colon(b: u8) -> bool {
 pub(crate) fn colon_marks(src: &[u8; 66]) -> u64 {
     let mut m = 0u64;
     for i in 0..64 {
-        let hit = src[i + 1] == b':' && (after_colon(src[i + 2]) || src[i].is_ascii_alphabetic());
+        let hit = src[i + 1] == b':' && candidate_colon(src[i], src[i + 2]);
         m |= u64::from(hit) << i;
     }
     m
+}
+
+/// Whether a colon between `before` and `after` is one of extraction's
+/// candidates: `after` is [`after_colon`] or `before` an ASCII letter.
+#[inline(always)]
+pub(crate) fn candidate_colon(before: u8, after: u8) -> bool {
+    after_colon(after) || before.is_ascii_alphabetic()
 }

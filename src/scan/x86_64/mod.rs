@@ -442,6 +442,26 @@ fn ahead(p: *const u8) {
     unsafe { _mm_prefetch::<_MM_HINT_T0>(p.wrapping_add(PREFETCH) as *const i8) }
 }
 
+/// The second pass of the chunk kernels: the whole colon test (`$c.block`)
+/// on the blocks whose bit is set in `$colons`, the others' marks cleared;
+/// which blocks have a candidate. An unsafe expression: every block's 66
+/// bytes must be readable from `$src`.
+macro_rules! marked_blocks {
+    ($c:expr, $src:expr, $colons:expr, $marks:expr) => {{
+        let mut colons: u32 = $colons;
+        *$marks = [0; super::CHUNK];
+        let mut any = 0u32;
+        while colons != 0 {
+            let w = colons.trailing_zeros() as usize;
+            colons &= colons - 1;
+            let m = $c.block($src.as_ptr().add(64 * w));
+            $marks[w] = m;
+            any |= u32::from(m != 0) << w;
+        }
+        any
+    }};
+}
+
 /// The constants of the AVX-512 colon test (see `colon_block_avx512`).
 #[cfg_attr(feature = "force-scalar", allow(dead_code))]
 #[derive(Clone, Copy)]
@@ -538,17 +558,8 @@ pub(crate) unsafe fn colon_chunk_avx512(src: &super::ChunkSrc, marks: &mut super
         let cur = unsafe { _mm512_loadu_si512(src.as_ptr().add(64 * w + 1) as *const __m512i) };
         colons |= u32::from(_mm512_cmpeq_epi8_mask(cur, c.colon) != 0) << w;
     }
-    *marks = [0; super::CHUNK];
-    let mut any = 0u32;
-    while colons != 0 {
-        let w = colons.trailing_zeros() as usize;
-        colons &= colons - 1;
-        // SAFETY: as above, the 66 bytes from `64 w` are in `src`.
-        let m = unsafe { c.block(src.as_ptr().add(64 * w)) };
-        marks[w] = m;
-        any |= u32::from(m != 0) << w;
-    }
-    any
+    // SAFETY: the 66 bytes from `64 w` are in `src` for every block w.
+    unsafe { marked_blocks!(c, src, colons, marks) }
 }
 
 /// The constants of the AVX2 colon test (see `Colon256::block`).
@@ -661,15 +672,6 @@ pub(crate) unsafe fn colon_chunk_avx2(src: &super::ChunkSrc, marks: &mut super::
         let hit = _mm256_or_si256(_mm256_cmpeq_epi8(a, c.colon), _mm256_cmpeq_epi8(b, c.colon));
         colons |= u32::from(_mm256_movemask_epi8(hit) != 0) << w;
     }
-    *marks = [0; super::CHUNK];
-    let mut any = 0u32;
-    while colons != 0 {
-        let w = colons.trailing_zeros() as usize;
-        colons &= colons - 1;
-        // SAFETY: as above, the 66 bytes from `64 w` are in `src`.
-        let m = unsafe { c.block(src.as_ptr().add(64 * w)) };
-        marks[w] = m;
-        any |= u32::from(m != 0) << w;
-    }
-    any
+    // SAFETY: the 66 bytes from `64 w` are in `src` for every block w.
+    unsafe { marked_blocks!(c, src, colons, marks) }
 }
