@@ -715,12 +715,12 @@ impl<'a> FindIter<'a> {
     /// The fast path's common case, with one table lookup in place of
     /// the choice among delimiters: the scheme `s..p` (followed by `//` or
     /// registered) right after `"`, `<`, or `<` and one whitespace byte, or
-    /// after none of these and no whitespace before them (bare). `None`
-    /// for any other (a `URL:` prefix, more whitespace, U+00A0) and where
-    /// [`fast_hit`](Self::fast_hit) gives none: the general sequence then
-    /// decides, with the same answer where this gives one.
+    /// after none of these and no whitespace before them (bare). The
+    /// delimiter and what [`fast_hit`](Self::fast_hit) gives for it; `None`
+    /// for any other (a `URL:` prefix, more whitespace, U+00A0), which the
+    /// general sequence decides.
     #[inline(always)]
-    fn lane(&mut self, s: usize, p: usize) -> Option<(Hit<'a>, usize)> {
+    fn lane(&mut self, s: usize, p: usize) -> Option<(Delimiter, Option<(Hit<'a>, usize)>)> {
         let t = self.text;
         if p - s > MAX_SCHEME || s < self.floor + 2 {
             return None;
@@ -741,7 +741,7 @@ impl<'a> FindIter<'a> {
             ANGLE => Delimiter::Angle,
             _ => return None,
         };
-        self.fast_hit(s, p, delimiter)
+        Some((delimiter, self.fast_hit(s, p, delimiter)))
     }
 
     /// The start of the whitespace that ends at `i` (back to the last
@@ -1086,7 +1086,7 @@ fn trim_end(t: &[u8], s: usize, mut e: usize) -> usize {
             _ => return e,
         };
         let (opened, closed) = n[k].get_or_insert_with(|| {
-            let count = |c: u8| count_byte(&t[s..e], c);
+            let count = |c: u8| t[s..e].iter().filter(|&&b| b == c).count();
             match count(open) {
                 // None opened: every closing one at the end goes (any
                 // count above zero says so).
@@ -1101,25 +1101,6 @@ fn trim_end(t: &[u8], s: usize, mut e: usize) -> usize {
             return e;
         }
     }
-}
-
-/// How many bytes of `hay` are `c`, eight at a time: a byte of
-/// `x = word ^ c…c` is zero exactly when the high bit of
-/// `!(((x & 0x7f…) + 0x7f…) | x | 0x7f…)` is set in it (no carry crosses
-/// bytes), so a population count counts them.
-fn count_byte(hay: &[u8], c: u8) -> usize {
-    const LOW: u64 = 0x7f7f_7f7f_7f7f_7f7f;
-    let fill = u64::from(c) * 0x0101_0101_0101_0101;
-    let zeros = |w: u64| {
-        let x = w ^ fill;
-        (!(((x & LOW) + LOW) | x | LOW)).count_ones() as usize
-    };
-    let mut words = hay.chunks_exact(8);
-    let mut n = 0;
-    for w in &mut words {
-        n += zeros(u64::from_le_bytes(w.try_into().expect("8 bytes")));
-    }
-    n + words.remainder().iter().filter(|&&b| b == c).count()
 }
 
 /// A defanged token put back: `hxxp`/`hxxps`/`fxp` schemes, `[.]`, `(.)`,
@@ -1200,14 +1181,20 @@ impl<'a> Iterator for FindIter<'a> {
                 // reads it), the fast path first where the scheme
                 // qualifies; then bare, where it does.
                 let fast = ok.then_some(p);
-                let lane = if ok { self.lane(s, p) } else { None };
-                let delimited = lane.or_else(|| {
-                    (p - s <= MAX_SCHEME)
+                let found = match if ok { self.lane(s, p) } else { None } {
+                    Some((_, Some(hit))) => Some(hit),
+                    // The lane's fast path said no: what the sequence below
+                    // does after that same answer, without asking again.
+                    Some((Delimiter::None, None)) => None,
+                    Some((_, None)) => self
+                        .delimited(s, None)
+                        .or_else(|| self.fast_hit(s, p, Delimiter::None)),
+                    None => (p - s <= MAX_SCHEME)
                         .then(|| self.delimited(s, fast))
                         .flatten()
-                });
-                match delimited.or_else(|| fast.and_then(|p| self.fast_hit(s, p, Delimiter::None)))
-                {
+                        .or_else(|| fast.and_then(|p| self.fast_hit(s, p, Delimiter::None))),
+                };
+                match found {
                     Some(hit) => Some(hit),
                     None if !ok => {
                         self.pos = p + 1;
@@ -1278,23 +1265,6 @@ impl<'a> FindIter<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// `count_byte` counts as a plain filter does, for every byte value
-    /// next to every other and at every length around a word.
-    #[test]
-    fn byte_counts_match_a_plain_count() {
-        for c in 0..=255u8 {
-            for other in [0u8, 1, 0x7f, 0x80, 0xfe, 0xff, c ^ 1, c ^ 0x80] {
-                for len in 0..20 {
-                    let hay: Vec<u8> = (0..len)
-                        .map(|i| if i % 3 == 1 { c } else { other })
-                        .collect();
-                    let want = hay.iter().filter(|&&b| b == c).count();
-                    assert_eq!(count_byte(&hay, c), want, "{c:#x} {other:#x} {len}");
-                }
-            }
-        }
-    }
 
     #[test]
     fn trailing_punctuation_and_brackets() {
