@@ -911,7 +911,7 @@ pub fn emit_fast(
     };
     let _ = writeln!(
         out,
-        "#[allow(non_snake_case, unused_labels, unused_assignments, unused_mut, unused_variables, unreachable_code, clippy::all)]\n#[inline(never)]\n{}\n    let base = l.start();\n    let mut i = base;",
+        "#[allow(non_snake_case, unused_labels, unused_assignments, unused_mut, unused_variables, unreachable_code, clippy::all)]\n#[inline(always)]\n{}\n    let base = l.start();\n    let mut i = base;",
         match fixed {
             Some(f) => format!("fn {name}_FAST<S: Sink>(l: &Line, s: &mut S) -> bool {{\n    s.fixed({f:#x});"),
             None => format!("fn {name}_VALID(l: &Line) -> bool {{"),

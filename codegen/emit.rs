@@ -734,7 +734,8 @@ fn emit_profile(
                  what: String,
                  rule: String,
                  b: &Built,
-                 with_fast: bool|
+                 with_fast: bool,
+                 loops: bool|
      -> String {
         let (d, prog, tdfa) = b;
         let _ = writeln!(out, "// {what}");
@@ -753,10 +754,24 @@ fn emit_profile(
             head.pop();
             head.push('\n');
             out.insert_str(at, &head);
+            // `validate_lines`' loop with its own instance of the spanless
+            // fast path inlined (`Entry::count`), for an entry that parses
+            // lines on its own (no rule chosen by the scheme).
+            if loops {
+                let _ = writeln!(
+                    out,
+                    "#[allow(non_snake_case, clippy::redundant_closure)]\n#[inline(never)]\nfn {name}_COUNT(t: &ProfileTables, buf: &[u8], slow: &mut dyn FnMut(&[u8])) -> usize {{\n    super::bits::count_lines(t, buf, slow, #[inline(always)] |l| {name}_VALID(l))\n}}"
+                );
+            }
             (
                 format!("Some({name}_FAST::<Spans>)"),
                 format!("Some({name}_VALID)"),
                 format!("Some({name}_FAST::<RecordSink>)"),
+                if loops {
+                    format!("Some({name}_COUNT)")
+                } else {
+                    "None".to_string()
+                },
             )
         });
         if let Some(t) = tdfa {
@@ -771,12 +786,13 @@ fn emit_profile(
             );
         }
         format!(
-            "Entry {{ dfa: {}, ops: &{name}_OPS, exact: {}, fast: {}, valid: {}, record: {}, tdfa: {}, line_ends: {}, rule: {:?} }}",
+            "Entry {{ dfa: {}, ops: &{name}_OPS, exact: {}, fast: {}, valid: {}, record: {}, count: {}, tdfa: {}, line_ends: {}, rule: {:?} }}",
             dfa_value(&name, d, true),
             prog.exact,
             fast.as_ref().map_or("None", |f| f.0.as_str()),
             fast.as_ref().map_or("None", |f| f.1.as_str()),
             fast.as_ref().map_or("None", |f| f.2.as_str()),
+            fast.as_ref().map_or("None", |f| f.3.as_str()),
             match tdfa {
                 Some(_) => format!(
                     "Some({})",
@@ -803,7 +819,8 @@ fn emit_profile(
                 format!("entry {n}"),
                 g.rules[r].name.clone(),
                 b,
-                true
+                true,
+                p.schemes.is_empty()
             )
         );
     }
@@ -817,6 +834,7 @@ fn emit_profile(
             g.rules[r].name.clone(),
             b,
             true,
+            false,
         );
         schemes.push(format!("({n:?}, {e})"));
     }
@@ -837,6 +855,7 @@ fn emit_profile(
                         format!("part {}", part.name),
                         rules.join(" / "),
                         b,
+                        false,
                         false
                     )
                 )

@@ -20,7 +20,8 @@ pub use parallel::validate_lines_parallel;
 #[allow(unused_imports)]
 use record::{error_record, record, sink_record, valid_record, Record, LONG, VALID};
 
-use crate::engine::bits::{Next, RecordSink, Windows};
+use crate::engine::bits::{for_each_line, FastRecord, Next, RecordSink};
+use crate::engine::ProfileTables;
 use crate::engine::{Spans, DEFAULT_SLOTS};
 use crate::{Component, ErrorKind, HostKind, ParseError, Parser, Profile, UriRef};
 use core::ops::Range;
@@ -126,8 +127,13 @@ impl Batch {
     /// the batch held.
     pub fn parse_lines(&mut self, parser: &Parser, buf: &[u8]) {
         self.clear(parser, buf.len(), false);
-        let records = &mut self.parts[0];
-        parse_buf(parser, buf, 0, &mut self.long, |w| records.push(w));
+        let mut out = Records {
+            base: 0,
+            records: &mut self.parts[0],
+            stream: false,
+            long: &mut self.long,
+        };
+        parse_buf(parser, buf, &mut out);
     }
 
     /// Parses each item (a slice of strings or byte strings).
@@ -359,39 +365,107 @@ impl Counts {
 /// ```
 pub fn validate_lines(parser: &Parser, buf: &[u8]) -> Counts {
     let mut c = Counts::default();
-    let mut count = |line: &[u8], valid: bool| {
-        c.total += 1;
-        if valid && line.len() < u32::MAX as usize {
-            c.valid += 1;
-        } else {
-            match parser.verdict(line) {
-                Ok(()) => c.valid += 1,
-                Err(e) => c.invalid[e.kind as usize] += 1,
-            }
-        }
-    };
-    if let Some((t, _, valid)) = parser.line_fast() {
-        let mut windows = Windows::new(buf, &t.line_sets);
-        while let Some(next) = windows.next_line() {
-            match next {
-                Next::Fast(_, line) => count(line.bytes(), valid(&line)),
-                Next::Long(_, line) => count(line, false),
-            }
-        }
+    if let Some((t, _, count)) = parser.line_fast() {
+        let mut total = 0;
+        let passed = count(t, buf, &mut |line| {
+            total += 1;
+            c.count_exact(parser, line);
+        });
+        c.total += total + passed;
+        c.valid += passed;
         return c;
     }
     let Some(d) = parser.line_dfa() else {
         for (_, line) in lines(buf) {
-            count(line, false);
+            c.count(parser, line, false);
         }
         return c;
     };
     scan_lines(
         buf,
         |pos| d.run_from(buf, pos),
-        |_, line, s| count(line, s.is_some_and(|s| d.accept[s as usize])),
+        |_, line, s| c.count(parser, line, s.is_some_and(|s| d.accept[s as usize])),
     );
     c
+}
+
+impl Counts {
+    /// Counts one line: valid when `valid` says so, else as the exact
+    /// validator finds it.
+    #[inline(always)]
+    fn count(&mut self, parser: &Parser, line: &[u8], valid: bool) {
+        self.total += 1;
+        if valid && line.len() < u32::MAX as usize {
+            self.valid += 1;
+        } else {
+            self.count_exact(parser, line);
+        }
+    }
+
+    /// Counts a line the fast verdict did not pass.
+    #[inline(never)]
+    fn count_exact(&mut self, parser: &Parser, line: &[u8]) {
+        match parser.verdict(line) {
+            Ok(()) => self.valid += 1,
+            Err(e) => self.invalid[e.kind as usize] += 1,
+        }
+    }
+}
+
+/// Where `parse_buf` puts a buffer's records: `records`, streamed past the
+/// caches when `stream` (a parallel parse of a large buffer), with offsets
+/// from `base`; spans of lines over `u16::MAX` bytes go to `long`.
+pub(super) struct Records<'a> {
+    pub base: usize,
+    pub records: &'a mut Vec<[u64; 5]>,
+    pub stream: bool,
+    pub long: &'a mut Vec<Spans>,
+}
+
+impl Records<'_> {
+    #[inline(always)]
+    fn put(&mut self, words: [u64; 5]) {
+        if self.stream {
+            crate::scan::push_streaming(self.records, words);
+        } else {
+            self.records.push(words);
+        }
+    }
+}
+
+/// `parse_buf` with a profile's fast path, which writes the record's
+/// spans; a line it does not answer, or whose spans do not fit a record,
+/// takes the exact engine.
+fn record_lines(
+    parser: &Parser,
+    t: &ProfileTables,
+    buf: &[u8],
+    out: &mut Records<'_>,
+    fast: FastRecord,
+) {
+    let mut sink = RecordSink::new();
+    for_each_line(
+        buf,
+        &t.line_sets,
+        #[inline(always)]
+        |next| {
+            let (at, line) = match next {
+                Next::Fast(at, line) => {
+                    sink.reset();
+                    if fast(&line, &mut sink) {
+                        if let Some(r) = sink_record(out.base + at, &sink) {
+                            out.put(r.words());
+                            return;
+                        }
+                    }
+                    (at, line.bytes())
+                }
+                Next::Long(at, line) => (at, line),
+            };
+            let r = record(parser, out.base + at, line, out.long);
+            out.put(r.words());
+        },
+    );
 }
 
 /// The lines of `buf` as runs of a DFA that stops at line ends find them.
@@ -429,45 +503,19 @@ fn scan_lines<'b, T>(
     }
 }
 
-/// The records of the lines of `buf` in order (`base` added to their
-/// offsets). With a tagged DFA that stops at line ends, one run per line
+/// The records of the lines of `buf` in order, into `out` (its `base`
+/// added to their offsets). With the profile's fast path, `record_lines`.
+/// With a tagged DFA that stops at line ends, one run per line
 /// over the buffer finds the line and its spans together (`scan_lines`); a
 /// line it gives up on is parsed again on its own for the exact error.
-fn parse_buf(
-    parser: &Parser,
-    buf: &[u8],
-    base: usize,
-    long: &mut Vec<Spans>,
-    mut put: impl FnMut([u64; 5]),
-) {
+fn parse_buf(parser: &Parser, buf: &[u8], out: &mut Records<'_>) {
     if let Some((t, fast, _)) = parser.line_fast() {
-        // The fast path writes the record's spans; a line it does not
-        // answer, or whose spans do not fit a record, takes the exact
-        // engine.
-        let mut windows = Windows::new(buf, &t.line_sets);
-        let mut sink = RecordSink::new();
-        while let Some(next) = windows.next_line() {
-            let (at, line) = match next {
-                Next::Fast(at, line) => {
-                    sink.reset();
-                    if fast(&line, &mut sink) {
-                        if let Some(r) = sink_record(base + at, &sink) {
-                            put(r.words());
-                            continue;
-                        }
-                    }
-                    (at, line.bytes())
-                }
-                Next::Long(at, line) => (at, line),
-            };
-            put(record(parser, base + at, line, long).words());
-        }
-        return;
+        return record_lines(parser, t, buf, out, fast);
     }
-    let mut put = |r: Record| put(r.words());
     let Some(t) = parser.line_tdfa() else {
         for (start, line) in lines(buf) {
-            put(record(parser, base + start, line, long));
+            let r = record(parser, out.base + start, line, out.long);
+            out.put(r.words());
         }
         return;
     };
@@ -475,13 +523,15 @@ fn parse_buf(
         buf,
         |pos| crate::engine::run_tdfa_from(t, buf, pos),
         |pos, line, spans| {
-            put(match spans.flatten() {
+            let at = out.base + pos;
+            let r = match spans.flatten() {
                 Some(s) if line.len() < u32::MAX as usize => {
                     let s = crate::uri::reference::with_path(s, line.len());
-                    valid_record(base + pos, line, s, long)
+                    valid_record(at, line, s, out.long)
                 }
-                _ => record(parser, base + pos, line, long),
-            })
+                _ => record(parser, at, line, out.long),
+            };
+            out.put(r.words());
         },
     );
 }

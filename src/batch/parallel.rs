@@ -13,17 +13,6 @@ use crate::engine::Spans;
 #[cfg(feature = "rayon")]
 pub(super) const STREAM_FROM: usize = 8 << 20;
 
-/// Appends `r`, streamed past the caches when `stream`.
-#[cfg(feature = "rayon")]
-#[inline(always)]
-pub(super) fn put_record(records: &mut Vec<[u64; 5]>, words: [u64; 5], stream: bool) {
-    if stream {
-        crate::scan::push_streaming(records, words);
-    } else {
-        records.push(words);
-    }
-}
-
 #[cfg(feature = "rayon")]
 pub(super) fn thread_count(threads: usize) -> usize {
     if threads == 0 {
@@ -75,9 +64,13 @@ impl Batch {
             .map(|(&(a, b), part)| {
                 // `clear` above emptied every part.
                 let mut long = Vec::new();
-                parse_buf(parser, &buf[a..b], a, &mut long, |w| {
-                    put_record(part, w, stream)
-                });
+                let mut out = Records {
+                    base: a,
+                    records: part,
+                    stream,
+                    long: &mut long,
+                };
+                parse_buf(parser, &buf[a..b], &mut out);
                 // Before the join hands the part to this thread's caller.
                 if stream {
                     crate::scan::stream_fence();

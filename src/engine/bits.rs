@@ -103,6 +103,40 @@ impl Sink for RecordSink {
 /// The fast path writing a batch record (`Entry::record`).
 pub(crate) type FastRecord = fn(&Line<'_>, &mut RecordSink) -> bool;
 
+/// `validate_lines`' loop over a buffer with one fast path inlined
+/// (`Entry::count`; generated, an instance per fast path, so that the
+/// loop's state and the line stay in registers): how many lines the fast
+/// path passed; every other line goes to `slow`.
+pub(crate) type CountLines = fn(&super::ProfileTables, &[u8], &mut dyn FnMut(&[u8])) -> usize;
+
+/// The body of every [`CountLines`]: `valid` is the entry's spanless
+/// fast path.
+#[inline(always)]
+pub(crate) fn count_lines(
+    t: &super::ProfileTables,
+    buf: &[u8],
+    slow: &mut dyn FnMut(&[u8]),
+    valid: impl Fn(&Line<'_>) -> bool,
+) -> usize {
+    let mut passed = 0;
+    for_each_line(
+        buf,
+        &t.line_sets,
+        #[inline(always)]
+        |next| match next {
+            Next::Fast(_, line) => {
+                if valid(&line) {
+                    passed += 1;
+                } else {
+                    slow(line.bytes());
+                }
+            }
+            Next::Long(_, line) => slow(line),
+        },
+    );
+    passed
+}
+
 /// Longest single input the fast path takes: four 64-bit words of bitmap.
 pub(crate) const MAX_LINE: usize = 255;
 
@@ -256,32 +290,6 @@ impl Token {
     }
 }
 
-/// A batch's buffer, classified a window at a time, as its lines: each
-/// line the fast path can take comes with its bitmaps, any other (longer
-/// than a window) without.
-pub(crate) struct Windows<'b> {
-    buf: &'b [u8],
-    sets: &'b RowSets,
-    /// The line-end set's index (the last).
-    lf: usize,
-    rows_kern: ClassifyRows,
-    /// The window's bitmaps (see `Line::rows`), on the stack (18 KB), so
-    /// that a batch allocates nothing.
-    rows: [Row; WORDS],
-    /// The window: its first byte in `buf`, its end, its words.
-    start: usize,
-    end: usize,
-    words: usize,
-    /// The next line's start.
-    pos: usize,
-    /// The word of the line-end bitmap the next LF is looked for in, and
-    /// its LFs not yet taken. Lines are found by clearing the lowest bit of
-    /// `lfs`: the search for a line's end does not wait for the previous
-    /// line's end to be turned into a position and read back.
-    word: usize,
-    lfs: u64,
-}
-
 /// One line of a batch: its start in the buffer, and the line with its
 /// bitmaps, or the bare line when it is longer than a window.
 pub(crate) enum Next<'a> {
@@ -289,110 +297,111 @@ pub(crate) enum Next<'a> {
     Long(usize, &'a [u8]),
 }
 
-impl<'b> Windows<'b> {
-    /// `runs`: a profile's run sets with the line-end set last
-    /// (`ProfileTables::line_sets`).
-    pub(crate) fn new(buf: &'b [u8], runs: &'b RowSets) -> Windows<'b> {
-        Windows {
-            buf,
-            sets: runs,
-            lf: runs.sets().len() - 1,
-            rows_kern: row_classifier(),
-            rows: [[0; MAX_CLASSES]; WORDS],
-            start: 0,
-            end: 0,
-            words: 0,
-            pos: 0,
-            word: 0,
-            lfs: 0,
+/// A batch window's bitmaps (see `Line::rows`), on the stack (18 KB), so
+/// that a batch allocates nothing.
+pub(crate) type WindowRows = [Row; WORDS];
+
+/// Classifies the window of `buf` that starts at `at` into `rows`: its end
+/// (`WINDOW` bytes on, or the buffer's) and its words. Out of line and
+/// apart from the loop's state, which stays in registers.
+#[inline(never)]
+fn classify_window(
+    buf: &[u8],
+    at: usize,
+    sets: &RowSets,
+    kern: ClassifyRows,
+    rows: &mut WindowRows,
+) -> (usize, usize) {
+    let end = (at + WINDOW).min(buf.len());
+    let words = (end - at) / 64 + 1;
+    // The window's words, the last one cut short at the buffer's end.
+    let last = (at + 64 * words).min(buf.len());
+    kern(&buf[at..last], sets, &mut rows[..words]);
+    // Past the buffer's end: a stop in every run set, and no LF. (An LF in
+    // the last word past the window's end is a real one, and every byte
+    // before it is classified: its line is taken here.)
+    if end == buf.len() {
+        let m = !0u64 << ((end - at) & 63);
+        for s in rows[words - 1].iter_mut() {
+            *s |= m;
         }
     }
+    crate::steps::add(end - at + 1);
+    (end, words)
+}
 
-    /// Classifies the window that starts at the next line.
-    fn classify(&mut self) {
-        let (buf, at) = (self.buf, self.pos);
-        let end = (at + WINDOW).min(buf.len());
-        let words = (end - at) / 64 + 1;
-        // The window's words, the last one cut short at the buffer's end.
-        let last = (at + 64 * words).min(buf.len());
-        (self.rows_kern)(&buf[at..last], self.sets, &mut self.rows[..words]);
-        // Past the buffer's end: a stop in every run set, and no LF. (An
-        // LF in the last word past the window's end is a real one, and
-        // every byte before it is classified: its line is taken here.)
-        if end == buf.len() {
-            let m = !0u64 << ((end - at) & 63);
-            for s in self.rows[words - 1].iter_mut() {
-                *s |= m;
-            }
-        }
-        self.start = at;
-        self.end = end;
-        self.words = words;
-        self.word = 0;
-        self.lfs = !self.rows[0][self.lf];
-        crate::steps::add(end - at + 1);
-    }
-
-    /// The next LF of the window, in positions from its start, if there is
-    /// one in its words; the LF is taken.
-    #[inline(always)]
-    fn lf(&mut self) -> Option<usize> {
-        while self.lfs == 0 {
-            self.word += 1;
-            if self.word >= self.words {
-                return None;
-            }
-            self.lfs = !self.rows[self.word][self.lf];
-        }
-        let at = 64 * self.word + self.lfs.trailing_zeros() as usize;
-        self.lfs &= self.lfs - 1;
-        Some(at)
-    }
-
-    /// The next line, or `None` at the buffer's end. Lines are exactly
-    /// those of `batch::lines`: an LF ends one, a CR before it (or before
-    /// the buffer's end) is not part of it.
-    #[inline(always)]
-    pub(crate) fn next_line(&mut self) -> Option<Next<'_>> {
-        let buf = self.buf;
-        let at = self.pos;
-        if at >= buf.len() {
-            return None;
-        }
-        if at >= self.end {
-            self.classify();
-        }
-        let stop = loop {
-            match self.lf() {
-                Some(e) => break self.start + e,
-                None if self.end == buf.len() => break buf.len(),
-                // The line goes on past this window: a window from its
-                // start.
-                None if self.start < at => self.classify(),
-                None => {
-                    // Longer than a window: the bare line, its end found
-                    // by memchr.
-                    let lf = memchr::memchr(b'\n', &buf[at..]).map_or(buf.len(), |p| at + p);
-                    let end = if buf[lf - 1] == b'\r' { lf - 1 } else { lf };
-                    self.pos = lf + 1;
-                    return Some(Next::Long(at, &buf[at..end]));
+/// Calls `each` with every line of `buf` in order, classified a window at a
+/// time against `runs` (a profile's run sets with the line-end set last:
+/// `ProfileTables::line_sets`): each byte once, with no work per line, and
+/// the lines found by clearing the lowest bit of the line-end set's word,
+/// so that the search for a line's end does not wait for the previous
+/// line's end. Lines are exactly those of `batch::lines`: an LF ends one, a
+/// CR before it (or before the buffer's end) is not part of it. A line
+/// longer than a window comes bare, its end found by memchr.
+///
+/// Inlined into each caller with its `each`, so that the loop's state and
+/// the line stay in registers and the fast path is inlined too.
+#[inline(always)]
+pub(crate) fn for_each_line(buf: &[u8], runs: &RowSets, mut each: impl FnMut(Next<'_>)) {
+    let kern = row_classifier();
+    let lf = runs.sets().len() - 1;
+    let mut rows: WindowRows = [[0; MAX_CLASSES]; WORDS];
+    // The next line's start.
+    let mut pos = 0;
+    'windows: while pos < buf.len() {
+        // A window from the next line's start: its first byte in `buf`,
+        // its end, its words; the word of the line-end bitmap the next LF
+        // is looked for in, and its LFs not yet taken.
+        let start = pos;
+        let (end, words) = classify_window(buf, start, runs, kern, &mut rows);
+        let mut word = 0;
+        let mut lfs = !rows[0][lf];
+        loop {
+            let stop = loop {
+                if lfs != 0 {
+                    break start + 64 * word + lfs.trailing_zeros() as usize;
                 }
+                word += 1;
+                if word < words {
+                    lfs = !rows[word][lf];
+                    continue;
+                }
+                if end == buf.len() {
+                    break buf.len();
+                }
+                if start < pos {
+                    // The line goes on past this window: a window from its
+                    // start.
+                    continue 'windows;
+                }
+                // Longer than a window: the bare line.
+                let at = pos;
+                let lf = memchr::memchr(b'\n', &buf[at..]).map_or(buf.len(), |p| at + p);
+                let end = if buf[lf - 1] == b'\r' { lf - 1 } else { lf };
+                each(Next::Long(at, &buf[at..end]));
+                pos = lf + 1;
+                continue 'windows;
+            };
+            lfs &= lfs.wrapping_sub(1);
+            let at = pos;
+            let end_of_line = if stop > at && buf[stop - 1] == b'\r' {
+                stop - 1
+            } else {
+                stop
+            };
+            each(Next::Fast(
+                at,
+                Line {
+                    b: &buf[start..end_of_line],
+                    base: at - start,
+                    rows: &rows,
+                },
+            ));
+            pos = stop + 1;
+            if pos >= end {
+                continue 'windows;
             }
-        };
-        let end = if stop > at && buf[stop - 1] == b'\r' {
-            stop - 1
-        } else {
-            stop
-        };
-        self.pos = stop + 1;
-        Some(Next::Fast(
-            at,
-            Line {
-                b: &buf[self.start..end],
-                base: at - self.start,
-                rows: &self.rows,
-            },
-        ))
+        }
     }
 }
 

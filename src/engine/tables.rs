@@ -300,6 +300,10 @@ pub(crate) struct Entry {
     pub valid: Option<super::bits::FastValid>,
     /// The same writing a batch record's spans (`Batch::parse_lines`).
     pub record: Option<super::bits::FastRecord>,
+    /// `validate_lines`' loop with the spanless fast path inlined (see
+    /// `bits::count_lines`), for an entry of a profile that does not
+    /// choose its rule by the scheme.
+    pub count: Option<super::bits::CountLines>,
     pub tdfa: Option<Tdfa>,
     /// Whether LF and CR lead both DFAs to the dead state from every state,
     /// so that a run over a buffer of lines stops at each valid line's end
