@@ -57,6 +57,64 @@ pub const NO_RUN: u8 = u8::MAX;
 pub struct Runs {
     pub sets: Vec<ByteSet>,
     pub leaf_runs: Vec<Vec<u8>>,
+    /// Bit k: the runs of set k go on through escapes (see [`escape_loop`]).
+    pub escapes: u16,
+}
+
+/// Whether leaf state `r` (run set `run`) loops through escapes and
+/// nothing else: `%` leads to a state that only takes a hex digit, to a
+/// state that only takes a hex digit back to `r`, neither accepting, and
+/// the hex digits are in the run set. Then a run over the set in which
+/// each `%` that begins an escape (`%` and two hex digits) is no stop ends
+/// where the leaf, stepping through the escapes, would leave `r` for good,
+/// in `r`, with no accepting state passed on the way: the run may take the
+/// escapes, and `r` needs no `%` step (see [`fold_escapes`]). A `%` that
+/// begins no escape stays a stop, and there the leaf stops as it did.
+fn escape_loop(d: &Dfa, r: u32, run: &ByteSet) -> bool {
+    let hex = |b: u8| b.is_ascii_hexdigit();
+    let a = d.next(r, b'%');
+    if a == DEAD || a == r || d.accept[a as usize] {
+        return false;
+    }
+    let b = d.next(a, b'0');
+    if b == DEAD || b == a || b == r || d.accept[b as usize] {
+        return false;
+    }
+    (0..=255u8).all(|x| {
+        let (ta, tb) = (d.next(a, x), d.next(b, x));
+        if hex(x) {
+            ta == b && tb == r && run.contains(x)
+        } else {
+            ta == DEAD && tb == DEAD
+        }
+    })
+}
+
+/// Leaf `d` as the fast path steps through it: each state whose run set
+/// goes on through escapes (`escapes`, bit k for set k) without its `%`
+/// step, which the run takes (see [`escape_loop`]).
+pub fn fold_escapes(d: &Dfa, runs: &[u8], escapes: u16) -> Dfa {
+    let folded: Vec<usize> = (0..d.nstates())
+        .filter(|&s| runs[s] != NO_RUN && escapes >> runs[s] & 1 == 1)
+        .collect();
+    if folded.is_empty() {
+        return d.clone();
+    }
+    // `%` in a class of its own, so that its step alone can go.
+    let (old, nc) = (d.classes[b'%' as usize] as usize, d.nclasses + 1);
+    let mut e = d.clone();
+    e.classes[b'%' as usize] = d.nclasses as u8;
+    e.nclasses = nc;
+    e.trans = (0..d.nstates())
+        .flat_map(|s| {
+            let row = &d.trans[s * d.nclasses..(s + 1) * d.nclasses];
+            row.iter().copied().chain([row[old]])
+        })
+        .collect();
+    for s in folded {
+        e.trans[s * nc + d.nclasses] = DEAD;
+    }
+    e
 }
 
 /// How a split is decided.
@@ -156,8 +214,30 @@ pub fn runs(pool: &Pool) -> Runs {
                 })
                 .collect()
         })
-        .collect();
-    Runs { sets, leaf_runs }
+        .collect::<Vec<Vec<u8>>>();
+    // A set's runs go on through escapes when every leaf state whose run
+    // set it is loops through them.
+    let mut escapes = 0u16;
+    for (k, set) in sets.iter().enumerate() {
+        let states: Vec<(&Dfa, u32)> = pool
+            .leaves
+            .iter()
+            .zip(&leaf_runs)
+            .flat_map(|(d, r)| {
+                (1..d.nstates() as u32)
+                    .filter(move |&s| r[s as usize] == k as u8)
+                    .map(move |s| (d, s))
+            })
+            .collect();
+        if !states.is_empty() && states.iter().all(|&(d, s)| escape_loop(d, s, set)) {
+            escapes |= 1 << k;
+        }
+    }
+    Runs {
+        sets,
+        leaf_runs,
+        escapes,
+    }
 }
 
 /// The 16-byte low-nibble table of an ASCII set (the high table is fixed:

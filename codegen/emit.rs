@@ -726,8 +726,14 @@ fn emit_profile(
     }
     out.push_str("];\n");
     for (l, r) in runs.leaf_runs.iter().enumerate() {
-        bitprog::emit_leaf(out, i, l, &p.pool.leaves[l], r);
+        let d = bitprog::fold_escapes(&p.pool.leaves[l], r, runs.escapes);
+        bitprog::emit_leaf(out, i, l, &d, r);
     }
+    let _ = writeln!(
+        out,
+        "/// The run sets whose runs go on through escapes.\nconst P{i}_ESCAPES: u16 = {:#x};",
+        runs.escapes
+    );
     // Each automaton, then its value as an `Entry`.
     let entry = |out: &mut String,
                  name: String,
@@ -959,7 +965,7 @@ fn emit_profile(
     let fixed = p.spec.fixed_mask();
     let _ = writeln!(
         out,
-        "static P{i}: ProfileTables = ProfileTables {{\n    fixed: {fixed:#04x},\n    rules: &P{i}_RULES,\n    parts: &P{i}_PARTS,\n    kind_part: {},\n    kinds: &[{}],\n    literal: &P{i}_LITERAL,\n    unreserved: &P{i}_UNRESERVED,\n    bytes: &P{i}_BYTES,\n    sets: &P{i}_SETS,\n    firsts: &P{i}_FIRSTS,\n    leaves: &P{i}_LEAVES,\n    line_sets: RowSets::new(&P{i}_RUNS),\n    single_sets: RowSets::new(P{i}_RUNS.split_at(P{i}_RUNS.len() - 1).0),\n    regions: &[{}],\n    entries: [\n        {},\n    ],\n    schemes: &[\n        {}\n    ],\n    components: &[\n        {},\n    ],\n}};\n",
+        "static P{i}: ProfileTables = ProfileTables {{\n    fixed: {fixed:#04x},\n    rules: &P{i}_RULES,\n    parts: &P{i}_PARTS,\n    kind_part: {},\n    kinds: &[{}],\n    literal: &P{i}_LITERAL,\n    unreserved: &P{i}_UNRESERVED,\n    bytes: &P{i}_BYTES,\n    sets: &P{i}_SETS,\n    firsts: &P{i}_FIRSTS,\n    leaves: &P{i}_LEAVES,\n    line_sets: RowSets::new(&P{i}_RUNS).with_escapes(P{i}_ESCAPES),\n    single_sets: RowSets::new(P{i}_RUNS.split_at(P{i}_RUNS.len() - 1).0).with_escapes(P{i}_ESCAPES),\n    regions: &[{}],\n    entries: [\n        {},\n    ],\n    schemes: &[\n        {}\n    ],\n    components: &[\n        {},\n    ],\n}};\n",
         p.spec.kind_part.map_or(u8::MAX as usize, |k| k),
         kinds.join(", "),
         regions.join(", "),

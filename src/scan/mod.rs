@@ -199,6 +199,9 @@ pub struct RowSets {
         allow(dead_code)
     )]
     outside: [u8; 128],
+    /// Bit k: set k's stops leave out each `%` that begins a valid escape
+    /// (see [`RowSets::with_escapes`]).
+    escapes: u16,
 }
 
 impl RowSets {
@@ -228,7 +231,24 @@ impl RowSets {
             nibbles,
             n,
             outside,
+            escapes: 0,
         }
+    }
+
+    /// The same, where the stops of each set k in `mask` (bit k) leave out
+    /// each `%` that begins a valid escape (`%` and two hex digits): the
+    /// generator folds escapes into those runs (`codegen/bitprog.rs`), and
+    /// whoever classifies against these sets clears those stops
+    /// (`engine::bits`). The kernels themselves classify bytes alone.
+    pub const fn with_escapes(mut self, mask: u16) -> RowSets {
+        self.escapes = mask;
+        self
+    }
+
+    /// The sets whose runs go on through escapes (see
+    /// [`RowSets::with_escapes`]).
+    pub(crate) fn escapes(&self) -> u16 {
+        self.escapes
     }
 
     /// The nibble tables.
