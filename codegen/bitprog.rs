@@ -616,24 +616,24 @@ fn small(set: &ByteSet) -> Option<String> {
     (!pat.is_empty() && pat.matches('|').count() < 3).then_some(pat)
 }
 
-/// Leaf `n` of profile `p` as a Rust function `P{p}_L{n}_LEAF(l: &Line,
+/// Leaf `n` of profile `p` as a Rust function `P{p}_L{n}_LEAF{suffix}(l: &Line,
 /// i: usize) -> Option<usize>`, the end of its longest match from `i`:
 /// structured code where the DFA allows ([`structured_leaf`]), else the
 /// DFA's states as arms of a `match`; either way a state with a run set
 /// first skips its run in one step (`Line::stop`), then one byte goes to
 /// the next state. The run set is the state's self-loop set exactly, so
 /// the byte after a run never keeps the state.
-pub fn emit_leaf(out: &mut String, p: usize, n: usize, d: &Dfa, runs: &[u8]) {
+pub fn emit_leaf(out: &mut String, p: usize, n: usize, d: &Dfa, runs: &[u8], suffix: &str) {
     if let Some(body) = structured_leaf(d, runs) {
         let _ = writeln!(
             out,
-            "#[allow(non_snake_case, dead_code, unreachable_patterns, unused_mut, unused_variables, unused_labels, unused_assignments, unreachable_code, clippy::all)]\n#[inline(always)]\nfn P{p}_L{n}_LEAF(l: &Line, mut i: usize) -> Option<usize> {{\n    let mut last = None;\n{body}}}"
+            "#[allow(non_snake_case, dead_code, unreachable_patterns, unused_mut, unused_variables, unused_labels, unused_assignments, unreachable_code, clippy::all)]\n#[inline(always)]\nfn P{p}_L{n}_LEAF{suffix}(l: &Line, mut i: usize) -> Option<usize> {{\n    let mut last = None;\n{body}}}"
         );
         return;
     }
     let _ = writeln!(
         out,
-        "#[allow(non_snake_case, dead_code, unreachable_patterns, unused_mut, unused_variables, clippy::all)]\n#[inline(always)]\nfn P{p}_L{n}_LEAF(l: &Line, mut i: usize) -> Option<usize> {{\n    let mut last = None;\n    let mut s = {START}u32;\n    loop {{\n        match s {{"
+        "#[allow(non_snake_case, dead_code, unreachable_patterns, unused_mut, unused_variables, clippy::all)]\n#[inline(always)]\nfn P{p}_L{n}_LEAF{suffix}(l: &Line, mut i: usize) -> Option<usize> {{\n    let mut last = None;\n    let mut s = {START}u32;\n    loop {{\n        match s {{"
     );
     for s in 1..d.nstates() as u32 {
         let _ = writeln!(out, "            {s} => {{");
@@ -921,7 +921,10 @@ impl Layout<'_> {
 /// code, its jumps (all forward) as `break`s out of nested labelled blocks,
 /// block `'bK` ending where the code of the instruction block starting at
 /// leader K begins. `p` is the profile's index (its `P{p}_*` tables).
-/// Returns the rules, for the report the generated file carries.
+/// `variant` names the leaves it calls and is added to its own name: `E`
+/// for the batch's, whose leaves take escapes in their runs
+/// ([`fold_escapes`]). Returns the rules, for the report the generated
+/// file carries.
 pub fn emit_fast(
     out: &mut String,
     name: &str,
@@ -929,7 +932,7 @@ pub fn emit_fast(
     pool: &Pool,
     p: usize,
     rules: &[Option<Rule>],
-    fixed: Option<u8>,
+    (fixed, variant): (Option<u8>, &str),
 ) -> Vec<(usize, Rule)> {
     // `rules`: `decide`'s, once for both functions. `fixed`: the spans'
     // `fixed` mask, for the function that writes spans; `None` for the one
@@ -975,7 +978,7 @@ pub fn emit_fast(
         }
     }
     let go = |t: usize| format!("break 'b{t};");
-    let leaf = |l: usize, at: &str| format!("P{p}_L{l}_LEAF(l, {at})");
+    let leaf = |l: usize, at: &str| format!("P{p}_L{l}_LEAF{variant}(l, {at})");
     let first = |f: usize| {
         let (s, e) = &pool.firsts[f];
         match small(s) {
@@ -993,8 +996,8 @@ pub fn emit_fast(
         out,
         "#[allow(non_snake_case, unused_labels, unused_assignments, unused_mut, unused_variables, unreachable_code, clippy::all)]\n#[inline(always)]\n{}\n    let base = l.start();\n    let mut i = base;",
         match fixed {
-            Some(f) => format!("fn {name}_FAST<S: Sink>(l: &Line, s: &mut S) -> bool {{\n    s.fixed({f:#x});"),
-            None => format!("fn {name}_VALID(l: &Line) -> bool {{"),
+            Some(f) => format!("fn {name}_FAST{variant}<S: Sink>(l: &Line, s: &mut S) -> bool {{\n    s.fixed({f:#x});"),
+            None => format!("fn {name}_VALID{variant}(l: &Line) -> bool {{"),
         }
     );
     let spans = fixed.is_some();

@@ -725,9 +725,16 @@ fn emit_profile(
         let _ = writeln!(out, "    {:?}, // {:?}", bitprog::lo_table(s), s);
     }
     out.push_str("];\n");
+    // Each leaf as it is (one input, a token), and where the profile has
+    // run sets that go on through escapes, as a batch runs it (`E`: its
+    // bitmaps are folded, see `bitprog::escape_loop`).
+    let batch = if runs.escapes != 0 { "E" } else { "" };
     for (l, r) in runs.leaf_runs.iter().enumerate() {
-        let d = bitprog::fold_escapes(&p.pool.leaves[l], r, runs.escapes);
-        bitprog::emit_leaf(out, i, l, &d, r);
+        bitprog::emit_leaf(out, i, l, &p.pool.leaves[l], r, "");
+        if !batch.is_empty() {
+            let d = bitprog::fold_escapes(&p.pool.leaves[l], r, runs.escapes);
+            bitprog::emit_leaf(out, i, l, &d, r, batch);
+        }
     }
     let _ = writeln!(
         out,
@@ -751,8 +758,15 @@ fn emit_profile(
             let at = out.len();
             let rules = bitprog::decide(prog, &p.pool);
             let fixed = Some(p.spec.fixed_mask());
-            let report = bitprog::emit_fast(out, &name, prog, &p.pool, i, &rules, fixed);
-            bitprog::emit_fast(out, &name, prog, &p.pool, i, &rules, None);
+            let report = bitprog::emit_fast(out, &name, prog, &p.pool, i, &rules, (fixed, ""));
+            bitprog::emit_fast(out, &name, prog, &p.pool, i, &rules, (None, ""));
+            // The batch's variants (`E`), for an entry that parses lines on
+            // its own (no rule chosen by the scheme).
+            let rec = if loops { batch } else { "" };
+            if !rec.is_empty() {
+                bitprog::emit_fast(out, &name, prog, &p.pool, i, &rules, (fixed, rec));
+                bitprog::emit_fast(out, &name, prog, &p.pool, i, &rules, (None, rec));
+            }
             let mut head = format!("// fast path of {what}:");
             for (pc, rule) in &report {
                 let _ = write!(head, " split {pc} {},", rule.name());
@@ -766,13 +780,13 @@ fn emit_profile(
             if loops {
                 let _ = writeln!(
                     out,
-                    "#[allow(non_snake_case, clippy::redundant_closure)]\n#[inline(never)]\nfn {name}_COUNT(t: &ProfileTables, buf: &[u8], slow: &mut dyn FnMut(&[u8])) -> usize {{\n    super::bits::count_lines(t, buf, slow, #[inline(always)] |l| {name}_VALID(l))\n}}"
+                    "#[allow(non_snake_case, clippy::redundant_closure)]\n#[inline(never)]\nfn {name}_COUNT(t: &ProfileTables, buf: &[u8], slow: &mut dyn FnMut(&[u8])) -> usize {{\n    super::bits::count_lines(t, buf, slow, #[inline(always)] |l| {name}_VALID{batch}(l))\n}}"
                 );
             }
             (
                 format!("Some({name}_FAST::<Spans>)"),
                 format!("Some({name}_VALID)"),
-                format!("Some({name}_FAST::<RecordSink>)"),
+                format!("Some({name}_FAST{rec}::<RecordSink>)"),
                 if loops {
                     format!("Some({name}_COUNT)")
                 } else {
@@ -965,7 +979,7 @@ fn emit_profile(
     let fixed = p.spec.fixed_mask();
     let _ = writeln!(
         out,
-        "static P{i}: ProfileTables = ProfileTables {{\n    fixed: {fixed:#04x},\n    rules: &P{i}_RULES,\n    parts: &P{i}_PARTS,\n    kind_part: {},\n    kinds: &[{}],\n    literal: &P{i}_LITERAL,\n    unreserved: &P{i}_UNRESERVED,\n    bytes: &P{i}_BYTES,\n    sets: &P{i}_SETS,\n    firsts: &P{i}_FIRSTS,\n    leaves: &P{i}_LEAVES,\n    line_sets: RowSets::new(&P{i}_RUNS).with_escapes(P{i}_ESCAPES),\n    single_sets: RowSets::new(P{i}_RUNS.split_at(P{i}_RUNS.len() - 1).0).with_escapes(P{i}_ESCAPES),\n    regions: &[{}],\n    entries: [\n        {},\n    ],\n    schemes: &[\n        {}\n    ],\n    components: &[\n        {},\n    ],\n}};\n",
+        "static P{i}: ProfileTables = ProfileTables {{\n    fixed: {fixed:#04x},\n    rules: &P{i}_RULES,\n    parts: &P{i}_PARTS,\n    kind_part: {},\n    kinds: &[{}],\n    literal: &P{i}_LITERAL,\n    unreserved: &P{i}_UNRESERVED,\n    bytes: &P{i}_BYTES,\n    sets: &P{i}_SETS,\n    firsts: &P{i}_FIRSTS,\n    leaves: &P{i}_LEAVES,\n    line_sets: RowSets::new(&P{i}_RUNS).with_escapes(P{i}_ESCAPES),\n    single_sets: RowSets::new(P{i}_RUNS.split_at(P{i}_RUNS.len() - 1).0),\n    regions: &[{}],\n    entries: [\n        {},\n    ],\n    schemes: &[\n        {}\n    ],\n    components: &[\n        {},\n    ],\n}};\n",
         p.spec.kind_part.map_or(u8::MAX as usize, |k| k),
         kinds.join(", "),
         regions.join(", "),

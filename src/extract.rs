@@ -295,8 +295,7 @@ struct Fast {
 impl Fast {
     /// From the parser's validator and the token's set (see `token_set`).
     fn of(parser: &Parser, token: Option<&crate::scan::Nibbles>) -> Option<Fast> {
-        let (valid, single) = parser.plain_valid()?;
-        let runs = single.sets();
+        let (valid, runs) = parser.plain_valid()?;
         let token = token?;
         if runs.len() >= crate::scan::MAX_CLASSES {
             return None;
@@ -309,7 +308,7 @@ impl Fast {
             .all(|r| r.iter().zip(token.iter()).all(|(r, t)| r & !t == 0));
         Some(Fast {
             valid,
-            sets: crate::scan::RowSets::new(&sets[..=runs.len()]).with_escapes(single.escapes()),
+            sets: crate::scan::RowSets::new(&sets[..=runs.len()]),
             within,
         })
     }

@@ -213,6 +213,17 @@ fn escape_at(text: &[u8], at: usize) -> bool {
     matches!(text.get(at..at + 3), Some([b'%', h, l]) if h.is_ascii_hexdigit() && l.is_ascii_hexdigit())
 }
 
+/// Clears position `p`'s stop (in its row) in each set of `mask`.
+#[inline(always)]
+fn clear_stop(row: &mut Row, p: usize, mask: u16) {
+    let keep = !(1u64 << (p % 64));
+    let mut m = mask;
+    while m != 0 {
+        row[m.trailing_zeros() as usize] &= keep;
+        m &= m - 1;
+    }
+}
+
 /// Clears, in each run set of `mask` (bit k: set k), the stop at every `%`
 /// of `text[origin..to]` that begins a valid escape in `text`. The
 /// generator folded escapes into those sets' runs (`RowSets::with_escapes`):
@@ -228,13 +239,7 @@ fn fold_escapes(text: &[u8], origin: usize, to: usize, rows: &mut [Row], mask: u
     }
     for p in memchr::memchr_iter(b'%', &text[origin..to]) {
         if escape_at(text, origin + p) {
-            let row = &mut rows[p / 64];
-            let keep = !(1u64 << (p % 64));
-            let mut m = mask;
-            while m != 0 {
-                row[m.trailing_zeros() as usize] &= keep;
-                m &= m - 1;
-            }
+            clear_stop(&mut rows[p / 64], p, mask);
         }
     }
 }
@@ -274,15 +279,12 @@ pub(crate) fn fast_single(input: &[u8], sets: &RowSets, fast: FastPath) -> Optio
 #[derive(Clone, Debug)]
 pub(crate) struct Token {
     rows: [Row; SHORT],
-    /// The sets of the last `classify` whose runs go on through escapes.
-    escapes: u16,
 }
 
 impl Token {
     pub(crate) const fn new() -> Token {
         Token {
             rows: [[!0u64; MAX_CLASSES]; SHORT],
-            escapes: 0,
         }
     }
 
@@ -296,10 +298,7 @@ impl Token {
         at: usize,
         sets: &RowSets,
     ) -> Option<&'t str> {
-        let token = crate::scan::token_run(t, at, sets, &mut self.rows, MAX_LINE)?;
-        self.escapes = sets.escapes();
-        fold_escapes(t, at, at + token.len(), &mut self.rows, self.escapes);
-        Some(token)
+        crate::scan::token_run(t, at, sets, &mut self.rows, MAX_LINE)
     }
 
     /// The line `t[at..at + len]` (`len` at most the token's length): with
@@ -319,17 +318,6 @@ impl Token {
         if cut {
             for s in self.rows[len / 64].iter_mut() {
                 *s |= !0u64 << (len & 63);
-            }
-            // An escape the cut breaks begins no valid one in the line:
-            // its `%` is a stop again.
-            for p in len.saturating_sub(2)..len {
-                if t[at + p] == b'%' {
-                    let mut m = self.escapes;
-                    while m != 0 {
-                        self.rows[p / 64][m.trailing_zeros() as usize] |= 1 << (p % 64);
-                        m &= m - 1;
-                    }
-                }
             }
         }
         Line {
@@ -549,6 +537,10 @@ pub(crate) fn check_all(input: &[u8]) -> Result<usize, String> {
         let t = p.tables();
         let single = Single::<SHORT>::new(input, &t.single_sets);
         let line = single.line(input);
+        // The batch's record variant runs over bitmaps with escapes folded
+        // into the runs (`RowSets::with_escapes`), as a batch's are.
+        let sets = t.single_sets.clone().with_escapes(t.line_sets.escapes());
+        let folded = Single::<SHORT>::new(input, &sets);
         for e in t.programs() {
             let (Some(fast), Some(valid)) = (e.fast, e.valid) else {
                 continue;
@@ -562,6 +554,20 @@ pub(crate) fn check_all(input: &[u8]) -> Result<usize, String> {
                     !ok,
                     String::from_utf8_lossy(input)
                 ));
+            }
+            if let Some(record) = e.record {
+                let mut sink = RecordSink::new();
+                let rec = record(&folded.line(input), &mut sink);
+                let same = (0..super::DEFAULT_SLOTS)
+                    .filter(|&k| sink.set >> k & 1 == 1)
+                    .all(|k| u32::from(sink.spans[k]) == spans.slots[k]);
+                if rec != ok || (ok && (!same || sink.kind != spans.kind)) {
+                    return Err(format!(
+                        "{p:?} {}: the record variant says {rec}, the fast path {ok}, on {:?}",
+                        e.rule,
+                        String::from_utf8_lossy(input)
+                    ));
+                }
             }
             if !ok {
                 continue;
@@ -634,35 +640,6 @@ mod tests {
             .any(|p| p.tables().line_sets.escapes() != 0));
     }
 
-    /// A token's line cut inside an escape (extraction cuts tokens): the
-    /// escape is broken there, and the fast path must see it so.
-    #[test]
-    fn a_cut_inside_an_escape_makes_its_percent_a_stop() {
-        let t = crate::Profile::Rfc3986.tables();
-        let valid = t.entries[0].as_ref().and_then(|e| e.valid).unwrap();
-        let runs = t.single_sets.sets();
-        let mut sets = [[0u8; 16]; MAX_CLASSES];
-        sets[..runs.len()].copy_from_slice(runs);
-        for b in 0x21..0x7fu8 {
-            sets[runs.len()][usize::from(b & 15)] |= 1 << (b >> 4);
-        }
-        let rows = RowSets::new(&sets[..=runs.len()]).with_escapes(t.single_sets.escapes());
-        assert_ne!(rows.escapes(), 0);
-        let text = b"http://a/b%41?c%42 x";
-        let mut token = Token::new();
-        for len in 0..=18 {
-            assert_eq!(token.classify(text, 0, &rows).map(str::len), Some(18));
-            let line = token.line(text, 0, len, true);
-            let want = crate::Parser::new().parse_bytes(&text[..len]).is_ok();
-            assert_eq!(
-                valid(&line),
-                want,
-                "{:?}",
-                String::from_utf8_lossy(&text[..len])
-            );
-        }
-    }
-
     /// The same lines in one buffer (escapes read across line ends, in
     /// windows): `validate_lines` and `parse_lines` agree with each line
     /// parsed alone.
@@ -675,6 +652,34 @@ mod tests {
             buf.push(b'\n');
         }
         for &p in crate::Profile::ALL {
+            // Each line's record fast path answers in the window as it does
+            // alone, over bitmaps folded the same way.
+            let t = p.tables();
+            let sets = t.single_sets.clone().with_escapes(t.line_sets.escapes());
+            for e in t.entries.iter().flatten() {
+                let (Some(record), Some(_)) = (e.record, e.count) else {
+                    continue;
+                };
+                let mut n = 0;
+                for_each_line(&buf, &t.line_sets, |next| {
+                    let Next::Fast(_, line) = next else {
+                        panic!("no line is longer than a window")
+                    };
+                    let i = &inputs[n];
+                    n += 1;
+                    let alone = Single::<SHORT>::new(i, &sets);
+                    let (mut a, mut b) = (RecordSink::new(), RecordSink::new());
+                    assert_eq!(
+                        record(&line, &mut a),
+                        record(&alone.line(i), &mut b),
+                        "{p:?} {}: {:?}",
+                        e.rule,
+                        String::from_utf8_lossy(i)
+                    );
+                    assert_eq!((a.spans, a.set, a.kind), (b.spans, b.set, b.kind));
+                });
+                assert_eq!(n, inputs.len());
+            }
             let parser = crate::Parser::new().profile(p);
             let c = crate::validate_lines(&parser, &buf);
             let valid = inputs

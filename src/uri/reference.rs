@@ -172,13 +172,13 @@ impl Parser {
 
     /// The fast path's validator of this parser's syntax and the run sets
     /// it reads, when the profile does not choose its rule by the scheme.
-    pub(crate) fn plain_valid(&self) -> Option<(FastValid, &'static crate::scan::RowSets)> {
+    pub(crate) fn plain_valid(&self) -> Option<(FastValid, &'static [[u8; 16]])> {
         let t: &'static ProfileTables = self.profile.tables();
         if !t.schemes.is_empty() {
             return None;
         }
         let e = t.entries[self.syntax as usize].as_ref()?;
-        Some((e.valid?, &t.single_sets))
+        Some((e.valid?, t.single_sets.sets()))
     }
 
     /// The validating DFA, when one run of it over a buffer of lines stops
