@@ -153,7 +153,7 @@ fn pairs(bits: u32) -> u8 {
 /// the full spans.
 #[inline(always)]
 pub(super) fn sink_record(start: usize, s: &RecordSink) -> Option<Record> {
-    let both = pairs(s.set & s.set >> 1);
+    let both = s.starts & s.ends;
     let path = 1u8 << (crate::Component::Path as u32);
     if s.over || both & !s.fixed != 0 || (s.fixed & path != 0 && both & path == 0) {
         return None;

@@ -54,19 +54,26 @@ impl Sink for super::Spans {
 /// (`batch::record::sink_record`).
 pub(crate) struct RecordSink {
     pub spans: [u16; super::DEFAULT_SLOTS],
-    /// Bit n: slot n was written.
-    pub set: u32,
+    /// Bit n: part n's start (slot `2 n`) was written; its end (`2 n + 1`).
+    /// Kept apart, so that the parts with both are one `&` (the slot of
+    /// each write is a constant in the generated code).
+    pub starts: u8,
+    pub ends: u8,
     pub kind: u8,
     pub fixed: u8,
     /// A slot past the record's was written: the record cannot hold it.
     pub over: bool,
 }
 
+// A part's start and end bits are one byte each.
+const _: () = assert!(super::DEFAULT_SLOTS <= 16);
+
 impl RecordSink {
     pub(crate) fn new() -> RecordSink {
         RecordSink {
             spans: [u16::MAX; super::DEFAULT_SLOTS],
-            set: 0,
+            starts: 0,
+            ends: 0,
             kind: u8::MAX,
             fixed: 0,
             over: false,
@@ -76,6 +83,20 @@ impl RecordSink {
     #[inline(always)]
     pub(crate) fn reset(&mut self) {
         *self = RecordSink::new();
+    }
+
+    /// Whether slot `slot` was written.
+    #[cfg_attr(not(test), allow(dead_code))]
+    pub(crate) fn written(&self, slot: usize) -> bool {
+        let part = slot / 2;
+        part < 8
+            && (if slot.is_multiple_of(2) {
+                self.starts
+            } else {
+                self.ends
+            }) >> part
+                & 1
+                == 1
     }
 }
 
@@ -89,7 +110,11 @@ impl Sink for RecordSink {
         match self.spans.get_mut(slot) {
             Some(s) => {
                 *s = pos as u16;
-                self.set |= 1 << slot;
+                if slot.is_multiple_of(2) {
+                    self.starts |= 1 << (slot / 2);
+                } else {
+                    self.ends |= 1 << (slot / 2);
+                }
             }
             None => self.over = true,
         }
@@ -494,7 +519,14 @@ impl<'a> Line<'a> {
         if m != 0 {
             return i + m.trailing_zeros() as usize;
         }
-        far_stop(rows, k, i + 64)
+        // A run of 64 bytes or more (long paths): the next 64 positions
+        // the same way, then out of line.
+        let m =
+            ((u128::from(rows[w + 2][k]) << 64 | u128::from(rows[w + 1][k])) >> (i & 63)) as u64;
+        if m != 0 {
+            return i + 64 + m.trailing_zeros() as usize;
+        }
+        far_stop(rows, k, i + 128)
     }
 
     /// The byte at `i`, if `i` is before the end.
@@ -559,7 +591,7 @@ pub(crate) fn check_all(input: &[u8]) -> Result<usize, String> {
                 let mut sink = RecordSink::new();
                 let rec = record(&folded.line(input), &mut sink);
                 let same = (0..super::DEFAULT_SLOTS)
-                    .filter(|&k| sink.set >> k & 1 == 1)
+                    .filter(|&k| sink.written(k))
                     .all(|k| u32::from(sink.spans[k]) == spans.slots[k]);
                 if rec != ok || (ok && (!same || sink.kind != spans.kind)) {
                     return Err(format!(
@@ -676,7 +708,10 @@ mod tests {
                         e.rule,
                         String::from_utf8_lossy(i)
                     );
-                    assert_eq!((a.spans, a.set, a.kind), (b.spans, b.set, b.kind));
+                    assert_eq!(
+                        (a.spans, a.starts, a.ends, a.kind),
+                        (b.spans, b.starts, b.ends, b.kind)
+                    );
                 });
                 assert_eq!(n, inputs.len());
             }

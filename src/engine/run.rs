@@ -544,7 +544,7 @@ mod tests {
                     assert_eq!(rec, got.is_some(), "{p:?} {}: record variant", e.rule);
                     if let Some(g) = &got {
                         for (slot, &v) in sink.spans.iter().enumerate() {
-                            if sink.set >> slot & 1 == 1 {
+                            if sink.written(slot) {
                                 assert_eq!(
                                     u32::from(v),
                                     g.slots[slot],
