@@ -7,8 +7,10 @@
 //! of every set lie together (a `Row`). No run set holds
 //! an LF or a CR (the generator makes sure), so a run always stops at the
 //! end of its line. A batch classifies its buffer a window at a time
-//! ([`Windows`]): each byte once, with no work per line, and the lines come
-//! from the line-end set's bitmap; a single input is classified on its own
+//! ([`for_each_line`]): each byte once, with no work per line, and the
+//! lines come from the line-end set's bitmap; there the runs of the sets
+//! the generator marks also go on through valid escapes
+//! ([`fold_escapes`]). A single input is classified on its own
 //! ([`Single`]). The generated programs decide every choice without
 //! backtracking and write the spans, or answer false when the line is
 //! invalid or a choice is one the generator could not prove; the caller
