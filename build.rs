@@ -20,6 +20,7 @@ fn main() {
     println!("cargo:rerun-if-changed=abnf");
     println!("cargo:rerun-if-changed=codegen");
     println!("cargo:rerun-if-changed=src/scan/ranges.rs");
+    println!("cargo:rerun-if-changed=src/engine/escape.rs");
     println!("cargo:rerun-if-env-changed=URILEX_REGENERATE");
     for f in codegen::inputs(&abnf).iter().chain([&golden]) {
         println!("cargo:rerun-if-changed={}", f.display());

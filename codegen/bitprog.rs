@@ -46,6 +46,10 @@ use super::program::{Op, Pool, Program};
 use std::collections::{HashMap, HashSet, VecDeque};
 use std::fmt::Write;
 
+// The escape the runtime folds into runs, shared with it.
+#[path = "../src/engine/escape.rs"]
+mod escape;
+
 /// Most run sets a profile classifies a line into (the runtime's bitmap
 /// count; one more is the line end).
 pub const MAX_RUNS: usize = 8;
@@ -71,18 +75,20 @@ pub struct Runs {
 /// escapes, and `r` needs no `%` step (see [`fold_escapes`]). A `%` that
 /// begins no escape stays a stop, and there the leaf stops as it did.
 fn escape_loop(d: &Dfa, r: u32, run: &ByteSet) -> bool {
-    let hex = |b: u8| b.is_ascii_hexdigit();
-    let a = d.next(r, b'%');
+    let a = d.next(r, escape::INTRO);
     if a == DEAD || a == r || d.accept[a as usize] {
         return false;
     }
-    let b = d.next(a, b'0');
+    let Some(digit) = (0..=255u8).find(|&x| escape::is_digit(x)) else {
+        return false;
+    };
+    let b = d.next(a, digit);
     if b == DEAD || b == a || b == r || d.accept[b as usize] {
         return false;
     }
     (0..=255u8).all(|x| {
         let (ta, tb) = (d.next(a, x), d.next(b, x));
-        if hex(x) {
+        if escape::is_digit(x) {
             ta == b && tb == r && run.contains(x)
         } else {
             ta == DEAD && tb == DEAD
@@ -90,20 +96,22 @@ fn escape_loop(d: &Dfa, r: u32, run: &ByteSet) -> bool {
     })
 }
 
-/// Leaf `d` as the fast path steps through it: each state whose run set
-/// goes on through escapes (`escapes`, bit k for set k) without its `%`
-/// step, which the run takes (see [`escape_loop`]).
-pub fn fold_escapes(d: &Dfa, runs: &[u8], escapes: u16) -> Dfa {
+/// Leaf `d` as a batch steps through it: each state whose run set goes on
+/// through escapes (`escapes`, bit k for set k) without its `%` step,
+/// which the run takes (see [`escape_loop`]); `None` when it has no such
+/// state (the batch runs the leaf as it is).
+pub fn fold_escapes(d: &Dfa, runs: &[u8], escapes: u16) -> Option<Dfa> {
     let folded: Vec<usize> = (0..d.nstates())
         .filter(|&s| runs[s] != NO_RUN && escapes >> runs[s] & 1 == 1)
         .collect();
     if folded.is_empty() {
-        return d.clone();
+        return None;
     }
     // `%` in a class of its own, so that its step alone can go.
-    let (old, nc) = (d.classes[b'%' as usize] as usize, d.nclasses + 1);
+    let intro = escape::INTRO as usize;
+    let (old, nc) = (d.classes[intro] as usize, d.nclasses + 1);
     let mut e = d.clone();
-    e.classes[b'%' as usize] = d.nclasses as u8;
+    e.classes[intro] = d.nclasses as u8;
     e.nclasses = nc;
     e.trans = (0..d.nstates())
         .flat_map(|s| {
@@ -114,7 +122,7 @@ pub fn fold_escapes(d: &Dfa, runs: &[u8], escapes: u16) -> Dfa {
     for s in folded {
         e.trans[s * nc + d.nclasses] = DEAD;
     }
-    e
+    Some(e)
 }
 
 /// How a split is decided.

@@ -731,9 +731,19 @@ fn emit_profile(
     let batch = if runs.escapes != 0 { "E" } else { "" };
     for (l, r) in runs.leaf_runs.iter().enumerate() {
         bitprog::emit_leaf(out, i, l, &p.pool.leaves[l], r, "");
-        if !batch.is_empty() {
-            let d = bitprog::fold_escapes(&p.pool.leaves[l], r, runs.escapes);
-            bitprog::emit_leaf(out, i, l, &d, r, batch);
+        if batch.is_empty() {
+            continue;
+        }
+        match bitprog::fold_escapes(&p.pool.leaves[l], r, runs.escapes) {
+            Some(d) => bitprog::emit_leaf(out, i, l, &d, r, batch),
+            // No state of it goes on through escapes: the batch's is the
+            // same leaf.
+            None => {
+                let _ = writeln!(
+                    out,
+                    "#[allow(non_snake_case, dead_code)]\n#[inline(always)]\nfn P{i}_L{l}_LEAF{batch}(l: &Line, i: usize) -> Option<usize> {{\n    P{i}_L{l}_LEAF(l, i)\n}}"
+                );
+            }
         }
     }
     let _ = writeln!(
@@ -760,8 +770,8 @@ fn emit_profile(
             let fixed = Some(p.spec.fixed_mask());
             let report = bitprog::emit_fast(out, &name, prog, &p.pool, i, &rules, (fixed, ""));
             bitprog::emit_fast(out, &name, prog, &p.pool, i, &rules, (None, ""));
-            // The batch's variants (`E`), for an entry that parses lines on
-            // its own (no rule chosen by the scheme).
+            // The batch's variants (`E`) and loop, for an entry that parses
+            // lines on its own (no rule chosen by the scheme).
             let rec = if loops { batch } else { "" };
             if !rec.is_empty() {
                 bitprog::emit_fast(out, &name, prog, &p.pool, i, &rules, (fixed, rec));
@@ -775,12 +785,11 @@ fn emit_profile(
             head.push('\n');
             out.insert_str(at, &head);
             // `validate_lines`' loop with its own instance of the spanless
-            // fast path inlined (`Entry::count`), for an entry that parses
-            // lines on its own (no rule chosen by the scheme).
+            // fast path inlined (`Entry::count`).
             if loops {
                 let _ = writeln!(
                     out,
-                    "#[allow(non_snake_case, clippy::redundant_closure)]\n#[inline(never)]\nfn {name}_COUNT(t: &ProfileTables, buf: &[u8], slow: &mut dyn FnMut(&[u8])) -> usize {{\n    super::bits::count_lines(t, buf, slow, #[inline(always)] |l| {name}_VALID{batch}(l))\n}}"
+                    "#[allow(non_snake_case, clippy::redundant_closure)]\n#[inline(never)]\nfn {name}_COUNT(t: &ProfileTables, buf: &[u8], slow: &mut dyn FnMut(&[u8])) -> usize {{\n    super::bits::count_lines(t, buf, slow, #[inline(always)] |l| {name}_VALID{rec}(l))\n}}"
                 );
             }
             (

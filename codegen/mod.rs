@@ -125,6 +125,7 @@ pub fn inputs(abnf: &Path) -> Vec<std::path::PathBuf> {
         }
     }
     files.push(root.join("src/scan/ranges.rs"));
+    files.push(root.join("src/engine/escape.rs"));
     files.sort();
     files
 }

@@ -234,10 +234,11 @@ fn classify_single(input: &[u8], runs: &RowSets, rows: &mut [Row]) {
     crate::steps::add(input.len() + 1);
 }
 
-/// Whether `text[at..]` begins a valid escape: `%` and two hex digits.
+/// Whether `text[at..]` begins a valid escape (`super::escape`).
 #[inline(always)]
 fn escape_at(text: &[u8], at: usize) -> bool {
-    matches!(text.get(at..at + 3), Some([b'%', h, l]) if h.is_ascii_hexdigit() && l.is_ascii_hexdigit())
+    use super::escape::{is_digit, INTRO};
+    matches!(text.get(at..at + 3), Some(&[i, h, l]) if i == INTRO && is_digit(h) && is_digit(l))
 }
 
 /// Clears position `p`'s stop (in its row) in each set of `mask`.
@@ -264,7 +265,7 @@ fn fold_escapes(text: &[u8], origin: usize, to: usize, rows: &mut [Row], mask: u
     if mask == 0 {
         return;
     }
-    for p in memchr::memchr_iter(b'%', &text[origin..to]) {
+    for p in memchr::memchr_iter(super::escape::INTRO, &text[origin..to]) {
         if escape_at(text, origin + p) {
             clear_stop(&mut rows[p / 64], p, mask);
         }

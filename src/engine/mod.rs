@@ -6,6 +6,7 @@
 //! stopped.
 
 pub(crate) mod bits;
+mod escape;
 pub(crate) mod run;
 pub(crate) mod tables;
 
