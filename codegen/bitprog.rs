@@ -28,6 +28,13 @@
 //!   with no byte of the second: both end where the second's longest match
 //!   ends, and the branch is the first exactly when its longest match ends
 //!   there too;
+//! - **shared run** (a way to run a prefix test, not a rule of its own):
+//!   when the second branch starts, at the same position, with a leaf that
+//!   is one run (reg-name after an optional `userinfo "@"`) whose bytes all
+//!   keep the prefix leaf's start state, the test runs that leaf and reads
+//!   the prefix leaf's match off its end, going on only when the byte there
+//!   could (a `:` in a userinfo); the second branch then takes that run's
+//!   end instead of running it again ([`shared_run`]);
 //! - **commit**: none of those holds (the grammar itself lets both
 //!   branches start alike). The fast path takes the first branch whenever
 //!   it can start here (its prefix test holds, when it has the prefix shape;
@@ -557,6 +564,105 @@ fn inside_rule(ops: &[Op], pool: &Pool, pc: usize, alt: usize) -> Option<Rule> {
     })
 }
 
+/// Bytes of `a` not in `b`.
+fn minus(a: &ByteSet, b: &ByteSet) -> ByteSet {
+    let mut set = ByteSet::empty();
+    for x in a.iter().filter(|&x| !b.contains(x)) {
+        set.insert(x);
+    }
+    set
+}
+
+/// Whether the longest match of prefix leaf `x` can be read off that of
+/// leaf `y` from the same position (**shared run**), and if so the bytes
+/// on which it must go on from there. `y`'s start state accepts and takes
+/// only its self-loop set R and, if any, escapes back to itself
+/// ([`escape_loop`]): its match from `i` ends at the first position `q`
+/// outside R that begins no escape. `x`'s start state accepts, keeps
+/// itself on every byte of R, and loops through escapes too when `y` does:
+/// after `i..q` it is still in its start state. So `x`'s match from `i`
+/// is `x`'s match from `q` when the byte at `q` goes on from `x`'s start
+/// state (the set returned: those bytes, less R, which `q` never holds),
+/// and ends at `q` otherwise. The second branch of the split runs `y` at
+/// the same position, and takes its match from the test's.
+fn shared_run(x: &Dfa, y: &Dfa) -> Option<ByteSet> {
+    if !x.accept[START as usize] || !y.accept[START as usize] {
+        return None;
+    }
+    let (r, u) = (self_loop(y, START), self_loop(x, START));
+    if r.is_empty() || r.intersect(&u) != r {
+        return None;
+    }
+    let extra = minus(&y.live_bytes(START), &r);
+    let escapes = if extra.is_empty() {
+        false
+    } else if extra == ByteSet::single(escape::INTRO) && escape_loop(y, START, &r) {
+        true
+    } else {
+        return None;
+    };
+    if escapes && !escape_loop(x, START, &u) {
+        return None;
+    }
+    Some(minus(&x.live_bytes(START), &r))
+}
+
+/// The leaves the program runs first from `from` without taking a byte
+/// (through marks, jumps and peeks): each with the instruction that runs
+/// it, a `Leaf` or an inside rule's split (its second leaf).
+fn first_leaves(ops: &[Op], rules: &[Option<Rule>], from: usize) -> Vec<(usize, usize)> {
+    let (mut found, mut seen, mut stack) = (Vec::new(), HashSet::new(), vec![from]);
+    while let Some(at) = stack.pop() {
+        if at >= ops.len() || !seen.insert(at) {
+            continue;
+        }
+        match ops[at] {
+            Op::Save(_) | Op::Kind(_) => stack.push(at + 1),
+            Op::Jmp(t) => stack.push(t),
+            Op::Leaf(y) => found.push((at, y)),
+            Op::Split(t, _, _) => match &rules[at] {
+                Some(Rule::Peek) => stack.extend([t, at + 1]),
+                Some(Rule::Inside { y, .. }) => found.push((at, *y)),
+                _ => {}
+            },
+            _ => {}
+        }
+    }
+    found
+}
+
+/// Per prefix split whose leaf shares a run with its second branch
+/// ([`shared_run`]): the split, the leaf `y` and the bytes on which `x`
+/// goes on; and per instruction that runs that `y` there, the split.
+type Shares = (HashMap<usize, (usize, ByteSet)>, HashMap<usize, usize>);
+
+fn shares(ops: &[Op], pool: &Pool, rules: &[Option<Rule>]) -> Shares {
+    let (mut tests, mut sites) = (HashMap::new(), HashMap::new());
+    for (pc, rule) in rules.iter().enumerate() {
+        let (
+            Some(Rule::Prefix {
+                leaf: Some((x, _)), ..
+            }),
+            Op::Split(alt, _, _),
+        ) = (rule, &ops[pc])
+        else {
+            continue;
+        };
+        let firsts = first_leaves(ops, rules, *alt);
+        let Some((y, more)) = firsts
+            .iter()
+            .find_map(|&(_, y)| shared_run(&pool.leaves[*x], &pool.leaves[y]).map(|m| (y, m)))
+        else {
+            continue;
+        };
+        for &(site, _) in firsts.iter().filter(|&&(_, l)| l == y) {
+            sites.entry(site).or_insert(pc);
+        }
+        tests.insert(pc, (y, more));
+    }
+    (tests, sites)
+}
+
 /// The rule for each split of a program (`None` for other instructions).
 pub fn decide(p: &Program, pool: &Pool) -> Vec<Option<Rule>> {
     let reps = representatives(pool);
@@ -931,7 +1037,7 @@ impl Layout<'_> {
 /// leader K begins. `p` is the profile's index (its `P{p}_*` tables).
 /// `variant` names the leaves it calls and is added to its own name: `E`
 /// for the batch's, whose leaves take escapes in their runs
-/// ([`fold_escapes`]). Returns the rules, for the report the generated
+/// ([`fold_escapes`]). Returns the rules' names, for the report the generated
 /// file carries.
 pub fn emit_fast(
     out: &mut String,
@@ -941,7 +1047,7 @@ pub fn emit_fast(
     p: usize,
     rules: &[Option<Rule>],
     (fixed, variant): (Option<u8>, &str),
-) -> Vec<(usize, Rule)> {
+) -> Vec<(usize, String)> {
     // `rules`: `decide`'s, once for both functions. `fixed`: the spans'
     // `fixed` mask, for the function that writes spans; `None` for the one
     // that only says whether the line is valid (`{name}_VALID(l: &Line) ->
@@ -985,8 +1091,20 @@ pub fn emit_fast(
             }
         }
     }
+    // Prefix tests that run the second branch's first leaf instead of
+    // their own (`y{split}`: where it ran, and its match).
+    let (tests, sites) = shares(ops, pool, rules);
     let go = |t: usize| format!("break 'b{t};");
     let leaf = |l: usize, at: &str| format!("P{p}_L{l}_LEAF{variant}(l, {at})");
+    // The leaf `l` at `i` run by instruction `pc`: the shared match when a
+    // prefix test ran it at the same position.
+    let leaf_at = |l: usize, pc: usize| match sites.get(&pc) {
+        Some(split) => format!(
+            "(if y{split}.0 == i {{ Some(y{split}.1) }} else {{ {} }})",
+            leaf(l, "i")
+        ),
+        None => leaf(l, "i"),
+    };
     let first = |f: usize| {
         let (s, e) = &pool.firsts[f];
         match small(s) {
@@ -1002,7 +1120,7 @@ pub fn emit_fast(
     };
     let _ = writeln!(
         out,
-        "#[allow(non_snake_case, unused_labels, unused_assignments, unused_mut, unused_variables, unreachable_code, clippy::all)]\n#[inline(always)]\n{}\n    let base = l.start();\n    let mut i = base;",
+        "#[allow(non_snake_case, unused_labels, unused_assignments, unused_mut, unused_variables, unused_parens, unreachable_code, clippy::all)]\n#[inline(always)]\n{}\n    let base = l.start();\n    let mut i = base;",
         match fixed {
             Some(f) => format!("fn {name}_FAST{variant}<S: Sink>(l: &Line, s: &mut S) -> bool {{\n    s.fixed({f:#x});"),
             None => format!("fn {name}_VALID{variant}(l: &Line) -> bool {{"),
@@ -1013,6 +1131,14 @@ pub fn emit_fast(
     kept.sort_unstable();
     for split in kept {
         let _ = writeln!(out, "    let mut x{split}: Option<usize> = None;");
+    }
+    let mut shared: Vec<usize> = tests.keys().copied().collect();
+    shared.sort_unstable();
+    for split in shared {
+        let _ = writeln!(
+            out,
+            "    let mut y{split}: (usize, usize) = (usize::MAX, 0);"
+        );
     }
     // Open the labels, outermost (the last leader) first.
     for &k in leaders.iter().skip(1).rev() {
@@ -1030,7 +1156,7 @@ pub fn emit_fast(
                     "i = match {} {{ Some(e) => e, None => return false }};",
                     match reuse.get(&pc) {
                         Some(split) => format!("x{split}"),
-                        None => leaf(*l, "i"),
+                        None => leaf_at(*l, pc),
                     }
                 ),
                 Op::Byte(set) => format!(
@@ -1049,11 +1175,29 @@ pub fn emit_fast(
                         Rule::Prefix { leaf: x, sets, .. } => {
                             let mut t = String::from("let mut j = i; let ok = ");
                             if let Some((x, at)) = x {
+                                // The leaf's match: its own, or read off the
+                                // second branch's first leaf's.
+                                let own = match tests.get(&pc) {
+                                    Some((y, more)) => format!(
+                                        "{{ let q = match {} {{ Some(e) => e, None => j }}; y{pc} = (j, q); {} }}",
+                                        leaf(*y, "j"),
+                                        if more.is_empty() {
+                                            "Some(q)".to_string()
+                                        } else {
+                                            format!(
+                                                "if {} {{ {} }} else {{ Some(q) }}",
+                                                byte_in(more, "q"),
+                                                leaf(*x, "q")
+                                            )
+                                        }
+                                    ),
+                                    None => leaf(*x, "j"),
+                                };
                                 let m = if reuse.contains_key(at) {
-                                    let _ = write!(t, "{{ x{pc} = {}; true }} && ", leaf(*x, "j"));
+                                    let _ = write!(t, "{{ x{pc} = {own}; true }} && ");
                                     format!("x{pc}")
                                 } else {
-                                    leaf(*x, "j")
+                                    own
                                 };
                                 let _ = write!(
                                     t,
@@ -1087,7 +1231,7 @@ pub fn emit_fast(
                             if spans {
                                 format!(
                                     "let e = match {} {{ Some(e) => e, None => return false }}; if {} == Some(e) {{ {}}} else {{ {}}} i = e; {}",
-                                    leaf(*y, "i"),
+                                    leaf_at(*y, pc),
                                     leaf(*x, "i"),
                                     kinds(x_kinds),
                                     kinds(y_kinds),
@@ -1097,7 +1241,7 @@ pub fn emit_fast(
                                 // Both branches end where `y` does.
                                 format!(
                                     "i = match {} {{ Some(e) => e, None => return false }}; {}",
-                                    leaf(*y, "i"),
+                                    leaf_at(*y, pc),
                                     go(*join)
                                 )
                             }
@@ -1106,7 +1250,13 @@ pub fn emit_fast(
                         // fails, the exact engine tries the second.
                         Rule::Partial => format!("if !{} {{ {} }}", first(*fa), go(*alt)),
                     };
-                    report.push((pc, rule));
+                    // A prefix test that shares its run says so.
+                    let shared = if tests.contains_key(&pc) {
+                        "-shared"
+                    } else {
+                        ""
+                    };
+                    report.push((pc, format!("{}{shared}", rule.name())));
                     text
                 }
             };

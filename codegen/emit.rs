@@ -779,7 +779,7 @@ fn emit_profile(
             }
             let mut head = format!("// fast path of {what}:");
             for (pc, rule) in &report {
-                let _ = write!(head, " split {pc} {},", rule.name());
+                let _ = write!(head, " split {pc} {rule},");
             }
             head.pop();
             head.push('\n');

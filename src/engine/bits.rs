@@ -675,6 +675,119 @@ mod tests {
             .any(|p| p.tables().line_sets.escapes() != 0));
     }
 
+    /// Authorities of every shape: userinfo with and without `:`, escapes
+    /// whole and broken on both sides of the `@`, an `@` or a `:` where a
+    /// host or a port should be, IP literals, ports, empty parts.
+    fn authority_inputs() -> Vec<Vec<u8>> {
+        let users = [
+            "",
+            "@",
+            "u@",
+            "u:p@",
+            ":@",
+            "u%41@",
+            "u%4@",
+            "%41:%42@",
+            "u:p:q@",
+            "u%3A@",
+            "a.b-c~d!$&'()*+,;=@",
+        ];
+        let hosts = [
+            "",
+            "h",
+            "h.example",
+            "h%41",
+            "h%4",
+            "h%g1",
+            "%41",
+            "1.2.3.4",
+            "1.2.3",
+            "256.1.1.1",
+            "[::1]",
+            "[v1.a:b]",
+            "[v1.%41]",
+            "h:",
+            "h@x",
+            "h:p@x",
+            "u:p",
+        ];
+        let ports = ["", ":", ":80", ":8a", ":@", "::"];
+        let tails = ["", "/", "/p%41", "?q", "#f", "/a@b:c"];
+        let mut out = Vec::new();
+        for u in users {
+            for h in hosts {
+                for port in ports {
+                    for t in tails {
+                        for scheme in ["http:", ""] {
+                            out.push(format!("{scheme}//{u}{h}{port}{t}").into_bytes());
+                        }
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    /// A prefix test that reads its leaf's match off the second branch's
+    /// run (`bitprog::shared_run`: RFC 3986's userinfo off reg-name's) gives
+    /// the programs' answers on every shape of authority, and the default
+    /// grammar's fast path still answers for every valid one with a
+    /// userinfo (it did before the runs were shared): where a userinfo
+    /// follows, it is found.
+    #[test]
+    fn shared_runs_find_every_userinfo() {
+        let inputs = authority_inputs();
+        for i in &inputs {
+            check_all(i).unwrap();
+        }
+        let t = crate::Profile::Rfc3986.tables();
+        let e = t.entries[0].as_ref().unwrap();
+        let fast = e.fast.unwrap();
+        let mut with_userinfo = 0;
+        for i in &inputs {
+            let Some(want) = super::super::run_program(t, e.ops, i) else {
+                continue;
+            };
+            let got = fast_single(i, &t.single_sets, fast);
+            // IP literals aside, every valid line has a fast answer.
+            if !i.contains(&b'[') {
+                assert_eq!(got, Some(want), "{:?}", String::from_utf8_lossy(i));
+            }
+            let userinfo = want.get(crate::Component::Userinfo).is_some();
+            with_userinfo += usize::from(userinfo && got.is_some());
+        }
+        assert!(with_userinfo > 1000, "{with_userinfo}");
+        // The same in a batch: the record variant and the counting loop.
+        let mut buf = Vec::new();
+        for i in &inputs {
+            buf.extend_from_slice(i);
+            buf.push(b'\n');
+        }
+        let parser = crate::Parser::new();
+        let c = crate::validate_lines(&parser, &buf);
+        let valid = inputs
+            .iter()
+            .filter(|i| parser.parse_bytes(i).is_ok())
+            .count();
+        assert_eq!((c.total, c.valid), (inputs.len(), valid));
+        let mut batch = crate::Batch::new();
+        batch.parse_lines(&parser, &buf);
+        for (n, i) in inputs.iter().enumerate() {
+            let want = parser.parse_bytes(i);
+            assert_eq!(batch.is_valid(n), want.is_ok());
+            if let Ok(u) = want {
+                for c in crate::Component::ALL {
+                    assert_eq!(
+                        batch.span(n, c),
+                        u.span(c),
+                        "{c:?} {:?}",
+                        String::from_utf8_lossy(i)
+                    );
+                }
+            }
+        }
+    }
+
     /// The same lines in one buffer (escapes read across line ends, in
     /// windows): `validate_lines` and `parse_lines` agree with each line
     /// parsed alone.
