@@ -196,8 +196,15 @@ pub fn runs(pool: &Pool) -> Runs {
         for s in 1..d.nstates() as u32 {
             let set = self_loop(d, s);
             // A run never crosses a line end: batches classify whole
-            // buffers, and a run must stop at the end of its line.
-            if count(&set) < 2 || !ascii(&set) || set.contains(b'\n') || set.contains(b'\r') {
+            // buffers, and a run must stop at the end of its line. Nor
+            // takes a NUL: the kernels read the bytes past an input's end
+            // as NULs, which the runtime then takes for stops.
+            if count(&set) < 2
+                || !ascii(&set)
+                || set.contains(b'\n')
+                || set.contains(b'\r')
+                || set.contains(0)
+            {
                 continue;
             }
             match uses.iter_mut().find(|(x, _, _)| *x == set) {

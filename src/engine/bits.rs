@@ -226,9 +226,14 @@ fn classify_single(input: &[u8], runs: &RowSets, rows: &mut [Row]) {
     let words = input.len() / 64 + 1;
     assert!(words < rows.len(), "an input too long for its rows");
     row_classifier()(input, runs, rows);
-    let m = !0u64 << (input.len() & 63);
-    for s in rows[words - 1].iter_mut() {
-        *s |= m;
+    // Every position from the end on is a stop. In a last block shorter
+    // than 64 bytes the kernel read zeros past the end, and NUL is in no
+    // run set (`codegen/bitprog.rs` makes sure); an end on a block's
+    // boundary lies in the cleared row after the blocks, which becomes all
+    // stops. (OR-ing the end's mask into the row the kernel had just
+    // stored read it back in wide loads that stalled on those stores.)
+    if input.len().is_multiple_of(64) {
+        rows[words - 1] = [!0; MAX_CLASSES];
     }
     fold_escapes(input, 0, input.len(), rows, runs.escapes());
     crate::steps::add(input.len() + 1);
@@ -673,6 +678,29 @@ mod tests {
         assert!(crate::Profile::ALL
             .iter()
             .any(|p| p.tables().line_sets.escapes() != 0));
+    }
+
+    /// Single inputs of every length up to `MAX_LINE`, so that the end
+    /// falls on every place of a block and on its boundary (where the row
+    /// after the blocks becomes all stops): the fast path gives the
+    /// program's spans, for valid inputs and for one cut by a space.
+    #[test]
+    fn single_inputs_end_anywhere_in_a_block() {
+        let t = crate::Profile::Rfc3986.tables();
+        let e = t.entries[0].as_ref().unwrap();
+        let fast = e.fast.unwrap();
+        for len in 1..=MAX_LINE {
+            for head in ["http://h/", "//h", "?", "a%41"] {
+                let mut v = head.as_bytes().to_vec();
+                v.resize(len.max(v.len()), b'a');
+                let want = super::super::run_program(t, e.ops, &v);
+                assert!(want.is_some(), "{len}");
+                assert_eq!(fast_single(&v, &t.single_sets, fast), want, "{len} {head}");
+                // The same with its last byte outside every run set.
+                *v.last_mut().unwrap() = b' ';
+                assert_eq!(fast_single(&v, &t.single_sets, fast), None, "{len} {head}");
+            }
+        }
     }
 
     /// Authorities of every shape: userinfo with and without `:`, escapes
