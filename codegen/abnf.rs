@@ -49,6 +49,14 @@ impl ByteSet {
         }
         r
     }
+    /// The bytes of `self` not in `o`.
+    pub fn minus(&self, o: &ByteSet) -> ByteSet {
+        let mut r = *self;
+        for i in 0..4 {
+            r.0[i] &= !o.0[i];
+        }
+        r
+    }
     pub fn iter(&self) -> impl Iterator<Item = u8> + '_ {
         (0..=255u8).filter(move |&b| self.contains(b))
     }

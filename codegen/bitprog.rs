@@ -571,15 +571,6 @@ fn inside_rule(ops: &[Op], pool: &Pool, pc: usize, alt: usize) -> Option<Rule> {
     })
 }
 
-/// Bytes of `a` not in `b`.
-fn minus(a: &ByteSet, b: &ByteSet) -> ByteSet {
-    let mut set = ByteSet::empty();
-    for x in a.iter().filter(|&x| !b.contains(x)) {
-        set.insert(x);
-    }
-    set
-}
-
 /// Whether the longest match of prefix leaf `x` can be read off that of
 /// leaf `y` from the same position (**shared run**), and if so the bytes
 /// on which it must go on from there. `y`'s start state accepts and takes
@@ -600,7 +591,7 @@ fn shared_run(x: &Dfa, y: &Dfa) -> Option<ByteSet> {
     if r.is_empty() || r.intersect(&u) != r {
         return None;
     }
-    let extra = minus(&y.live_bytes(START), &r);
+    let extra = y.live_bytes(START).minus(&r);
     let escapes = if extra.is_empty() {
         false
     } else if extra == ByteSet::single(escape::INTRO) && escape_loop(y, START, &r) {
@@ -611,7 +602,7 @@ fn shared_run(x: &Dfa, y: &Dfa) -> Option<ByteSet> {
     if escapes && !escape_loop(x, START, &u) {
         return None;
     }
-    Some(minus(&x.live_bytes(START), &r))
+    Some(x.live_bytes(START).minus(&r))
 }
 
 /// The leaves the program runs first from `from` without taking a byte

@@ -581,49 +581,70 @@ pub(crate) fn check_all(input: &[u8]) -> Result<usize, String> {
         // into the runs (`RowSets::with_escapes`), as a batch's are.
         let sets = t.single_sets.clone().with_escapes(t.line_sets.escapes());
         let folded = Single::<SHORT>::new(input, &sets);
+        let folded = folded.line(input);
         for e in t.programs() {
-            let (Some(fast), Some(valid)) = (e.fast, e.valid) else {
-                continue;
-            };
-            let mut spans = super::Spans::EMPTY;
-            let ok = fast(&line, &mut spans);
-            if valid(&line) != ok {
-                return Err(format!(
-                    "{p:?} {}: the spanless fast path says {}, the other {ok}, on {:?}",
-                    e.rule,
-                    !ok,
-                    String::from_utf8_lossy(input)
-                ));
-            }
-            if let Some(record) = e.record {
-                let mut sink = RecordSink::new();
-                let rec = record(&folded.line(input), &mut sink);
-                let same = (0..super::DEFAULT_SLOTS)
-                    .filter(|&k| sink.written(k))
-                    .all(|k| u32::from(sink.spans[k]) == spans.slots[k]);
-                if rec != ok || (ok && (!same || sink.kind != spans.kind)) {
-                    return Err(format!(
-                        "{p:?} {}: the record variant says {rec}, the fast path {ok}, on {:?}",
-                        e.rule,
-                        String::from_utf8_lossy(input)
-                    ));
-                }
-            }
-            if !ok {
+            if e.fast.is_none() {
                 continue;
             }
-            answered += 1;
-            let want = super::run_program(t, e.ops, input);
-            if want != Some(spans) {
-                return Err(format!(
-                    "{p:?} {}: fast path {spans:?}, program {want:?} on {:?}",
-                    e.rule,
-                    String::from_utf8_lossy(input)
-                ));
+            if check_entry(p, e, input, &line, &folded)?.is_some() {
+                answered += 1;
             }
         }
     }
     Ok(answered)
+}
+
+/// Entry `e`'s fast path (it has one) on `input`, whose bitmaps are
+/// `line` and, with escapes folded into the runs as a batch's are,
+/// `folded`: the spanless and record variants answer when it does, the
+/// record variant writes the same spans (those that fit a record) and
+/// kind, and where it answers its spans are the program's. Its answer, or
+/// what differed (see [`check_all`]).
+#[cfg_attr(not(any(test, feature = "internals")), allow(dead_code))]
+pub(crate) fn check_entry(
+    p: crate::Profile,
+    e: &super::Entry,
+    input: &[u8],
+    line: &Line<'_>,
+    folded: &Line<'_>,
+) -> Result<Option<super::Spans>, String> {
+    let t = p.tables();
+    let what = || format!("{p:?} {} on {:?}", e.rule, String::from_utf8_lossy(input));
+    let fast = e.fast.ok_or_else(|| format!("{}: no fast path", what()))?;
+    let mut spans = super::Spans::EMPTY;
+    let ok = fast(line, &mut spans);
+    let (Some(valid), Some(record)) = (e.valid, e.record) else {
+        return Err(format!(
+            "{}: a fast path without its spanless or record variant",
+            what()
+        ));
+    };
+    if valid(line) != ok {
+        return Err(format!(
+            "{}: the spanless fast path says {}, the other {ok}",
+            what(),
+            !ok
+        ));
+    }
+    let mut sink = RecordSink::new();
+    let rec = record(folded, &mut sink);
+    let same = (0..super::DEFAULT_SLOTS)
+        .filter(|&k| sink.written(k))
+        .all(|k| u32::from(sink.spans[k]) == spans.slots[k]);
+    if rec != ok || (ok && (!same || sink.kind != spans.kind)) {
+        return Err(format!(
+            "{}: the record variant says {rec}, the fast path {ok}",
+            what()
+        ));
+    }
+    if !ok {
+        return Ok(None);
+    }
+    let want = super::run_program(t, e.ops, input);
+    if want != Some(spans) {
+        return Err(format!("{}: fast path {spans:?}, program {want:?}", what()));
+    }
+    Ok(want)
 }
 
 #[cfg(test)]
@@ -663,6 +684,51 @@ mod tests {
             }
         }
         out
+    }
+
+    /// `inputs` as the lines of one buffer.
+    fn lines_buffer(inputs: &[Vec<u8>]) -> Vec<u8> {
+        let mut buf = Vec::new();
+        for i in inputs {
+            buf.extend_from_slice(i);
+            buf.push(b'\n');
+        }
+        buf
+    }
+
+    /// `validate_lines` and `Batch::parse_lines` over `buf` (the lines
+    /// `inputs`) agree with `parser` on each line alone: the verdicts, the
+    /// host kinds and every span.
+    fn batch_matches_single(parser: &crate::Parser, inputs: &[Vec<u8>], buf: &[u8]) {
+        let p = parser.get_profile();
+        let c = crate::validate_lines(parser, buf);
+        let valid = inputs
+            .iter()
+            .filter(|i| parser.parse_bytes(i).is_ok())
+            .count();
+        assert_eq!((c.total, c.valid), (inputs.len(), valid), "{p:?}");
+        let mut batch = crate::Batch::new();
+        batch.parse_lines(parser, buf);
+        for (n, i) in inputs.iter().enumerate() {
+            let want = parser.parse_bytes(i);
+            assert_eq!(
+                batch.is_valid(n),
+                want.is_ok(),
+                "{p:?} {:?}",
+                String::from_utf8_lossy(i)
+            );
+            if let Ok(u) = want {
+                assert_eq!(batch.host_kind(n), u.host_kind(), "{p:?}");
+                for c in crate::Component::ALL {
+                    assert_eq!(
+                        batch.span(n, c),
+                        u.span(c),
+                        "{p:?} {c:?} {:?}",
+                        String::from_utf8_lossy(i)
+                    );
+                }
+            }
+        }
     }
 
     /// The fast paths, whose runs go on through escapes, against the exact
@@ -786,34 +852,7 @@ mod tests {
         }
         assert!(with_userinfo > 1000, "{with_userinfo}");
         // The same in a batch: the record variant and the counting loop.
-        let mut buf = Vec::new();
-        for i in &inputs {
-            buf.extend_from_slice(i);
-            buf.push(b'\n');
-        }
-        let parser = crate::Parser::new();
-        let c = crate::validate_lines(&parser, &buf);
-        let valid = inputs
-            .iter()
-            .filter(|i| parser.parse_bytes(i).is_ok())
-            .count();
-        assert_eq!((c.total, c.valid), (inputs.len(), valid));
-        let mut batch = crate::Batch::new();
-        batch.parse_lines(&parser, &buf);
-        for (n, i) in inputs.iter().enumerate() {
-            let want = parser.parse_bytes(i);
-            assert_eq!(batch.is_valid(n), want.is_ok());
-            if let Ok(u) = want {
-                for c in crate::Component::ALL {
-                    assert_eq!(
-                        batch.span(n, c),
-                        u.span(c),
-                        "{c:?} {:?}",
-                        String::from_utf8_lossy(i)
-                    );
-                }
-            }
-        }
+        batch_matches_single(&crate::Parser::new(), &inputs, &lines_buffer(&inputs));
     }
 
     /// The same lines in one buffer (escapes read across line ends, in
@@ -822,11 +861,7 @@ mod tests {
     #[test]
     fn escapes_in_batches_match_single_lines() {
         let inputs = escape_inputs();
-        let mut buf = Vec::new();
-        for i in &inputs {
-            buf.extend_from_slice(i);
-            buf.push(b'\n');
-        }
+        let buf = lines_buffer(&inputs);
         for &p in crate::Profile::ALL {
             // Each line's record fast path answers in the window as it does
             // alone, over bitmaps folded the same way.
@@ -859,35 +894,7 @@ mod tests {
                 });
                 assert_eq!(n, inputs.len());
             }
-            let parser = crate::Parser::new().profile(p);
-            let c = crate::validate_lines(&parser, &buf);
-            let valid = inputs
-                .iter()
-                .filter(|i| parser.parse_bytes(i).is_ok())
-                .count();
-            assert_eq!((c.total, c.valid), (inputs.len(), valid), "{p:?}");
-            let mut batch = crate::Batch::new();
-            batch.parse_lines(&parser, &buf);
-            for (n, i) in inputs.iter().enumerate() {
-                let want = parser.parse_bytes(i);
-                assert_eq!(
-                    batch.is_valid(n),
-                    want.is_ok(),
-                    "{p:?} {:?}",
-                    String::from_utf8_lossy(i)
-                );
-                if let Ok(u) = want {
-                    assert_eq!(batch.host_kind(n), u.host_kind(), "{p:?}");
-                    for c in crate::Component::ALL {
-                        assert_eq!(
-                            batch.span(n, c),
-                            u.span(c),
-                            "{p:?} {c:?} {:?}",
-                            String::from_utf8_lossy(i)
-                        );
-                    }
-                }
-            }
+            batch_matches_single(&crate::Parser::new().profile(p), &inputs, &buf);
         }
     }
 }
