@@ -786,10 +786,16 @@ fn emit_profile(
             out.insert_str(at, &head);
             // `validate_lines`' loop with its own instance of the spanless
             // fast path inlined (`Entry::count`).
+            // `Batch::parse_lines`' loop with the record variant inlined
+            // (`Entry::records`).
             if loops {
                 let _ = writeln!(
                     out,
                     "#[allow(non_snake_case, clippy::redundant_closure)]\n#[inline(never)]\nfn {name}_COUNT(t: &ProfileTables, buf: &[u8], slow: &mut dyn FnMut(&[u8])) -> usize {{\n    super::bits::count_lines(t, buf, slow, #[inline(always)] |l| {name}_VALID{rec}(l))\n}}"
+                );
+                let _ = writeln!(
+                    out,
+                    "#[allow(non_snake_case, clippy::redundant_closure)]\n#[inline(never)]\nfn {name}_RECS(t: &ProfileTables, buf: &[u8], out: &mut LineRecords<'_>) {{\n    super::bits::record_lines(t, buf, out, #[inline(always)] |l, s| {name}_FAST{rec}::<RecordSink>(l, s))\n}}"
                 );
             }
             (
@@ -798,6 +804,11 @@ fn emit_profile(
                 format!("Some({name}_FAST{rec}::<RecordSink>)"),
                 if loops {
                     format!("Some({name}_COUNT)")
+                } else {
+                    "None".to_string()
+                },
+                if loops {
+                    format!("Some({name}_RECS)")
                 } else {
                     "None".to_string()
                 },
@@ -815,13 +826,14 @@ fn emit_profile(
             );
         }
         format!(
-            "Entry {{ dfa: {}, ops: &{name}_OPS, exact: {}, fast: {}, valid: {}, record: {}, count: {}, tdfa: {}, line_ends: {}, rule: {:?} }}",
+            "Entry {{ dfa: {}, ops: &{name}_OPS, exact: {}, fast: {}, valid: {}, record: {}, count: {}, records: {}, tdfa: {}, line_ends: {}, rule: {:?} }}",
             dfa_value(&name, d, true),
             prog.exact,
             fast.as_ref().map_or("None", |f| f.0.as_str()),
             fast.as_ref().map_or("None", |f| f.1.as_str()),
             fast.as_ref().map_or("None", |f| f.2.as_str()),
             fast.as_ref().map_or("None", |f| f.3.as_str()),
+            fast.as_ref().map_or("None", |f| f.4.as_str()),
             match tdfa {
                 Some(_) => format!(
                     "Some({})",

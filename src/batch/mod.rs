@@ -18,10 +18,9 @@ pub use lines::lines;
 #[cfg(feature = "rayon")]
 pub use parallel::validate_lines_parallel;
 #[allow(unused_imports)]
-use record::{error_record, record, sink_record, valid_record, Record, LONG, VALID};
+use record::{error_record, record, valid_record, Record, LONG, VALID};
 
-use crate::engine::bits::{for_each_line, FastRecord, Next, RecordSink};
-use crate::engine::ProfileTables;
+use crate::engine::bits::{put_record, LineRecords};
 use crate::engine::{Spans, DEFAULT_SLOTS};
 use crate::{Component, ErrorKind, HostKind, ParseError, Parser, Profile, UriRef};
 use core::ops::Range;
@@ -425,47 +424,8 @@ pub(super) struct Records<'a> {
 impl Records<'_> {
     #[inline(always)]
     fn put(&mut self, words: [u64; 5]) {
-        if self.stream {
-            crate::scan::push_streaming(self.records, words);
-        } else {
-            self.records.push(words);
-        }
+        put_record(self.records, self.stream, words);
     }
-}
-
-/// `parse_buf` with a profile's fast path, which writes the record's
-/// spans; a line it does not answer, or whose spans do not fit a record,
-/// takes the exact engine.
-fn record_lines(
-    parser: &Parser,
-    t: &ProfileTables,
-    buf: &[u8],
-    out: &mut Records<'_>,
-    fast: FastRecord,
-) {
-    let mut sink = RecordSink::new();
-    for_each_line(
-        buf,
-        &t.line_sets,
-        #[inline(always)]
-        |next| {
-            let (at, line) = match next {
-                Next::Fast(at, line) => {
-                    sink.reset();
-                    if fast(&line, &mut sink) {
-                        if let Some(r) = sink_record(out.base + at, &sink) {
-                            out.put(r.words());
-                            return;
-                        }
-                    }
-                    (at, line.bytes())
-                }
-                Next::Long(at, line) => (at, line),
-            };
-            let r = record(parser, out.base + at, line, out.long);
-            out.put(r.words());
-        },
-    );
 }
 
 /// The lines of `buf` as runs of a DFA that stops at line ends find them.
@@ -509,8 +469,16 @@ fn scan_lines<'b, T>(
 /// over the buffer finds the line and its spans together (`scan_lines`); a
 /// line it gives up on is parsed again on its own for the exact error.
 fn parse_buf(parser: &Parser, buf: &[u8], out: &mut Records<'_>) {
-    if let Some((t, fast, _)) = parser.line_fast() {
-        return record_lines(parser, t, buf, out, fast);
+    if let Some((t, records, _)) = parser.line_fast() {
+        let long = &mut *out.long;
+        let mut slow = |at: usize, line: &[u8]| record(parser, at, line, long).words();
+        let mut lines = LineRecords {
+            base: out.base,
+            records: &mut *out.records,
+            stream: out.stream,
+            slow: &mut slow,
+        };
+        return records(t, buf, &mut lines);
     }
     let Some(t) = parser.line_tdfa() else {
         for (start, line) in lines(buf) {

@@ -1,11 +1,11 @@
 //! One reference's result in a batch: a 40-byte record (five plain words in
 //! storage), and building it from spans or from an error.
 
-use crate::engine::bits::RecordSink;
+use crate::engine::bits::head_word;
 use crate::engine::{Spans, DEFAULT_SLOTS, MAX_SLOTS, NONE};
 use crate::{ParseError, Parser};
 
-pub(super) const VALID: u8 = 0;
+pub(super) const VALID: u8 = crate::engine::bits::VALID_STATUS;
 /// Set in `status` when the spans live in `Batch::long`.
 pub(super) const LONG: u8 = 0x80;
 
@@ -69,11 +69,13 @@ impl Record {
     #[inline(always)]
     pub(super) fn words(&self) -> [u64; 5] {
         let mut w = [0u64; 5];
-        w[0] = u64::from(self.start)
-            | u64::from(self.status) << 32
-            | u64::from(self.present) << 40
-            | u64::from(self.host_kind) << 48
-            | u64::from(self.err_component) << 56;
+        w[0] = head_word(
+            self.start,
+            self.status,
+            self.present,
+            self.host_kind,
+            self.err_component,
+        );
         for (k, &s) in self.spans.iter().enumerate() {
             w[1 + k / 4] |= u64::from(s) << (16 * (k % 4));
         }
@@ -145,27 +147,6 @@ fn pairs(bits: u32) -> u8 {
     both = (both | both >> 2) & 0x0f0f;
     both = (both | both >> 4) & 0x00ff;
     both as u8
-}
-
-/// A valid line's record from the fast path's record sink: `None` when the
-/// spans do not fit a record (a part beyond the default grammar's, or no
-/// path where the profile has one), and `valid_record` must build it from
-/// the full spans.
-#[inline(always)]
-pub(super) fn sink_record(start: usize, s: &RecordSink) -> Option<Record> {
-    let both = s.starts & s.ends;
-    let path = 1u8 << (crate::Component::Path as u32);
-    if s.over || both & !s.fixed != 0 || (s.fixed & path != 0 && both & path == 0) {
-        return None;
-    }
-    Some(Record {
-        start: start as u32,
-        status: VALID,
-        present: both & s.fixed,
-        host_kind: s.kind,
-        err_component: u8::MAX,
-        spans: s.spans,
-    })
 }
 
 /// The record of one line (spans of a line over `u16::MAX` go to `long`):

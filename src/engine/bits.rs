@@ -50,12 +50,17 @@ impl Sink for super::Spans {
     }
 }
 
-/// A batch record's spans as the fast path writes them: `u16` offsets of
-/// the default grammar's parts, and which slots were written, so that the
-/// record's words follow without a pass over 32-bit spans
-/// (`batch::record::sink_record`).
+/// A batch record's spans as the fast path writes them: the `u16` offsets
+/// of the default grammar's parts packed four to a word, as the record
+/// stores them, and which slots were written, so that the record's words
+/// follow without a pass over 32-bit spans (`batch::record::sink_words`).
+/// Kept in words rather than in `u16`s: a record read back from narrow
+/// stores waits for them (store forwarding fails); inlined into a loop
+/// (`Entry::records`), the words stay in registers.
 pub(crate) struct RecordSink {
-    pub spans: [u16; super::DEFAULT_SLOTS],
+    /// Slot `k`'s offset in bits `16 (k % 4)..` of word `k / 4`; an unset
+    /// slot holds `u16::MAX`.
+    pub words: [u64; super::DEFAULT_SLOTS / 4],
     /// Bit n: part n's start (slot `2 n`) was written; its end (`2 n + 1`).
     /// Kept apart, so that the parts with both are one `&` (the slot of
     /// each write is a constant in the generated code).
@@ -67,13 +72,13 @@ pub(crate) struct RecordSink {
     pub over: bool,
 }
 
-// A part's start and end bits are one byte each.
-const _: () = assert!(super::DEFAULT_SLOTS <= 16);
+// A part's start and end bits are one byte each; four slots to a word.
+const _: () = assert!(super::DEFAULT_SLOTS <= 16 && super::DEFAULT_SLOTS.is_multiple_of(4));
 
 impl RecordSink {
     pub(crate) fn new() -> RecordSink {
         RecordSink {
-            spans: [u16::MAX; super::DEFAULT_SLOTS],
+            words: [!0; super::DEFAULT_SLOTS / 4],
             starts: 0,
             ends: 0,
             kind: u8::MAX,
@@ -82,9 +87,10 @@ impl RecordSink {
         }
     }
 
-    #[inline(always)]
-    pub(crate) fn reset(&mut self) {
-        *self = RecordSink::new();
+    /// Slot `slot`'s offset (`u16::MAX` when unset).
+    #[cfg_attr(not(test), allow(dead_code))]
+    pub(crate) fn span(&self, slot: usize) -> u16 {
+        (self.words[slot / 4] >> (16 * (slot % 4))) as u16
     }
 
     /// Whether slot `slot` was written.
@@ -109,9 +115,10 @@ impl Sink for RecordSink {
     }
     #[inline(always)]
     fn save(&mut self, slot: usize, pos: usize) {
-        match self.spans.get_mut(slot) {
-            Some(s) => {
-                *s = pos as u16;
+        match self.words.get_mut(slot / 4) {
+            Some(w) => {
+                let at = 16 * (slot % 4);
+                *w = *w & !(0xffff << at) | (pos as u64 & 0xffff) << at;
                 if slot.is_multiple_of(2) {
                     self.starts |= 1 << (slot / 2);
                 } else {
@@ -129,6 +136,109 @@ impl Sink for RecordSink {
 
 /// The fast path writing a batch record (`Entry::record`).
 pub(crate) type FastRecord = fn(&Line<'_>, &mut RecordSink) -> bool;
+
+/// The first of a batch record's five words (`batch::record::Record`):
+/// the line's offset, its status, which parts are present, the host kind
+/// and the error's part, low byte first. The one statement of that layout,
+/// for the records the batch builds and those [`record_lines`] builds.
+#[inline(always)]
+pub(crate) fn head_word(start: u32, status: u8, present: u8, kind: u8, err: u8) -> u64 {
+    u64::from(start)
+        | u64::from(status) << 32
+        | u64::from(present) << 40
+        | u64::from(kind) << 48
+        | u64::from(err) << 56
+}
+
+/// A batch record's status for a valid line.
+pub(crate) const VALID_STATUS: u8 = 0;
+
+impl RecordSink {
+    /// A valid line's record words (see [`head_word`]; the sink's words
+    /// are the record's spans already): `None` when the spans do not fit
+    /// a record (a part beyond the default grammar's, or no path where the
+    /// profile has one), and the exact engine must build it from the full
+    /// spans.
+    #[inline(always)]
+    pub(crate) fn record(&self, start: usize) -> Option<[u64; 5]> {
+        let both = self.starts & self.ends;
+        let path = 1u8 << (super::Component::Path as u32);
+        if self.over || both & !self.fixed != 0 || (self.fixed & path != 0 && both & path == 0) {
+            return None;
+        }
+        let head = head_word(
+            start as u32,
+            VALID_STATUS,
+            both & self.fixed,
+            self.kind,
+            u8::MAX,
+        );
+        let [a, b, c, d] = self.words;
+        Some([head, a, b, c, d])
+    }
+}
+
+/// Stores a record's words after `records`' last, past the caches when
+/// `stream` (a parallel parse of a large buffer).
+#[inline(always)]
+pub(crate) fn put_record(records: &mut Vec<[u64; 5]>, stream: bool, words: [u64; 5]) {
+    if stream {
+        crate::scan::push_streaming(records, words);
+    } else {
+        records.push(words);
+    }
+}
+
+/// Where [`record_lines`] puts a buffer's records, in order: offsets from
+/// `base`, into `records` (streamed when `stream`); `slow` gives the
+/// record of a line the fast path does not answer, from the exact engine
+/// (its offset with `base` added, and the line).
+pub(crate) struct LineRecords<'a> {
+    pub base: usize,
+    pub records: &'a mut Vec<[u64; 5]>,
+    pub stream: bool,
+    pub slow: &'a mut dyn FnMut(usize, &[u8]) -> [u64; 5],
+}
+
+/// `Batch::parse_lines`' loop over a buffer with one record fast path
+/// inlined (`Entry::records`; generated, an instance per fast path, from
+/// [`record_lines`]).
+pub(crate) type RecordLines = fn(&super::ProfileTables, &[u8], &mut LineRecords<'_>);
+
+/// The body of every [`RecordLines`]: the records of `buf`'s lines with
+/// the entry's record fast path `fast` inlined, so that a record's words
+/// are built in registers and stored once. A line it does not answer, or
+/// whose spans do not fit a record, takes `out.slow`.
+#[inline(always)]
+pub(crate) fn record_lines(
+    t: &super::ProfileTables,
+    buf: &[u8],
+    out: &mut LineRecords<'_>,
+    fast: impl Fn(&Line<'_>, &mut RecordSink) -> bool,
+) {
+    for_each_line(
+        buf,
+        &t.line_sets,
+        #[inline(always)]
+        |next| {
+            let (at, line) = match next {
+                Next::Fast(at, line) => {
+                    let mut sink = RecordSink::new();
+                    if fast(&line, &mut sink) {
+                        if let Some(words) = sink.record(out.base + at) {
+                            put_record(out.records, out.stream, words);
+                            return;
+                        }
+                    }
+                    (at, line.bytes())
+                }
+                Next::Long(at, line) => (at, line),
+            };
+            let words = (out.slow)(out.base + at, line);
+            put_record(out.records, out.stream, words);
+        },
+    );
+}
 
 /// `validate_lines`' loop over a buffer with one fast path inlined
 /// (`Entry::count`; generated, an instance per fast path, so that the
@@ -630,7 +740,7 @@ pub(crate) fn check_entry(
     let rec = record(folded, &mut sink);
     let same = (0..super::DEFAULT_SLOTS)
         .filter(|&k| sink.written(k))
-        .all(|k| u32::from(sink.spans[k]) == spans.slots[k]);
+        .all(|k| u32::from(sink.span(k)) == spans.slots[k]);
     if rec != ok || (ok && (!same || sink.kind != spans.kind)) {
         return Err(format!(
             "{}: the record variant says {rec}, the fast path {ok}",
@@ -888,8 +998,8 @@ mod tests {
                         String::from_utf8_lossy(i)
                     );
                     assert_eq!(
-                        (a.spans, a.starts, a.ends, a.kind),
-                        (b.spans, b.starts, b.ends, b.kind)
+                        (a.words, a.starts, a.ends, a.kind),
+                        (b.words, b.starts, b.ends, b.kind)
                     );
                 });
                 assert_eq!(n, inputs.len());

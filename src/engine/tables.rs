@@ -6,7 +6,7 @@
 //! what this module defines or imports, so it reaches into no other part
 //! of the crate.
 
-use super::bits::{Line, RecordSink, Sink};
+use super::bits::{Line, LineRecords, RecordSink, Sink};
 use super::run::{Spans, NONE};
 use crate::scan::RowSets;
 
@@ -300,6 +300,9 @@ pub(crate) struct Entry {
     pub valid: Option<super::bits::FastValid>,
     /// The same writing a batch record's spans (`Batch::parse_lines`).
     pub record: Option<super::bits::FastRecord>,
+    /// `Batch::parse_lines`' loop with the record variant inlined (see
+    /// `batch::record_lines`), for the same entries as `count`.
+    pub records: Option<super::bits::RecordLines>,
     /// `validate_lines`' loop with the spanless fast path inlined (see
     /// `bits::count_lines`), for an entry of a profile that does not
     /// choose its rule by the scheme.

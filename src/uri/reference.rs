@@ -6,7 +6,7 @@
 //! has an empty query, `http://a` has none.
 
 use super::diagnose;
-use crate::engine::bits::{fast_single, CountLines, FastRecord, FastValid, MAX_LINE};
+use crate::engine::bits::{fast_single, CountLines, FastValid, RecordLines, MAX_LINE};
 use crate::engine::ProfileTables;
 use crate::engine::{self as parse, Spans};
 use crate::uri::error::ParseError;
@@ -196,13 +196,13 @@ impl Parser {
     /// The tables and the fast path of this parser's entry, when the
     /// profile does not choose its rule by the scheme (see
     /// `Batch::parse_lines`, `validate_lines`).
-    pub(crate) fn line_fast(&self) -> Option<(&'static ProfileTables, FastRecord, CountLines)> {
+    pub(crate) fn line_fast(&self) -> Option<(&'static ProfileTables, RecordLines, CountLines)> {
         let t: &'static ProfileTables = self.profile.tables();
         if !t.schemes.is_empty() {
             return None;
         }
         let e = t.entries[self.syntax as usize].as_ref()?;
-        Some((t, e.record?, e.count?))
+        Some((t, e.records?, e.count?))
     }
 
     /// This parser's entry, when its DFAs stop at line ends (and the
