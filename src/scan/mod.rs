@@ -380,14 +380,20 @@ pub(crate) fn token_run<'t>(
     Some(unsafe { core::str::from_utf8_unchecked(run) })
 }
 
-/// Whether the rows kernel of this machine classifies by one table lookup
-/// (AVX-512 VBMI), so that classifying a single short input costs less
-/// than the tagged DFA's setup saves (see `Parser::spans`). Detected once.
-pub(crate) fn rows_by_table() -> bool {
+/// Whether the rows kernel of this machine reads a short input's blocks
+/// in place, with no zero-padded copy to read back (AVX-512 VBMI by a
+/// masked load, AVX2 by `x86_64::tail_quarter`), so that classifying a
+/// single input costs less than the tagged DFA's pass (see
+/// `Parser::spans`). Detected once.
+pub(crate) fn rows_in_place() -> bool {
     #[cfg(all(target_arch = "x86_64", not(feature = "force-scalar")))]
     {
-        static VBMI: std::sync::LazyLock<bool> = std::sync::LazyLock::new(has_vbmi);
-        *VBMI
+        static IN_PLACE: std::sync::LazyLock<bool> = std::sync::LazyLock::new(|| {
+            has_vbmi()
+                || (!std::arch::is_x86_feature_detected!("avx512bw")
+                    && std::arch::is_x86_feature_detected!("avx2"))
+        });
+        *IN_PLACE
     }
     #[cfg(not(all(target_arch = "x86_64", not(feature = "force-scalar"))))]
     {

@@ -121,19 +121,19 @@ impl Parser {
     #[inline(always)]
     pub(crate) fn spans(&self, input: &[u8]) -> Result<Spans, ParseError> {
         let (t, entry) = self.entry(input)?;
-        // One input: the fast path first where its classification is one
-        // table lookup per block (AVX-512 VBMI) or where there is no tagged
-        // DFA; elsewhere the tagged DFA (one pass, no setup: the other
-        // kernels' classification costs more than it saves on one short
-        // input). Measured in `examples/parse_peers.rs` on an Intel VBMI
-        // machine, the bundled corpora, ns per URL: fast path 29.8, 29.3,
-        // 39.8 and 47.5, tagged DFA 56, 46, 58 and 75; with the AVX2 rows
-        // kernel the fast path took 60, 58, 65 and 77 (a block's
-        // classification alone: VBMI 4.7 ns, AVX-512 BW 21, AVX2 25).
+        // One input: the fast path first where the rows kernel reads the
+        // input's blocks in place (AVX-512 VBMI, AVX2) or where there is no
+        // tagged DFA; elsewhere the tagged DFA (one pass, no setup: where
+        // a short input is copied into a zero-padded block first, the
+        // classification waits for that copy's stores and costs more than
+        // it saves). Measured with `examples/parse_corpus.rs`, the bundled
+        // corpora, ns per URL: on an Intel VBMI machine fast path 29.8,
+        // 29.3, 39.8 and 47.5, tagged DFA 56, 46, 58 and 75; on an AMD
+        // Zen 3 (AVX2) see the README.
         let fast = match entry.fast {
             Some(fast)
                 if input.len() <= MAX_LINE
-                    && (entry.tdfa.is_none() || crate::scan::rows_by_table()) =>
+                    && (entry.tdfa.is_none() || crate::scan::rows_in_place()) =>
             {
                 fast_single(input, &t.single_sets, fast)
             }

@@ -187,9 +187,8 @@ pub(crate) unsafe fn find_dot_segment_sse2(s: &[u8]) -> Option<usize> {
     (k < places).then_some(k)
 }
 
-/// AVX2 `Classify` kernel: the block as two 32-byte halves; per half the low
-/// nibbles and the bit of each high nibble once, then per set one shuffle,
-/// an and, a compare with zero and a mask move.
+/// AVX2 `Classify` kernel: the block as two 32-byte halves (see
+/// [`classify_halves_avx2`]).
 ///
 /// # Safety
 /// The CPU must support AVX2.
@@ -204,6 +203,21 @@ pub(crate) unsafe fn classify_avx2(
     let p = block.as_ptr() as *const __m256i;
     // SAFETY: `block` is 64 bytes: two unaligned 32-byte loads.
     let (v0, v1) = unsafe { (_mm256_loadu_si256(p), _mm256_loadu_si256(p.add(1))) };
+    classify_halves_avx2(v0, v1, sets, out, stride);
+}
+
+/// The body of the AVX2 kernels: per half the low nibbles and the bit of
+/// each high nibble once, then per set one shuffle, an and, a compare with
+/// zero and a mask move.
+#[target_feature(enable = "avx2")]
+#[inline]
+fn classify_halves_avx2(
+    v0: __m256i,
+    v1: __m256i,
+    sets: &[[u8; 16]],
+    out: &mut [u64],
+    stride: usize,
+) {
     let nib = _mm256_set1_epi8(0x0f);
     let bits = _mm256_setr_epi8(
         1, 2, 4, 8, 16, 32, 64, -128, 0, 0, 0, 0, 0, 0, 0, 0, 1, 2, 4, 8, 16, 32, 64, -128, 0, 0,
@@ -222,6 +236,78 @@ pub(crate) unsafe fn classify_avx2(
         let m0 = _mm256_movemask_epi8(_mm256_cmpeq_epi8(a, zero)) as u32;
         let m1 = _mm256_movemask_epi8(_mm256_cmpeq_epi8(b, zero)) as u32;
         out[k * stride] = u64::from(m0) | u64::from(m1) << 32;
+    }
+}
+
+/// A `pshufb` mask from offset `s` (1 to 15) moves a register's bytes
+/// down by `s` and clears the `s` at the top.
+static DOWN: [u8; 32] = {
+    let mut t = [0x80u8; 32];
+    let mut i = 0;
+    while i < 16 {
+        t[i] = i as u8;
+        i += 1;
+    }
+    t
+};
+
+/// Quarter `k` (bytes `16 k..16 k + 16`) of a block that holds `tail`
+/// (fewer than 64 bytes) and zeros after it, read in place: no byte past
+/// the end is read, and nothing is stored to be read back (a zero-padded
+/// copy, read by wide loads, waits for its narrow stores: the stores
+/// cannot be forwarded).
+#[target_feature(enable = "avx2")]
+#[inline]
+fn tail_quarter(tail: &[u8], k: usize) -> __m128i {
+    let n = tail.len();
+    if 16 * k + 16 <= n {
+        // SAFETY: bytes `16 k..16 k + 16` are in `tail`: an unaligned
+        // 16-byte load.
+        unsafe { _mm_loadu_si128(tail.as_ptr().add(16 * k) as *const __m128i) }
+    } else if 16 * k >= n {
+        _mm_setzero_si128()
+    } else if n >= 16 {
+        // The tail's last 16 bytes, moved down so that byte `16 k` comes
+        // first.
+        let s = 16 * k + 16 - n;
+        // SAFETY: `n >= 16`, so bytes `n - 16..n` are in `tail`; `s` is 1
+        // to 15, so `DOWN[s..s + 16]` is in `DOWN` (32 bytes). Unaligned
+        // 16-byte loads.
+        let (last, down) = unsafe {
+            (
+                _mm_loadu_si128(tail.as_ptr().add(n - 16) as *const __m128i),
+                _mm_loadu_si128(DOWN.as_ptr().add(s) as *const __m128i),
+            )
+        };
+        _mm_shuffle_epi8(last, down)
+    } else {
+        let (lo, hi) = short_words(tail);
+        _mm_set_epi64x(hi as i64, lo as i64)
+    }
+}
+
+/// The bytes of `t` (fewer than 16) as two little-endian words, zeros
+/// after them: from loads that overlap where `t` is not a multiple of
+/// their size (overlapping bytes are the same bytes, so OR-ing is exact).
+#[cfg_attr(feature = "force-scalar", allow(dead_code))]
+#[inline(always)]
+pub(crate) fn short_words(t: &[u8]) -> (u64, u64) {
+    let n = t.len();
+    let word = |a: usize| u64::from_le_bytes(t[a..a + 8].try_into().expect("8 bytes"));
+    let half = |a: usize| u64::from(u32::from_le_bytes(t[a..a + 4].try_into().expect("4 bytes")));
+    match n {
+        // The second word: bytes `n - 8..n` moved down past the `16 - n`
+        // that the first holds.
+        9..=15 => (word(0), word(n - 8) >> (8 * (16 - n))),
+        8 => (word(0), 0),
+        4..=7 => (half(0) | half(n - 4) << (8 * (n - 4)), 0),
+        1..=3 => (
+            u64::from(t[0])
+                | u64::from(t[n / 2]) << (8 * (n / 2))
+                | u64::from(t[n - 1]) << (8 * (n - 1)),
+            0,
+        ),
+        _ => (0, 0),
     }
 }
 
@@ -286,23 +372,27 @@ pub(crate) unsafe fn classify_avx512(
     }
 }
 
-/// AVX2 `ClassifyRows` kernel: `classify_avx2` in a loop.
+/// AVX2 `ClassifyRows` kernel: `classify_avx2` in a loop; a last block
+/// cut short is read in place, a quarter at a time (`tail_quarter`).
 ///
 /// # Safety
 /// The CPU must support AVX2.
 #[cfg_attr(feature = "force-scalar", allow(dead_code))]
 #[target_feature(enable = "avx2")]
 pub(crate) unsafe fn classify_rows_avx2(src: &[u8], sets: &RowSets, rows: &mut [Row]) {
-    rows_by_blocks(
-        |b, s, o, n| {
-            ahead(b.as_ptr());
-            // SAFETY: this function runs only where AVX2 is supported.
-            unsafe { classify_avx2(b, s, o, n) }
-        },
-        src,
-        sets,
-        rows,
-    )
+    let blocks = src.chunks_exact(64);
+    let tail = blocks.remainder();
+    let whole = blocks.len();
+    for (block, row) in blocks.zip(rows.iter_mut()) {
+        ahead(block.as_ptr());
+        // SAFETY: this function runs only where AVX2 is supported.
+        unsafe { classify_avx2(block.try_into().expect("64 bytes"), sets.sets(), row, 1) }
+    }
+    if let (false, Some(row)) = (tail.is_empty(), rows.get_mut(whole)) {
+        let q = [0, 1, 2, 3].map(|k| tail_quarter(tail, k));
+        let (v0, v1) = (_mm256_set_m128i(q[1], q[0]), _mm256_set_m128i(q[3], q[2]));
+        classify_halves_avx2(v0, v1, sets.sets(), row, 1);
+    }
 }
 
 /// AVX-512 `ClassifyRows` kernel: `classify_avx512` in a loop.
