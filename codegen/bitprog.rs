@@ -686,14 +686,45 @@ pub fn decide(p: &Program, pool: &Pool) -> Vec<Option<Rule>> {
         .collect()
 }
 
-/// Whether the program can have a fast path: exact, and every jump
-/// forward (so no loops).
+/// For each instruction of a program whose jumps all go forward, the
+/// slots (bit n: slot n) that some path from the start saves before it.
+/// (Every grammar's programs save each slot at most once on a path.)
+fn saved_before(ops: &[Op]) -> Vec<u64> {
+    let mut may = vec![0u64; ops.len() + 1];
+    for pc in 0..ops.len() {
+        let here = may[pc]
+            | match ops[pc] {
+                Op::Save(slot) => 1 << slot,
+                _ => 0,
+            };
+        match ops[pc] {
+            Op::Jmp(t) => may[t] |= here,
+            Op::Split(alt, _, _) => {
+                may[alt] |= here;
+                may[pc + 1] |= here;
+            }
+            Op::Match => {}
+            _ => may[pc + 1] |= here,
+        }
+    }
+    may
+}
+
+/// Whether the program can have a fast path: exact, every jump forward
+/// (so no loops), and no slot saved twice on one path (so that a sink
+/// writes a slot knowing it is unset: `Sink::save`).
 pub fn eligible(p: &Program) -> bool {
-    p.exact
-        && p.ops.iter().enumerate().all(|(pc, op)| match *op {
-            Op::Jmp(t) | Op::Split(t, _, _) => t > pc,
+    let forward = p.ops.iter().enumerate().all(|(pc, op)| match *op {
+        Op::Jmp(t) | Op::Split(t, _, _) => t > pc,
+        _ => true,
+    });
+    p.exact && forward && {
+        let before = saved_before(&p.ops);
+        p.ops.iter().enumerate().all(|(pc, op)| match *op {
+            Op::Save(slot) => before[pc] >> slot & 1 == 0,
             _ => true,
         })
+    }
 }
 
 fn set_words(s: &[u64; 4]) -> String {

@@ -112,6 +112,52 @@ fn assert_refused(cases: &[(&str, &str)]) {
 const HEAD: &str =
     ";@ profile T t \"test\"\n;@ default\n;@ resolution rfc3986\n;@ include core.abnf\n;@ entry reference top\n";
 
+/// The fast path writes each slot knowing no save on the way wrote it
+/// (a record's words are OR-ed into): a program that could save a slot
+/// twice on one path gets no fast path. Two branches that each save a slot
+/// once, and a slot saved on one path and another slot on the next, do.
+#[test]
+fn fast_path_needs_one_save_per_slot_on_each_path() {
+    use codegen::bitprog::eligible;
+    use codegen::program::{Op, Program};
+    let program = |ops: Vec<Op>| Program {
+        ops,
+        exact: true,
+        max_frames: 1,
+        max_trail: 4,
+    };
+    // Split: a branch at 1..3 and one at 3..; both save slot 0, then join.
+    let branches = vec![
+        Op::Split(3, 0, 0),
+        Op::Save(0),
+        Op::Jmp(4),
+        Op::Save(0),
+        Op::Save(1),
+        Op::Match,
+    ];
+    assert!(eligible(&program(branches.clone())));
+    // The same with slot 0 saved again after the join.
+    let mut twice = branches.clone();
+    twice.insert(5, Op::Save(0));
+    assert!(!eligible(&program(twice)));
+    // Slot 0 saved before the split and again on one branch only.
+    let mut one_branch = branches;
+    one_branch.insert(0, Op::Save(0));
+    for op in one_branch.iter_mut() {
+        match op {
+            Op::Split(t, _, _) | Op::Jmp(t) => *t += 1,
+            _ => {}
+        }
+    }
+    assert!(!eligible(&program(one_branch)));
+    // A backward jump: no fast path either.
+    assert!(!eligible(&program(vec![
+        Op::Save(0),
+        Op::Jmp(0),
+        Op::Match
+    ])));
+}
+
 #[test]
 fn grammar_errors_name_file_and_line() {
     let cases: [(&str, &str); 7] = [

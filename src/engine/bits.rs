@@ -31,6 +31,9 @@ pub(crate) type FastValid = fn(&Line<'_>) -> bool;
 /// the host kind, and the profile's `fixed` mask (see `Spans`).
 pub(crate) trait Sink {
     fn fixed(&mut self, fixed: u8);
+    /// Slot `slot` is at `pos`; no save on the way here wrote it (a
+    /// program with a fast path saves each slot at most once on a path:
+    /// `codegen/bitprog.rs`, `eligible`).
     fn save(&mut self, slot: usize, pos: usize);
     fn kind(&mut self, kind: u8);
 }
@@ -44,6 +47,7 @@ impl Sink for super::Spans {
     fn save(&mut self, slot: usize, pos: usize) {
         self.slots[slot] = pos as u32;
     }
+
     #[inline(always)]
     fn kind(&mut self, kind: u8) {
         self.kind = kind;
@@ -59,7 +63,8 @@ impl Sink for super::Spans {
 /// (`Entry::records`), the words stay in registers.
 pub(crate) struct RecordSink {
     /// Slot `k`'s offset in bits `16 (k % 4)..` of word `k / 4`; an unset
-    /// slot holds `u16::MAX`.
+    /// slot holds 0, so that a first save is one `|` (a record's absent
+    /// parts are never read: `present` says which are there).
     pub words: [u64; super::DEFAULT_SLOTS / 4],
     /// Bit n: part n's start (slot `2 n`) was written; its end (`2 n + 1`).
     /// Kept apart, so that the parts with both are one `&` (the slot of
@@ -78,7 +83,7 @@ const _: () = assert!(super::DEFAULT_SLOTS <= 16 && super::DEFAULT_SLOTS.is_mult
 impl RecordSink {
     pub(crate) fn new() -> RecordSink {
         RecordSink {
-            words: [!0; super::DEFAULT_SLOTS / 4],
+            words: [0; super::DEFAULT_SLOTS / 4],
             starts: 0,
             ends: 0,
             kind: u8::MAX,
@@ -87,7 +92,7 @@ impl RecordSink {
         }
     }
 
-    /// Slot `slot`'s offset (`u16::MAX` when unset).
+    /// Slot `slot`'s offset (0 when unset).
     #[cfg_attr(not(test), allow(dead_code))]
     pub(crate) fn span(&self, slot: usize) -> u16 {
         (self.words[slot / 4] >> (16 * (slot % 4))) as u16
@@ -115,10 +120,12 @@ impl Sink for RecordSink {
     }
     #[inline(always)]
     fn save(&mut self, slot: usize, pos: usize) {
+        debug_assert!(!self.written(slot), "slot {slot} saved twice");
+        // A line of a window is shorter than 64 KB.
+        debug_assert!(pos <= 0xffff);
         match self.words.get_mut(slot / 4) {
             Some(w) => {
-                let at = 16 * (slot % 4);
-                *w = *w & !(0xffff << at) | (pos as u64 & 0xffff) << at;
+                *w |= (pos as u64 & 0xffff) << (16 * (slot % 4));
                 if slot.is_multiple_of(2) {
                     self.starts |= 1 << (slot / 2);
                 } else {
