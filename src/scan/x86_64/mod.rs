@@ -203,7 +203,7 @@ pub(crate) unsafe fn classify_avx2(
     let p = block.as_ptr() as *const __m256i;
     // SAFETY: `block` is 64 bytes: two unaligned 32-byte loads.
     let (v0, v1) = unsafe { (_mm256_loadu_si256(p), _mm256_loadu_si256(p.add(1))) };
-    classify_halves_avx2(v0, v1, sets, out, stride);
+    classify_halves_avx2(v0, v1, sets, |k, m| out[k * stride] = m);
 }
 
 /// The body of the AVX2 kernels: per half the low nibbles and the bit of
@@ -215,8 +215,7 @@ fn classify_halves_avx2(
     v0: __m256i,
     v1: __m256i,
     sets: &[[u8; 16]],
-    out: &mut [u64],
-    stride: usize,
+    mut put: impl FnMut(usize, u64),
 ) {
     let nib = _mm256_set1_epi8(0x0f);
     let bits = _mm256_setr_epi8(
@@ -235,7 +234,7 @@ fn classify_halves_avx2(
         let b = _mm256_and_si256(_mm256_shuffle_epi8(t, l1), h1);
         let m0 = _mm256_movemask_epi8(_mm256_cmpeq_epi8(a, zero)) as u32;
         let m1 = _mm256_movemask_epi8(_mm256_cmpeq_epi8(b, zero)) as u32;
-        out[k * stride] = u64::from(m0) | u64::from(m1) << 32;
+        put(k, u64::from(m0) | u64::from(m1) << 32);
     }
 }
 
@@ -385,13 +384,19 @@ pub(crate) unsafe fn classify_rows_avx2(src: &[u8], sets: &RowSets, rows: &mut [
     let whole = blocks.len();
     for (block, row) in blocks.zip(rows.iter_mut()) {
         ahead(block.as_ptr());
-        // SAFETY: this function runs only where AVX2 is supported.
-        unsafe { classify_avx2(block.try_into().expect("64 bytes"), sets.sets(), row, 1) }
+        let p = block.as_ptr() as *const __m256i;
+        // SAFETY: `block` is 64 bytes: two unaligned 32-byte loads.
+        let (v0, v1) = unsafe { (_mm256_loadu_si256(p), _mm256_loadu_si256(p.add(1))) };
+        // A row holds `MAX_CLASSES` words, and `k` is below it.
+        classify_halves_avx2(v0, v1, sets.sets(), |k, m| row[k] = m);
     }
     if let (false, Some(row)) = (tail.is_empty(), rows.get_mut(whole)) {
-        let q = [0, 1, 2, 3].map(|k| tail_quarter(tail, k));
-        let (v0, v1) = (_mm256_set_m128i(q[1], q[0]), _mm256_set_m128i(q[3], q[2]));
-        classify_halves_avx2(v0, v1, sets.sets(), row, 1);
+        // Called here, not from a closure (which would not have AVX2
+        // enabled, so could not inline them).
+        let (q0, q1) = (tail_quarter(tail, 0), tail_quarter(tail, 1));
+        let (q2, q3) = (tail_quarter(tail, 2), tail_quarter(tail, 3));
+        let (v0, v1) = (_mm256_set_m128i(q1, q0), _mm256_set_m128i(q3, q2));
+        classify_halves_avx2(v0, v1, sets.sets(), |k, m| row[k] = m);
     }
 }
 
