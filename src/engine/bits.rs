@@ -640,7 +640,9 @@ impl<'a> Line<'a> {
     pub(crate) fn stop(&self, k: usize, i: usize) -> usize {
         let rows = self.rows;
         let w = i >> 6;
-        let m = ((u128::from(rows[w + 1][k]) << 64 | u128::from(rows[w][k])) >> (i & 63)) as u64;
+        // One bounds check for both words.
+        let two = &rows[w..w + 2];
+        let m = ((u128::from(two[1][k]) << 64 | u128::from(two[0][k])) >> (i & 63)) as u64;
         if m != 0 {
             return i + m.trailing_zeros() as usize;
         }
