@@ -47,7 +47,6 @@ impl Sink for super::Spans {
     fn save(&mut self, slot: usize, pos: usize) {
         self.slots[slot] = pos as u32;
     }
-
     #[inline(always)]
     fn kind(&mut self, kind: u8) {
         self.kind = kind;
@@ -57,7 +56,7 @@ impl Sink for super::Spans {
 /// A batch record's spans as the fast path writes them: the `u16` offsets
 /// of the default grammar's parts packed four to a word, as the record
 /// stores them, and which slots were written, so that the record's words
-/// follow without a pass over 32-bit spans (`batch::record::sink_words`).
+/// follow without a pass over 32-bit spans ([`RecordSink::record`]).
 /// Kept in words rather than in `u16`s: a record read back from narrow
 /// stores waits for them (store forwarding fails); inlined into a loop
 /// (`Entry::records`), the words stay in registers.
