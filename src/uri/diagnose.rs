@@ -63,12 +63,35 @@ pub(crate) fn diagnose_at(
 /// userinfo, yet with no "@" before the authority's end there is none. The input is then read as if an empty userinfo and
 /// its "@" stood at the authority's start (the same language: `[ userinfo
 /// "@" ]`), which puts the fault in the host or the port, at the first byte
-/// no valid reading accepts. `None` when that does not apply.
+/// no valid reading accepts. `None` when that does not apply: among others
+/// when the DFA failed (`err`) past the byte that ends the authority. It took
+/// that byte, so it read the authority as host and port (no userinfo state
+/// takes a "/", "?" or "#"), and from there on the reading without a
+/// userinfo is in the same state: it fails at the same byte. (The rerun,
+/// over the whole input, took most of the time `validate_lines` spends on
+/// invalid lines; debug builds still make it and check that it agrees.)
 #[cold]
 pub(crate) fn diagnose_without_userinfo(
     t: &ProfileTables,
     entry: &Entry,
     input: &[u8],
+    err: &ParseError,
+) -> Option<ParseError> {
+    let rerun = without_userinfo(t, entry, input, err.index as usize);
+    #[cfg(debug_assertions)]
+    if rerun.is_none() {
+        if let Some(e) = without_userinfo(t, entry, input, usize::MAX) {
+            assert_eq!(&e, err, "{:?}", String::from_utf8_lossy(input));
+        }
+    }
+    rerun
+}
+
+fn without_userinfo(
+    t: &ProfileTables,
+    entry: &Entry,
+    input: &[u8],
+    failed: usize,
 ) -> Option<ParseError> {
     // The authority starts after "//", after a scheme and its ":" if any
     // (the scheme's bytes as the profile's tables give them).
@@ -85,7 +108,7 @@ pub(crate) fn diagnose_without_userinfo(
         .iter()
         .position(|&b| b"/?#".contains(&b))
         .map_or(input.len(), |i| at + i);
-    if input[at..end].contains(&b'@') {
+    if failed > end || input[at..end].contains(&b'@') {
         return None;
     }
     // Run the DFA over input[..at] "@" input[at..].

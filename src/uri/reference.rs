@@ -246,7 +246,7 @@ impl Parser {
         // (RFC 1738) from a host and port until it meets the "@": without
         // one, the fault is where the reading without them fails.
         if err.part.is_some_and(|p| p != Component::Scheme.as_str()) {
-            if let Some(e) = diagnose::diagnose_without_userinfo(t, entry, input) {
+            if let Some(e) = diagnose::diagnose_without_userinfo(t, entry, input, &err) {
                 err = e;
             }
         }
