@@ -351,7 +351,7 @@ fn classify_single(input: &[u8], runs: &RowSets, rows: &mut [Row]) {
     if input.len().is_multiple_of(64) {
         rows[words - 1] = [!0; MAX_CLASSES];
     }
-    fold_escapes(input, 0, input.len(), rows, runs.escapes());
+    fold_escapes(input, 0, &mut rows[..words], runs, None);
     crate::steps::add(input.len() + 1);
 }
 
@@ -373,22 +373,40 @@ fn clear_stop(row: &mut Row, p: usize, mask: u16) {
     }
 }
 
-/// Clears, in each run set of `mask` (bit k: set k), the stop at every `%`
-/// of `text[origin..to]` that begins a valid escape in `text`. The
-/// generator folded escapes into those sets' runs (`RowSets::with_escapes`):
-/// a leaf state whose run set it is loops through `%` and two hex digits
-/// and nothing else, and the hex digits are in the set, so that the run now
-/// goes on through them and the leaf takes no step per escape; a `%` that
-/// begins no valid escape stays a stop, where the leaf stops as it did.
-/// `rows` start at `origin`.
+/// Clears, in each run set of `sets.escapes()` (bit k: set k), the stop
+/// at every `%` of the text `rows` classify (`text[origin..]`, word w of
+/// `rows` its bytes from `origin + 64 w`) that begins a valid escape in
+/// `text`. The generator folded escapes into those sets' runs
+/// (`RowSets::with_escapes`): a leaf state whose run set it is loops
+/// through `%` and two hex digits and nothing else, and the hex digits are
+/// in the set, so that the run now goes on through them and the leaf takes
+/// no step per escape; a `%` that begins no valid escape stays a stop,
+/// where the leaf stops as it did.
+///
+/// The `%`s are looked for among the stops of one of those sets (the one
+/// with the fewest: `RowSets::escape_probe`), less the line ends (stops
+/// of every run set) where `lf` gives their set: in URI text few bytes
+/// but `%`s, a `#` and the line's end stop a query's run. A search of the
+/// text for `%` (memchr) cost more on text with few of them, and much more
+/// on text with many (a call per `%`).
 #[inline]
-fn fold_escapes(text: &[u8], origin: usize, to: usize, rows: &mut [Row], mask: u16) {
+fn fold_escapes(text: &[u8], origin: usize, rows: &mut [Row], sets: &RowSets, lf: Option<usize>) {
+    let mask = sets.escapes();
     if mask == 0 {
         return;
     }
-    for p in memchr::memchr_iter(super::escape::INTRO, &text[origin..to]) {
-        if escape_at(text, origin + p) {
-            clear_stop(&mut rows[p / 64], p, mask);
+    let probe = sets.escape_probe();
+    for (w, row) in rows.iter_mut().enumerate() {
+        let mut c = row[probe];
+        if let Some(lf) = lf {
+            c &= row[lf];
+        }
+        while c != 0 {
+            let p = 64 * w + c.trailing_zeros() as usize;
+            if escape_at(text, origin + p) {
+                clear_stop(row, p, mask);
+            }
+            c &= c - 1;
         }
     }
 }
@@ -515,7 +533,13 @@ fn classify_window(
     }
     // An escape's hex digits are read in the buffer: a line's end (LF, CR)
     // or the buffer's is no hex digit.
-    fold_escapes(buf, at, last, rows, sets.escapes());
+    fold_escapes(
+        buf,
+        at,
+        &mut rows[..words],
+        sets,
+        Some(sets.sets().len() - 1),
+    );
     crate::steps::add(end - at + 1);
     (end, words)
 }

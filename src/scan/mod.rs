@@ -202,6 +202,8 @@ pub struct RowSets {
     /// Bit k: set k's stops leave out each `%` that begins a valid escape
     /// (see [`RowSets::with_escapes`]).
     escapes: u16,
+    /// See [`RowSets::escape_probe`].
+    probe: u8,
 }
 
 impl RowSets {
@@ -232,6 +234,7 @@ impl RowSets {
             n,
             outside,
             escapes: 0,
+            probe: 0,
         }
     }
 
@@ -240,8 +243,36 @@ impl RowSets {
     /// generator folds escapes into those runs (`codegen/bitprog.rs`), and
     /// whoever classifies against these sets clears those stops
     /// (`engine::bits`). The kernels themselves classify bytes alone.
+    ///
+    /// Every `%` is a stop of each such set (its leaf loops through an
+    /// escape, not through a `%` alone), so the stops of one of them are
+    /// where escapes are looked for: the one of these sets with the fewest
+    /// stops among the ASCII bytes, kept as [`RowSets::escape_probe`].
     pub const fn with_escapes(mut self, mask: u16) -> RowSets {
         self.escapes = mask;
+        let mut fewest = usize::MAX;
+        let mut k = 0;
+        while k < self.n {
+            if mask & (1 << k) != 0 {
+                assert!(
+                    !scalar::in_lo(&self.nibbles[k], b'%'),
+                    "an escape set holds the %"
+                );
+                let mut stops = 0;
+                let mut b = 0;
+                while b < 128 {
+                    if !scalar::in_lo(&self.nibbles[k], b as u8) {
+                        stops += 1;
+                    }
+                    b += 1;
+                }
+                if stops < fewest {
+                    fewest = stops;
+                    self.probe = k as u8;
+                }
+            }
+            k += 1;
+        }
         self
     }
 
@@ -249,6 +280,12 @@ impl RowSets {
     /// [`RowSets::with_escapes`]).
     pub(crate) fn escapes(&self) -> u16 {
         self.escapes
+    }
+
+    /// The set of [`RowSets::escapes`] whose stops are fewest: each `%`
+    /// is one of them.
+    pub(crate) fn escape_probe(&self) -> usize {
+        self.probe as usize
     }
 
     /// The nibble tables.
