@@ -204,6 +204,13 @@ pub struct RowSets {
     escapes: u16,
     /// See [`RowSets::escape_probe`].
     probe: u8,
+    /// The ninth set's one byte, when it holds one (a line end): the VBMI
+    /// kernel compares with it instead of looking the nibbles up.
+    #[cfg_attr(
+        any(not(target_arch = "x86_64"), feature = "force-scalar"),
+        allow(dead_code)
+    )]
+    ninth_byte: Option<u8>,
 }
 
 impl RowSets {
@@ -229,12 +236,29 @@ impl RowSets {
             }
             k += 1;
         }
+        // The ninth set's byte, when it has exactly one.
+        let mut ninth_byte = None;
+        if n == MAX_CLASSES {
+            let mut count = 0;
+            let mut b = 0;
+            while b < 128 {
+                if scalar::in_lo(&nibbles[MAX_CLASSES - 1], b as u8) {
+                    ninth_byte = Some(b as u8);
+                    count += 1;
+                }
+                b += 1;
+            }
+            if count != 1 {
+                ninth_byte = None;
+            }
+        }
         RowSets {
             nibbles,
             n,
             outside,
             escapes: 0,
             probe: 0,
+            ninth_byte,
         }
     }
 

@@ -452,6 +452,7 @@ pub(crate) unsafe fn classify_rows_vbmi(src: &[u8], sets: &RowSets, rows: &mut [
     let ones = _mm512_set1_epi8(-1);
     // The ninth set, if any.
     let ninth = sets.n > 8;
+    let one = sets.ninth_byte;
     let nib = _mm512_set1_epi8(0x0f);
     let bits = _mm512_broadcast_i32x4(_mm_setr_epi8(
         1, 2, 4, 8, 16, 32, 64, -128, 0, 0, 0, 0, 0, 0, 0, 0,
@@ -484,7 +485,9 @@ pub(crate) unsafe fn classify_rows_vbmi(src: &[u8], sets: &RowSets, rows: &mut [
         // SAFETY: a row is nine 8-byte words: the first eight are 64
         // bytes in it, written by one unaligned store.
         unsafe { _mm512_storeu_si512(row.as_mut_ptr() as *mut __m512i, g) };
-        if ninth {
+        if let Some(b) = one {
+            row[MAX_NIBBLE] = _mm512_cmpneq_epi8_mask(v, _mm512_set1_epi8(b as i8));
+        } else if ninth {
             let l = _mm512_and_si512(v, nib);
             let h = _mm512_shuffle_epi8(bits, _mm512_and_si512(_mm512_srli_epi16(v, 4), nib));
             row[MAX_NIBBLE] = _mm512_testn_epi8_mask(_mm512_shuffle_epi8(t8, l), h);
