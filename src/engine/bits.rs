@@ -547,9 +547,9 @@ fn classify_window(
 /// Calls `each` with every line of `buf` in order, classified a window at a
 /// time against `runs` (a profile's run sets with the line-end set last:
 /// `ProfileTables::line_sets`): each byte once, with no work per line, and
-/// the lines found by clearing the lowest bit of the line-end set's word,
-/// so that the search for a line's end does not wait for the previous
-/// line's end. Lines are exactly those of `batch::lines`: an LF ends one, a
+/// the lines found by clearing the lowest bit of the line-end set's word
+/// (or taking the next word's when it has none left), so that the search
+/// for a line's end does not wait for the previous line's end. Lines are exactly those of `batch::lines`: an LF ends one, a
 /// CR before it (or before the buffer's end) is not part of it. A line
 /// longer than a window comes bare, its end found by memchr.
 ///
@@ -568,11 +568,21 @@ pub(crate) fn for_each_line(buf: &[u8], runs: &RowSets, mut each: impl FnMut(Nex
         // is looked for in, and its LFs not yet taken.
         let start = pos;
         let (end, words) = classify_window(buf, start, runs, kern, &mut rows);
+        // The word after the window's has no LF, so that the next word is
+        // read without a check (`words < WORDS`).
+        rows[words][lf] = !0;
         let mut word = 0;
         let mut lfs = !rows[0][lf];
         loop {
             let stop = loop {
-                if lfs != 0 {
+                // The next LF, in this word or the next: which of them is
+                // chosen without a branch (a branch on whether this word has
+                // one more was mispredicted about once in three lines).
+                let next = !rows[word + 1][lf];
+                if lfs | next != 0 {
+                    let on = lfs == 0;
+                    word += usize::from(on);
+                    lfs = if on { next } else { lfs };
                     break start + 64 * word + lfs.trailing_zeros() as usize;
                 }
                 word += 1;
