@@ -120,11 +120,12 @@ impl Sink for RecordSink {
     #[inline(always)]
     fn save(&mut self, slot: usize, pos: usize) {
         debug_assert!(!self.written(slot), "slot {slot} saved twice");
-        // A line of a window is shorter than 64 KB.
+        // A line of a window is shorter than 64 KB (`WINDOW`), so that the
+        // offset needs no mask to stay in its 16 bits.
         debug_assert!(pos <= 0xffff);
         match self.words.get_mut(slot / 4) {
             Some(w) => {
-                *w |= (pos as u64 & 0xffff) << (16 * (slot % 4));
+                *w |= (pos as u64) << (16 * (slot % 4));
                 if slot.is_multiple_of(2) {
                     self.starts |= 1 << (slot / 2);
                 } else {
@@ -289,6 +290,10 @@ const WINDOW: usize = 16 * 1024;
 /// Bitmap words of a window: one more for its last bytes, and one more
 /// that [`Line::stop`] and the LF search may read with the last.
 const WORDS: usize = WINDOW / 64 + 2;
+
+// A batch record's offsets are 16 bits (`RecordSink::save`): every line of
+// a window, and every position in it, fits.
+const _: () = assert!(64 * WORDS <= 0xffff);
 
 /// One line and the bitmaps it lies in. Positions are counted from the
 /// bitmaps' start: the line is `start()..end()`.
@@ -558,7 +563,8 @@ fn classify_window(
 #[inline(always)]
 pub(crate) fn for_each_line(buf: &[u8], runs: &RowSets, mut each: impl FnMut(Next<'_>)) {
     let kern = row_classifier();
-    let lf = runs.sets().len() - 1;
+    // (At most the last of a row's words: no bounds check where it is read.)
+    let lf = (runs.sets().len() - 1).min(MAX_CLASSES - 1);
     let mut rows: WindowRows = [[0; MAX_CLASSES]; WORDS];
     // The next line's start.
     let mut pos = 0;
