@@ -287,9 +287,9 @@ pub(crate) const MAX_LINE: usize = 255;
 /// Bytes of a batch classified at once.
 const WINDOW: usize = 16 * 1024;
 
-/// Bitmap words of a window: one more for its last bytes, and one more
+/// Bitmap words of a window: one more for its last bytes, and two more
 /// that [`Line::stop`] and the LF search may read with the last.
-const WORDS: usize = WINDOW / 64 + 2;
+const WORDS: usize = WINDOW / 64 + 3;
 
 // A batch record's offsets are 16 bits (`RecordSink::save`): every line of
 // a window, and every position in it, fits.
@@ -574,21 +574,30 @@ pub(crate) fn for_each_line(buf: &[u8], runs: &RowSets, mut each: impl FnMut(Nex
         // is looked for in, and its LFs not yet taken.
         let start = pos;
         let (end, words) = classify_window(buf, start, runs, kern, &mut rows);
-        // The word after the window's has no LF, so that the next word is
-        // read without a check (`words < WORDS`).
+        // The two words after the window's have no LF, so that the next
+        // two words are read without a check (`words + 1 < WORDS`).
         rows[words][lf] = !0;
+        rows[words + 1][lf] = !0;
         let mut word = 0;
         let mut lfs = !rows[0][lf];
         loop {
             let stop = loop {
-                // The next LF, in this word or the next: which of them is
-                // chosen without a branch (a branch on whether this word has
-                // one more was mispredicted about once in three lines).
-                let next = !rows[word + 1][lf];
-                if lfs | next != 0 {
-                    let on = lfs == 0;
-                    word += usize::from(on);
-                    lfs = if on { next } else { lfs };
+                // The next LF, in this word or one of the next two: which
+                // of them is chosen without a branch (a branch on whether
+                // this word has one more was mispredicted about once in
+                // three lines; with only the next word to choose from, once
+                // in four lines of userbait, whose lines are longer).
+                let (n1, n2) = (!rows[word + 1][lf], !rows[word + 2][lf]);
+                if lfs | n1 | n2 != 0 {
+                    let on = usize::from(lfs == 0) + usize::from(lfs | n1 == 0);
+                    lfs = if lfs != 0 {
+                        lfs
+                    } else if n1 != 0 {
+                        n1
+                    } else {
+                        n2
+                    };
+                    word += on;
                     break start + 64 * word + lfs.trailing_zeros() as usize;
                 }
                 word += 1;
