@@ -351,7 +351,8 @@ fn windows_and_buffer_ends_at_every_offset() {
 }
 
 /// Lines of lengths around a window's (16 KB, where the batch classifies
-/// its buffer anew) and a word's (64 bytes), in random order and with
+/// its buffer anew) and a word's (64 bytes; a line end looked for past
+/// the next two words is found out of line), in random order and with
 /// both line ends, so that LFs fall just before, at and just after a
 /// window's end and lines reach past it or are longer than a window: the
 /// batch and `validate_lines` find the lines of `urilex::lines`, with the
@@ -359,8 +360,8 @@ fn windows_and_buffer_ends_at_every_offset() {
 #[test]
 fn lines_around_the_window_size_split_as_lines_does() {
     let lens = [
-        0, 1, 9, 63, 64, 65, 127, 16_318, 16_382, 16_383, 16_384, 16_385, 16_446, 16_447, 16_448,
-        16_449, 40_000,
+        0, 1, 9, 63, 64, 65, 127, 128, 191, 192, 193, 1_000, 16_318, 16_382, 16_383, 16_384,
+        16_385, 16_446, 16_447, 16_448, 16_449, 40_000,
     ];
     let mut rng = gen::Rng(0x16_000);
     let parser = Parser::new();

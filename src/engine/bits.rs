@@ -549,6 +549,17 @@ fn classify_window(
     (end, words)
 }
 
+/// The first word of `rows[from..words]` with an LF, and its LFs: where
+/// a line goes on through three words or more (out of line).
+#[cold]
+#[inline(never)]
+fn far_line_end(rows: &WindowRows, lf: usize, from: usize, words: usize) -> Option<(usize, u64)> {
+    (from..words).find_map(|w| {
+        let l = !rows[w][lf];
+        (l != 0).then_some((w, l))
+    })
+}
+
 /// Calls `each` with every line of `buf` in order, classified a window at a
 /// time against `runs` (a profile's run sets with the line-end set last:
 /// `ProfileTables::line_sets`): each byte once, with no work per line, and
@@ -581,38 +592,35 @@ pub(crate) fn for_each_line(buf: &[u8], runs: &RowSets, mut each: impl FnMut(Nex
         let mut word = 0;
         let mut lfs = !rows[0][lf];
         loop {
-            let stop = loop {
-                // The next LF, in this word or one of the next two: which
-                // of them is chosen without a branch (a branch on whether
-                // this word has one more was mispredicted about once in
-                // three lines; with only the next word to choose from, once
-                // in four lines of userbait, whose lines are longer).
-                let (n1, n2) = (!rows[word + 1][lf], !rows[word + 2][lf]);
-                if lfs | n1 | n2 != 0 {
-                    let on = usize::from(lfs == 0) + usize::from(lfs | n1 == 0);
-                    lfs = if lfs != 0 {
-                        lfs
-                    } else if n1 != 0 {
-                        n1
-                    } else {
-                        n2
-                    };
-                    word += on;
-                    break start + 64 * word + lfs.trailing_zeros() as usize;
-                }
-                word += 1;
-                if word < words {
-                    lfs = !rows[word][lf];
-                    continue;
-                }
-                if end == buf.len() {
-                    break buf.len();
-                }
-                if start < pos {
-                    // The line goes on past this window: a window from its
-                    // start.
-                    continue 'windows;
-                }
+            // The next LF, in this word or one of the next two: which of
+            // them is chosen without a branch (a branch on whether this
+            // word has one more was mispredicted about once in three lines;
+            // with only the next word to choose from, once in four lines of
+            // userbait, whose lines are longer). (One bounds check for the
+            // two words.)
+            let two: &[Row; 2] = rows[word + 1..word + 3].try_into().expect("two rows");
+            let (n1, n2) = (!two[0][lf], !two[1][lf]);
+            let stop = if lfs | n1 | n2 != 0 {
+                let on = usize::from(lfs == 0) + usize::from(lfs | n1 == 0);
+                lfs = if lfs != 0 {
+                    lfs
+                } else if n1 != 0 {
+                    n1
+                } else {
+                    n2
+                };
+                word += on;
+                start + 64 * word + lfs.trailing_zeros() as usize
+            } else if let Some((w, l)) = far_line_end(&rows, lf, word + 3, words) {
+                (word, lfs) = (w, l);
+                start + 64 * word + lfs.trailing_zeros() as usize
+            } else if end == buf.len() {
+                buf.len()
+            } else if start < pos {
+                // The line goes on past this window: a window from its
+                // start.
+                continue 'windows;
+            } else {
                 // Longer than a window: the bare line.
                 let at = pos;
                 let lf = memchr::memchr(b'\n', &buf[at..]).map_or(buf.len(), |p| at + p);
