@@ -564,10 +564,11 @@ fn far_line_end(rows: &WindowRows, lf: usize, from: usize, words: usize) -> Opti
 /// time against `runs` (a profile's run sets with the line-end set last:
 /// `ProfileTables::line_sets`): each byte once, with no work per line, and
 /// the lines found by clearing the lowest bit of the line-end set's word
-/// (or taking the next word's when it has none left), so that the search
-/// for a line's end does not wait for the previous line's end. Lines are exactly those of `batch::lines`: an LF ends one, a
-/// CR before it (or before the buffer's end) is not part of it. A line
-/// longer than a window comes bare, its end found by memchr.
+/// (or taking one of the next two words' when it has none left; past
+/// them, out of line), so that the search for a line's end does not wait
+/// for the previous line's end. Lines are exactly those of `batch::lines`:
+/// an LF ends one, a CR before it (or before the buffer's end) is not part
+/// of it. A line longer than a window comes bare, its end found by memchr.
 ///
 /// Inlined into each caller with its `each`, so that the loop's state and
 /// the line stay in registers and the fast path is inlined too.
