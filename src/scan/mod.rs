@@ -237,21 +237,10 @@ impl RowSets {
             k += 1;
         }
         // The ninth set's byte, when it has exactly one.
-        let mut ninth_byte = None;
-        if n == MAX_CLASSES {
-            let mut count = 0;
-            let mut b = 0;
-            while b < 128 {
-                if scalar::in_lo(&nibbles[MAX_CLASSES - 1], b as u8) {
-                    ninth_byte = Some(b as u8);
-                    count += 1;
-                }
-                b += 1;
-            }
-            if count != 1 {
-                ninth_byte = None;
-            }
-        }
+        let ninth_byte = match (n == MAX_CLASSES, members(&nibbles[MAX_CLASSES - 1])) {
+            (true, (1, last)) => Some(last),
+            _ => None,
+        };
         RowSets {
             nibbles,
             n,
@@ -282,14 +271,7 @@ impl RowSets {
                     !scalar::in_lo(&self.nibbles[k], b'%'),
                     "an escape set holds the %"
                 );
-                let mut stops = 0;
-                let mut b = 0;
-                while b < 128 {
-                    if !scalar::in_lo(&self.nibbles[k], b as u8) {
-                        stops += 1;
-                    }
-                    b += 1;
-                }
+                let stops = 128 - members(&self.nibbles[k]).0;
                 if stops < fewest {
                     fewest = stops;
                     self.probe = k as u8;
@@ -316,6 +298,21 @@ impl RowSets {
     pub(crate) fn sets(&self) -> &[[u8; 16]] {
         &self.nibbles[..self.n]
     }
+}
+
+/// How many bytes a low-nibble table's set holds, and the last of them
+/// (0 when none).
+const fn members(lo: &[u8; 16]) -> (usize, u8) {
+    let (mut count, mut last) = (0, 0);
+    let mut b = 0;
+    while b < 128 {
+        if scalar::in_lo(lo, b as u8) {
+            count += 1;
+            last = b as u8;
+        }
+        b += 1;
+    }
+    (count, last)
 }
 
 /// A run of blocks: the `src.len().div_ceil(64)` blocks of `src` (at most
@@ -982,6 +979,32 @@ fn tail_word(t: &[u8]) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::find_pct_or_upper_swar;
+
+    /// What `RowSets` derives from the profiles' line sets, whose last set
+    /// is the line end: that set is the one-byte ninth the VBMI kernel
+    /// compares with wherever a profile has nine sets (as RFC 3986 does),
+    /// and the escape probe is one of the escape sets, with `%` a stop.
+    #[test]
+    fn line_sets_give_the_ninth_byte_and_the_escape_probe() {
+        let mut nine = 0;
+        for p in crate::Profile::ALL {
+            let sets = &p.tables().line_sets;
+            assert_eq!(super::members(sets.sets().last().unwrap()), (1, b'\n'));
+            if sets.n == super::MAX_CLASSES {
+                assert_eq!(sets.ninth_byte, Some(b'\n'), "{p:?}");
+                nine += 1;
+            } else {
+                assert_eq!(sets.ninth_byte, None, "{p:?}");
+            }
+            if sets.escapes() != 0 {
+                let k = sets.escape_probe();
+                assert!(sets.escapes() & (1 << k) != 0, "{p:?}");
+                assert!(!super::scalar::in_lo(&sets.sets()[k], b'%'), "{p:?}");
+            }
+        }
+        assert!(nine > 0);
+        assert_eq!(super::RowSets::new(&[[0u8; 16]; 9]).ninth_byte, None);
+    }
 
     /// `token_run` against a byte-at-a-time run of the last set: runs
     /// ending inside each of the four blocks, at their edges, at the text's
