@@ -80,7 +80,7 @@ pub mod urn;
 
 #[cfg(feature = "rayon")]
 pub use batch::validate_lines_parallel;
-pub use batch::{lines, validate_lines, Batch, BatchError, Counts};
+pub use batch::{lines, validate_lines, Batch, BatchError, Counts, Entry};
 pub use engine::{PartInfo, Profile};
 pub use lint::{Lint, LintKind};
 pub use normalize::{default_port, normalize_into, NormalizeOptions};

@@ -23,25 +23,144 @@ pub struct ThreadsArg {
     pub threads: usize,
 }
 
-/// `--format`: the output of the subcommands that write rows.
-#[derive(clap::Args, Clone, Copy)]
+/// `--format`, `--fields`, `--output`: the rows of the subcommands that
+/// write rows, in the one schema of `docs/schema.md`.
+#[derive(clap::Args, Clone)]
 pub struct FormatArg {
-    /// Output format.
+    /// Output format: JSON Lines, TSV (`\N` for null), CSV (RFC 4180,
+    /// with a header; empty for null, `""` for empty), Arrow IPC stream,
+    /// or Parquet (zstd).
     #[arg(long, value_enum, default_value_t = Format::Jsonl)]
     pub format: Format,
+    /// The columns to write, comma-separated, in order: column names,
+    /// `default` (the default ones) and `all` (those and `file`, `input`,
+    /// and for access logs `client`, `ident`, `user`, `time`, `method`,
+    /// `protocol`, `status`, `bytes`, `referer`, `user_agent`).
+    #[arg(long, value_name = "LIST")]
+    pub fields: Option<String>,
+    /// Write to this file instead of standard output (Arrow and Parquet
+    /// are not written to a terminal).
+    #[arg(short, long, value_name = "FILE")]
+    pub output: Option<PathBuf>,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum Format {
     Jsonl,
     Tsv,
+    Csv,
+    Arrow,
+    Parquet,
 }
 
-/// The input files.
+impl Format {
+    pub fn to_io(self) -> urilex_io::run::OutputFormat {
+        use urilex_io::run::OutputFormat as O;
+        match self {
+            Format::Jsonl => O::Jsonl,
+            Format::Tsv => O::Tsv,
+            Format::Csv => O::Csv,
+            Format::Arrow => O::Arrow,
+            Format::Parquet => O::Parquet,
+        }
+    }
+}
+
+/// Input files of free text (read as they are, not as records).
 #[derive(clap::Args, Clone)]
-pub struct InputsArg {
+pub struct FilesArg {
     /// Input files; standard input when none is given or for `-`.
     pub files: Vec<PathBuf>,
+}
+
+/// `--format` of the subcommands whose rows are not the parse schema.
+#[derive(clap::Args, Clone, Copy)]
+pub struct TextFormatArg {
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = TextFormat::Jsonl)]
+    pub format: TextFormat,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum TextFormat {
+    Jsonl,
+    Tsv,
+}
+
+/// The input files and how to read them.
+#[derive(clap::Args, Clone)]
+pub struct InputsArg {
+    /// Where the references are in each record: `lines` (one per line),
+    /// `common` or `combined` (Apache/nginx access logs: the request
+    /// target, and the referer), `jsonl:FIELD` (a dotted path into each
+    /// JSON object, e.g. `url.original`), `tsv:COL` or `csv:COL` (a column
+    /// by 1-based number, or by header name). gzip and zstd inputs are
+    /// read transparently.
+    #[arg(long = "input", value_name = "FORMAT", default_value = "lines",
+          value_parser = |s: &str| s.parse::<urilex_io::format::InputFormat>())]
+    pub input: urilex_io::format::InputFormat,
+    /// Which reference of an access log line: the request target, the
+    /// referer (combined), or both as two sets of columns (the referer's
+    /// prefixed `referer_`).
+    #[arg(long, value_enum, default_value_t = FieldArg::Target)]
+    pub field: FieldArg,
+    /// A record longer than this many bytes is an error row.
+    #[arg(long, value_name = "BYTES", default_value_t = 16 << 20)]
+    pub max_line_bytes: usize,
+    /// Input files; standard input when none is given or for `-`.
+    pub files: Vec<PathBuf>,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum FieldArg {
+    Target,
+    Referer,
+    Both,
+}
+
+impl InputsArg {
+    /// The extractor for these flags, values parsed with `syntax`.
+    pub fn extractor(&self, syntax: Syntax) -> Result<urilex_io::format::Extractor, String> {
+        use urilex_io::format::{InputFormat, LogField};
+        let field = match self.field {
+            FieldArg::Target => LogField::Target,
+            FieldArg::Referer => LogField::Referer,
+            FieldArg::Both => LogField::Both,
+        };
+        if field != LogField::Target && self.input != InputFormat::Combined {
+            return Err("--field referer and --field both need --input combined".into());
+        }
+        Ok(urilex_io::format::Extractor {
+            format: self.input.clone(),
+            syntax,
+            field,
+            carry: Vec::new(),
+            max_record_bytes: self.max_line_bytes.max(1),
+        })
+    }
+
+    /// The engine for these flags under `profile`.
+    pub fn engine(
+        &self,
+        profile: Profile,
+        syntax: Syntax,
+    ) -> Result<urilex_io::rows::Engine, String> {
+        let e = urilex_io::rows::Engine {
+            extractor: self.extractor(syntax)?,
+            profile,
+        };
+        e.check()?;
+        Ok(e)
+    }
+
+    /// How to read the inputs.
+    pub fn read_options(&self, number_lines: bool) -> urilex_io::source::ReadOptions {
+        urilex_io::source::ReadOptions {
+            number_lines,
+            max_record_bytes: self.max_line_bytes.max(1),
+            ..Default::default()
+        }
+    }
 }
 
 fn profile_parser() -> impl TypedValueParser<Value = Profile> {

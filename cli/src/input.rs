@@ -17,10 +17,8 @@ use std::path::{Path, PathBuf};
 use std::sync::mpsc;
 
 /// One chunk of an input: whole lines, the first of them line `first_line`
-/// (1-based; 0 when the caller did not ask for line numbers) of the input
-/// called `name` (`-` for standard input).
+/// (1-based; 0 when the caller did not ask for line numbers).
 pub struct Chunk<'a> {
-    pub name: &'a str,
     pub bytes: &'a [u8],
     pub first_line: u64,
 }
@@ -61,11 +59,9 @@ pub fn for_each_chunk(
     });
     let mut failed = false;
     for p in paths {
-        let name = p.to_string_lossy();
         let mut line = u64::from(numbered);
         let mut feed = |bytes: &[u8]| -> Result<(), Failure> {
             let c = Chunk {
-                name: &name,
                 bytes,
                 first_line: line,
             };
@@ -231,6 +227,87 @@ pub fn chunks(buf: &[u8], size: usize) -> impl Iterator<Item = &[u8]> {
         rest = r;
         Some(c)
     })
+}
+
+/// Where rows go: the file given, or standard output (as a plain file
+/// handle: whole chunks are written with one call, not through a line
+/// buffer). Binary formats are not written to a terminal.
+pub fn output(path: Option<&Path>, binary: bool) -> Result<Box<dyn io::Write + Send>, Failure> {
+    if let Some(p) = path {
+        let f = std::fs::File::create(p)
+            .map_err(|e| Failure::Message(format!("{}: {e}", p.display())))?;
+        return Ok(Box::new(f));
+    }
+    if binary && io::stdout().is_terminal() {
+        return Err(Failure::Message(
+            "Arrow and Parquet output is not for a terminal: give -o FILE, or pipe it".into(),
+        ));
+    }
+    #[cfg(unix)]
+    {
+        use std::os::fd::AsFd;
+        if let Ok(fd) = io::stdout().as_fd().try_clone_to_owned() {
+            return Ok(Box::new(std::fs::File::from(fd)));
+        }
+    }
+    Ok(Box::new(io::stdout()))
+}
+
+/// A progress display on stderr when it is a terminal: a bar for files
+/// that add up to 64 MiB or more, the bytes read so far for standard
+/// input.
+pub struct Progress(Option<indicatif::ProgressBar>);
+
+impl Progress {
+    pub fn new(files: &[PathBuf]) -> Progress {
+        if !io::stderr().is_terminal() {
+            return Progress(None);
+        }
+        let stdin = files.is_empty() || files.iter().any(|p| p.as_os_str() == "-");
+        let total: u64 = files
+            .iter()
+            .filter(|p| p.as_os_str() != "-")
+            .filter_map(|p| std::fs::metadata(p).ok())
+            .map(|m| m.len())
+            .sum();
+        let style = |t: &str| {
+            indicatif::ProgressStyle::with_template(t)
+                .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar())
+        };
+        if stdin {
+            let b = indicatif::ProgressBar::new_spinner();
+            b.set_style(style("{spinner} {bytes} read {bytes_per_sec}"));
+            return Progress(Some(b));
+        }
+        if total < 64 << 20 {
+            return Progress(None);
+        }
+        let b = indicatif::ProgressBar::new(total);
+        b.set_style(style(
+            "{bar:40} {bytes}/{total_bytes} {bytes_per_sec} eta {eta}",
+        ));
+        Progress(Some(b))
+    }
+
+    pub fn inc(&mut self, n: u64) {
+        if let Some(b) = &self.0 {
+            b.inc(n);
+        }
+    }
+
+    /// Runs `f` (a message) with the display out of the way.
+    pub fn suspend(&mut self, f: impl FnOnce()) {
+        match &self.0 {
+            Some(b) => b.suspend(f),
+            None => f(),
+        }
+    }
+
+    pub fn finish(&mut self) {
+        if let Some(b) = self.0.take() {
+            b.finish_and_clear();
+        }
+    }
 }
 
 #[cfg(test)]

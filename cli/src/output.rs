@@ -181,35 +181,3 @@ pub fn write_json(
         }
     }
 }
-
-fn tsv(out: &mut impl Write, s: Option<&str>) -> io::Result<()> {
-    out.write_all(s.unwrap_or("\\N").as_bytes())
-}
-
-/// TSV cells: `\\N` for absent; a repeated part's occurrences as a JSON array.
-pub fn write_tsv(
-    out: &mut impl Write,
-    cols: &Columns,
-    r: &Result<UriRef, ParseError>,
-) -> io::Result<()> {
-    match r {
-        Ok(u) => {
-            out.write_all(b"true")?;
-            cols.each(u, |f| {
-                out.write_all(b"\t")?;
-                match f {
-                    Field::One(s) => tsv(out, s),
-                    many => json_field(out, many),
-                }
-            })?;
-            out.write_all(b"\t\\N\n")
-        }
-        Err(e) => {
-            out.write_all(b"false")?;
-            for _ in &cols.names {
-                out.write_all(b"\t\\N")?;
-            }
-            writeln!(out, "\t{e}")
-        }
-    }
-}

@@ -308,6 +308,36 @@ impl Batch {
         Ok(UriRef::from_spans(text, spans, self.profile))
     }
 
+    /// Reference `i` with its record decoded once, for code that reads
+    /// several of its parts (a row writer): each [`span`](Self::span) call
+    /// finds and decodes the record again.
+    ///
+    /// ```
+    /// use urilex::{Batch, Component, Parser};
+    /// let buf = b"http://a/b?q\nnot a uri\n";
+    /// let mut batch = Batch::new();
+    /// batch.parse_lines(&Parser::new(), buf);
+    /// let e = batch.entry(0);
+    /// assert!(e.is_valid());
+    /// assert_eq!(e.span(Component::Query), Some(11..12));
+    /// assert_eq!(e.line_start(), 0);
+    /// assert_eq!(batch.entry(1).line_start(), 13);
+    /// ```
+    #[inline]
+    pub fn entry(&self, i: usize) -> Entry<'_> {
+        Entry {
+            batch: self,
+            rec: self.rec(i),
+        }
+    }
+
+    /// Every reference in order, each as [`entry`](Self::entry) gives it,
+    /// without a search for its record.
+    #[inline]
+    pub fn entries(&self) -> impl Iterator<Item = Entry<'_>> + '_ {
+        self.records().map(move |rec| Entry { batch: self, rec })
+    }
+
     /// Counts of valid references, and of invalid ones by error kind.
     pub fn counts(&self) -> Counts {
         let mut c = Counts {
@@ -321,6 +351,52 @@ impl Batch {
             }
         }
         c
+    }
+}
+
+/// One reference of a [`Batch`], its record decoded once
+/// ([`Batch::entry`], [`Batch::entries`]).
+#[derive(Clone, Copy, Debug)]
+pub struct Entry<'a> {
+    batch: &'a Batch,
+    rec: Record,
+}
+
+impl Entry<'_> {
+    /// Whether the reference is valid.
+    #[inline]
+    pub fn is_valid(&self) -> bool {
+        self.rec.status & !LONG == VALID
+    }
+
+    /// Offset of its line in the buffer given to `parse_lines`.
+    #[inline]
+    pub fn line_start(&self) -> usize {
+        self.rec.start as usize
+    }
+
+    /// The span of component `c`, relative to the line, as
+    /// [`Batch::span`] gives it.
+    #[inline]
+    pub fn span(&self, c: Component) -> Option<Range<usize>> {
+        let r = &self.rec;
+        if r.status & !LONG != VALID || r.present & (1 << c as usize) == 0 {
+            return None;
+        }
+        if r.status & LONG != 0 {
+            return self.batch.long[r.wide() as usize].get(c).map(|(s, e)| s..e);
+        }
+        let k = c as usize;
+        Some(r.spans[2 * k] as usize..r.spans[2 * k + 1] as usize)
+    }
+
+    /// The host kind, as [`Batch::host_kind`] gives it.
+    #[inline]
+    pub fn host_kind(&self) -> Option<HostKind> {
+        if self.rec.present & (1 << Component::Host as usize) == 0 {
+            return None;
+        }
+        HostKind::from_index(self.rec.host_kind)
     }
 }
 

@@ -443,6 +443,21 @@ impl Profile {
             .filter(|k| !k.is_empty())
     }
 
+    /// Whether some valid reference of the profile holds byte `b` (from the
+    /// generated tables). No bundled grammar admits `"`, `\\`, a control
+    /// byte or a byte over 0x7F, so a writer may copy a valid reference's
+    /// parts into JSON, TSV or CSV without escaping them.
+    ///
+    /// ```
+    /// use urilex::Profile;
+    /// assert!(Profile::Rfc3986.admits(b'%'));
+    /// assert!(!Profile::Rfc3986.admits(b'"'));
+    /// assert!(!Profile::Rfc3986.admits(b'\n'));
+    /// ```
+    pub fn admits(self, b: u8) -> bool {
+        in_set(self.tables().bytes, b)
+    }
+
     /// The schemes whose references match their own rule (`;@ scheme`).
     pub fn schemes(self) -> impl Iterator<Item = &'static str> {
         self.tables().schemes.iter().map(|(n, _)| *n)

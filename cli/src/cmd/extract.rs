@@ -1,7 +1,7 @@
 //! `urilex extract`: the URIs found in free text, one row per hit in text
 //! order (`urilex::extract`).
 
-use crate::args::{Format, FormatArg, InputsArg, ProfileArg};
+use crate::args::{FilesArg, ProfileArg, TextFormat, TextFormatArg};
 use crate::failure::Failure;
 use crate::input::{chunks, for_each_chunk};
 use crate::output::json_str;
@@ -29,12 +29,12 @@ pub struct Args {
     #[arg(long)]
     pub refang: bool,
     #[command(flatten)]
-    pub format: FormatArg,
+    pub format: TextFormatArg,
     /// Print only the URIs, one per line.
     #[arg(long)]
     pub only_uri: bool,
     #[command(flatten)]
-    pub inputs: InputsArg,
+    pub inputs: FilesArg,
 }
 
 pub fn run(a: Args) -> Result<(), Failure> {
@@ -173,7 +173,7 @@ fn write_hit(a: &Args, out: &mut impl Write, h: &Hit, base: u64, line: u64) -> i
     let (start, end) = (base + h.span.start as u64, base + h.span.end as u64);
     let flags: Vec<&str> = h.flags.names().collect();
     match a.format.format {
-        Format::Jsonl => {
+        TextFormat::Jsonl => {
             out.write_all(b"{\"uri\":")?;
             json_str(out, Some(&h.uri))?;
             write!(
@@ -189,7 +189,7 @@ fn write_hit(a: &Args, out: &mut impl Write, h: &Hit, base: u64, line: u64) -> i
             }
             out.write_all(b"]}\n")
         }
-        Format::Tsv => {
+        TextFormat::Tsv => {
             let uri = h.uri.replace(['\t', '\n'], " ");
             writeln!(
                 out,

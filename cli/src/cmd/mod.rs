@@ -12,13 +12,9 @@ pub mod validate;
 
 /// Chunks handed to the batch engine: large enough for every core.
 pub const BATCH_CHUNK: usize = 16 << 20;
-/// Chunks for the line-by-line subcommands.
-pub const LINE_CHUNK: usize = 1 << 20;
 
 use crate::failure::Failure;
-use crate::input::for_each_chunk;
-use std::io::{self, BufWriter, Write};
-use std::path::PathBuf;
+use std::io::{self, Write};
 
 /// Where a line is, for rows and messages: `FILE:LINE` (grep's and the
 /// compilers' form; `-` is standard input).
@@ -33,22 +29,72 @@ impl std::fmt::Display for At<'_> {
     }
 }
 
-/// Runs `row` on every line of every input, in order, with where it is;
-/// the output is flushed after each chunk, so rows of a paused stream show.
-pub fn run_lines(
-    files: &[PathBuf],
-    mut row: impl FnMut(&[u8], At, &mut BufWriter<io::StdoutLock<'static>>) -> io::Result<()>,
+/// A record's reference for the line-by-line subcommands: its text, or
+/// why there is none (the record does not fit its format, or has no
+/// reference, as a referer of `-`).
+pub type Record<'a> = Result<&'a [u8], &'a str>;
+
+/// Runs `row` on every record of every input (read as `inputs` says), on
+/// `threads` workers each with state from `init`; the rows each record
+/// gives are written in input order, a chunk at a time (so rows of a
+/// paused stream show). An input that cannot be read is reported when met
+/// and the others are still read (exit status 2).
+pub fn run_lines<S>(
+    inputs: &crate::args::InputsArg,
+    threads: usize,
+    init: impl Fn() -> S + Sync,
+    row: impl Fn(&mut S, Record<'_>, At, &mut Vec<u8>) -> io::Result<()> + Sync,
 ) -> Result<(), Failure> {
-    let mut out = BufWriter::with_capacity(1 << 16, io::stdout().lock());
-    for_each_chunk(files, LINE_CHUNK, true, |c| {
-        for (k, (_, line)) in urilex::lines(c.bytes).enumerate() {
-            let at = At {
-                name: c.name,
-                line: c.first_line + k as u64,
-            };
-            row(line, at, &mut out)?;
-        }
-        out.flush()?;
+    let threads = match threads {
+        0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
+        n => n,
+    };
+    let engine = inputs
+        .engine(urilex::Profile::Rfc3986, urilex::Syntax::Reference)
+        .map_err(Failure::Message)?;
+    let mut out = crate::input::output(None, false)?;
+    let mut failed = false;
+    let r = urilex_io::run::process(
+        &inputs.files,
+        inputs.read_options(true),
+        &engine,
+        threads,
+        || (init(), Vec::new()),
+        |(state, buf), rows| {
+            buf.clear();
+            for r in 0..rows.len() {
+                let at = At {
+                    name: rows.name,
+                    line: rows.line(r),
+                };
+                let rec = match rows.value(0, r) {
+                    urilex_io::rows::Value::Format(e) => Err(e.message.as_str()),
+                    urilex_io::rows::Value::Absent => Err("no reference in this record"),
+                    _ => Ok(rows.text(0, r).unwrap_or_default()),
+                };
+                // Writing to a Vec does not fail.
+                let _ = row(state, rec, at, buf);
+            }
+            buf.clone()
+        },
+        |done| -> Result<(), Failure> {
+            match done {
+                urilex_io::run::Done::Rows(b, _) => {
+                    out.write_all(&b)?;
+                    out.flush()?;
+                }
+                urilex_io::run::Done::Fault(m) => {
+                    failed = true;
+                    eprintln!("urilex: {m}");
+                }
+            }
+            Ok(())
+        },
+    );
+    r?;
+    if failed {
+        Err(Failure::Inputs)
+    } else {
         Ok(())
-    })
+    }
 }

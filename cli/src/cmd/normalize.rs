@@ -1,7 +1,7 @@
 //! `urilex normalize`: the normal form of each line (RFC 3986 6.2.2; 6.2.3
 //! on request).
 
-use crate::args::{InputsArg, ProfileArg};
+use crate::args::{InputsArg, ProfileArg, ThreadsArg};
 use crate::failure::Failure;
 use std::io::Write;
 use urilex::{NormalizeOptions, Parser};
@@ -21,6 +21,8 @@ pub struct Args {
     #[arg(long)]
     pub ipv6_rfc5952: bool,
     #[command(flatten)]
+    pub threads: ThreadsArg,
+    #[command(flatten)]
     pub inputs: InputsArg,
 }
 
@@ -29,15 +31,23 @@ pub fn run(a: Args) -> Result<(), Failure> {
     let opts = NormalizeOptions::new()
         .scheme_based(a.scheme_based)
         .ipv6_rfc5952(a.ipv6_rfc5952);
-    let mut s = String::new();
-    super::run_lines(&a.inputs.files, |line, at, out| {
-        match parser.parse_bytes(line) {
-            Ok(u) => {
-                urilex::normalize_into(&u, opts, &mut s);
-                out.write_all(s.as_bytes())?;
-                out.write_all(b"\n")
+    super::run_lines(
+        &a.inputs,
+        a.threads.threads,
+        String::new,
+        |s, rec, at, out| {
+            let line = match rec {
+                Ok(line) => line,
+                Err(m) => return writeln!(out, "ERROR {at}: {m}"),
+            };
+            match parser.parse_bytes(line) {
+                Ok(u) => {
+                    urilex::normalize_into(&u, opts, s);
+                    out.write_all(s.as_bytes())?;
+                    out.write_all(b"\n")
+                }
+                Err(e) => writeln!(out, "ERROR {at}: {e}"),
             }
-            Err(e) => writeln!(out, "ERROR {at}: {e}"),
-        }
-    })
+        },
+    )
 }

@@ -1,38 +1,49 @@
-//! `urilex parse`: one row per input line with every part the profile's
-//! grammar declares.
+//! `urilex parse`: one row per input record with every part the profile's
+//! grammar declares, in the schema of `docs/schema.md`.
 
 use crate::args::{
     syntax_parser, use_threads, Format, FormatArg, InputsArg, ProfileArg, ThreadsArg,
 };
 use crate::failure::Failure;
-use crate::input::for_each_chunk;
-use crate::output::{write_json, write_tsv, Columns};
+use crate::input::{for_each_chunk, output, Progress};
+use crate::output::{write_json, Columns};
 use std::io::{self, BufWriter, Write};
 use urilex::{Parser, Profile, Syntax};
+use urilex_io::run::{write_rows, RunError};
+use urilex_io::schema::Schema;
 
 #[derive(clap::Args)]
 #[command(after_help = "Examples:
   urilex parse samples/requests.txt                  one JSON row per line
-  urilex parse --format tsv --header access.log      TSV with a header row
+  urilex parse --input combined samples/access.log   the request target of each log line
+  urilex parse --input combined --field both --fields default,status,user_agent samples/access.log
+  urilex parse --input jsonl:url.original samples/events.jsonl
+  urilex parse --input csv:url --format parquet -o urls.parquet samples/visits.csv
+  zcat access.log.gz | urilex parse --input combined --format tsv --header
   urilex parse --profile rfc6874 <<< 'http://[fe80::1%25eth0]/'
   urilex parse --syntax absolute-uri urls.txt        lines must have a scheme
   urilex parse --profile rfc1738 --semantics samples/rfc1738.txt
                                                      RFC 1738 URLs: each scheme's parts and their meaning
-  tail -f access.log | urilex parse                  rows as lines arrive")]
+  tail -f access.log | urilex parse --input combined rows as lines arrive
+Rows are formatted on every core and written in input order; compressed
+inputs (gzip, zstd) are read as they are.")]
 pub struct Args {
     #[command(flatten)]
     pub profile: ProfileArg,
-    /// Rule each line must match.
+    /// Rule each reference must match (access logs' targets are read by
+    /// their form instead; this applies to referers).
     #[arg(long, default_value = "reference", value_parser = syntax_parser())]
     pub syntax: Syntax,
     #[command(flatten)]
     pub format: FormatArg,
-    /// Print a header row first (TSV; JSON Lines rows name their fields).
+    /// Print a header row first (TSV; CSV always has one, JSON Lines rows
+    /// name their fields).
     #[arg(long)]
     pub header: bool,
     /// With `--profile rfc1738`: add each URL's typed fields as RFC 1738
     /// section 3 defines them (default port, decoded names, the FTP
-    /// commands, the Gopher type, ...) in a `semantics` object.
+    /// commands, the Gopher type, ...) in a `semantics` object (JSON Lines,
+    /// `--input lines`; rows in the older by-rule layout).
     #[arg(long)]
     pub semantics: bool,
     #[command(flatten)]
@@ -42,33 +53,84 @@ pub struct Args {
 }
 
 pub fn run(a: Args) -> Result<(), Failure> {
-    if a.header && a.format.format == Format::Jsonl {
+    let format = a.format.format;
+    if a.header && format != Format::Tsv && format != Format::Csv {
         return Err(Failure::Message(
             "--header is for --format tsv: JSON Lines rows name their fields".into(),
+        ));
+    }
+    if a.semantics {
+        return semantics(a);
+    }
+    let threads = match a.threads.threads {
+        0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
+        n => n,
+    };
+    let engine = a
+        .inputs
+        .engine(a.profile.profile, a.syntax)
+        .map_err(Failure::Message)?;
+    let mut extractor = engine.extractor.clone();
+    let schema = Schema::new(
+        a.profile.profile,
+        &mut extractor,
+        a.format.fields.as_deref(),
+    )
+    .map_err(Failure::Message)?;
+    let engine = urilex_io::rows::Engine {
+        extractor,
+        ..engine
+    };
+    let binary = matches!(format, Format::Arrow | Format::Parquet);
+    let out = output(a.format.output.as_deref(), binary)?;
+    let progress = std::cell::RefCell::new(Progress::new(&a.inputs.files));
+    let mut failed = false;
+    let r = write_rows(
+        &a.inputs.files,
+        a.inputs.read_options(true),
+        &engine,
+        &schema,
+        format.to_io(),
+        a.header || format == Format::Csv,
+        threads,
+        out,
+        &mut |m| {
+            failed = true;
+            progress.borrow_mut().suspend(|| eprintln!("urilex: {m}"));
+        },
+        &mut |n| progress.borrow_mut().inc(n),
+    );
+    progress.borrow_mut().finish();
+    match r {
+        Ok(_) if failed => Err(Failure::Inputs),
+        Ok(_) => Ok(()),
+        Err(RunError::Io(e)) => Err(Failure::from(e)),
+        Err(RunError::Other(m)) => Err(Failure::Message(m)),
+    }
+}
+
+/// `--semantics`: RFC 1738 rows with their typed fields, one line at a
+/// time, in the by-rule layout.
+fn semantics(a: Args) -> Result<(), Failure> {
+    if a.format.format != Format::Jsonl
+        || a.profile.profile != Profile::Rfc1738
+        || a.inputs.input != urilex_io::format::InputFormat::Lines
+    {
+        return Err(Failure::Message(
+            "--semantics is for --profile rfc1738 with JSON Lines output of --input lines".into(),
         ));
     }
     use_threads(a.threads.threads);
     let parser = Parser::new().profile(a.profile.profile).syntax(a.syntax);
     let mut out = BufWriter::with_capacity(1 << 16, io::stdout().lock());
-    if a.semantics && (a.format.format != Format::Jsonl || a.profile.profile != Profile::Rfc1738) {
-        return Err(Failure::Message(
-            "--semantics is for --profile rfc1738 with JSON Lines output".into(),
-        ));
-    }
     let mut cols = Columns::of(&parser);
-    cols.semantics = a.semantics;
-    if a.header {
-        writeln!(out, "valid\t{}\terror", cols.names.join("\t"))?;
-    }
+    cols.semantics = true;
     let mut batch = urilex::Batch::new();
     for_each_chunk(&a.inputs.files, super::BATCH_CHUNK, true, |c| {
         batch.parse_lines_parallel(&parser, c.bytes, a.threads.threads);
         for i in 0..batch.len() {
             let result = batch.get(i, c.bytes);
-            match a.format.format {
-                Format::Jsonl => write_json(&mut out, &cols, &result, c.first_line + i as u64)?,
-                Format::Tsv => write_tsv(&mut out, &cols, &result)?,
-            }
+            write_json(&mut out, &cols, &result, c.first_line + i as u64)?;
         }
         out.flush()?;
         Ok(())

@@ -1,7 +1,7 @@
 //! `urilex resolve`: each line resolved against a base (RFC 3986 5.2, or
 //! the profile's own algorithm), or `base<TAB>reference` pairs.
 
-use crate::args::{InputsArg, ProfileArg};
+use crate::args::{InputsArg, ProfileArg, ThreadsArg};
 use crate::failure::Failure;
 use clap::ValueEnum;
 use std::io::Write;
@@ -32,6 +32,8 @@ pub struct Args {
     /// What `..` above the root does (default: the profile's).
     #[arg(long, value_enum)]
     pub dot_above_root: Option<DotArg>,
+    #[command(flatten)]
+    pub threads: ThreadsArg,
     #[command(flatten)]
     pub inputs: InputsArg,
 }
@@ -67,32 +69,40 @@ pub fn run(a: Args) -> Result<(), Failure> {
         }
         None => None,
     };
-    let mut buf = String::new();
-    super::run_lines(&a.inputs.files, |line, at, out| {
-        let (base_bytes, ref_bytes) = match &fixed {
-            Some(_) => (&b""[..], line),
-            None => match line.iter().position(|&b| b == b'\t') {
-                Some(i) => (&line[..i], &line[i + 1..]),
-                None => return writeln!(out, "ERROR {at}: expected base<TAB>reference"),
-            },
-        };
-        let base = match &fixed {
-            Some(u) => *u,
-            None => match parser.parse_bytes(base_bytes) {
+    super::run_lines(
+        &a.inputs,
+        a.threads.threads,
+        String::new,
+        |buf, rec, at, out| {
+            let line = match rec {
+                Ok(line) => line,
+                Err(m) => return writeln!(out, "ERROR {at}: {m}"),
+            };
+            let (base_bytes, ref_bytes) = match &fixed {
+                Some(_) => (&b""[..], line),
+                None => match line.iter().position(|&b| b == b'\t') {
+                    Some(i) => (&line[..i], &line[i + 1..]),
+                    None => return writeln!(out, "ERROR {at}: expected base<TAB>reference"),
+                },
+            };
+            let base = match &fixed {
+                Some(u) => *u,
+                None => match parser.parse_bytes(base_bytes) {
+                    Ok(u) => u,
+                    Err(e) => return writeln!(out, "ERROR {at}: base: {e}"),
+                },
+            };
+            let reference = match parser.parse_bytes(ref_bytes) {
                 Ok(u) => u,
-                Err(e) => return writeln!(out, "ERROR {at}: base: {e}"),
-            },
-        };
-        let reference = match parser.parse_bytes(ref_bytes) {
-            Ok(u) => u,
-            Err(e) => return writeln!(out, "ERROR {at}: {e}"),
-        };
-        match urilex::resolve_into(&base, &reference, opts, &mut buf) {
-            Ok(()) => {
-                out.write_all(buf.as_bytes())?;
-                out.write_all(b"\n")
+                Err(e) => return writeln!(out, "ERROR {at}: {e}"),
+            };
+            match urilex::resolve_into(&base, &reference, opts, buf) {
+                Ok(()) => {
+                    out.write_all(buf.as_bytes())?;
+                    out.write_all(b"\n")
+                }
+                Err(e) => writeln!(out, "ERROR {at}: {e}"),
             }
-            Err(e) => writeln!(out, "ERROR {at}: {e}"),
-        }
-    })
+        },
+    )
 }

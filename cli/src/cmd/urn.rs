@@ -2,7 +2,7 @@
 //! into their parts; or with `--equiv`, pairs compared for lexical
 //! equivalence.
 
-use crate::args::{urn_profile_parser, InputsArg};
+use crate::args::{urn_profile_parser, InputsArg, ThreadsArg};
 use crate::failure::Failure;
 use crate::output::json_str;
 use std::io::Write;
@@ -40,6 +40,8 @@ pub struct Args {
     #[arg(long, value_enum, default_value_t = QueryArg::Drop, requires = "equiv")]
     pub query: QueryArg,
     #[command(flatten)]
+    pub threads: ThreadsArg,
+    #[command(flatten)]
     pub inputs: InputsArg,
 }
 
@@ -50,55 +52,64 @@ pub fn run(a: Args) -> Result<(), Failure> {
         QueryArg::Reorder => QueryRule::Reorder,
     };
     let draft = profile.part("directive").is_some();
-    super::run_lines(&a.inputs.files, |line, at, out| {
-        let Ok(text) = std::str::from_utf8(line) else {
+    super::run_lines(
+        &a.inputs,
+        a.threads.threads,
+        || (),
+        |_, rec, at, out| {
+            let line = match rec {
+                Ok(line) => line,
+                Err(m) => return writeln!(out, "ERROR {at}: {m}"),
+            };
+            let Ok(text) = std::str::from_utf8(line) else {
+                if a.equiv {
+                    return writeln!(out, "ERROR {at}: not UTF-8");
+                }
+                // The grammar's error: where the first byte that is not ASCII is.
+                let e = urilex::Parser::new()
+                    .profile(profile)
+                    .parse_bytes(line)
+                    .unwrap_err();
+                return invalid_row(out, draft, &e, &e.to_string(), at.line);
+            };
             if a.equiv {
-                return writeln!(out, "ERROR {at}: not UTF-8");
+                let Some((x, y)) = text.split_once('\t') else {
+                    return writeln!(out, "ERROR {at}: expected two URNs separated by a tab");
+                };
+                return match (Urn::parse_with(profile, x), Urn::parse_with(profile, y)) {
+                    (Ok(x), Ok(y)) => writeln!(out, "{}", x.equivalent(&y, rule)),
+                    (Err(e), _) | (_, Err(e)) => writeln!(out, "ERROR {at}: {e}"),
+                };
             }
-            // The grammar's error: where the first byte that is not ASCII is.
-            let e = urilex::Parser::new()
-                .profile(profile)
-                .parse_bytes(line)
-                .unwrap_err();
-            return invalid_row(out, draft, &e, &e.to_string(), at.line);
-        };
-        if a.equiv {
-            let Some((x, y)) = text.split_once('\t') else {
-                return writeln!(out, "ERROR {at}: expected two URNs separated by a tab");
-            };
-            return match (Urn::parse_with(profile, x), Urn::parse_with(profile, y)) {
-                (Ok(x), Ok(y)) => writeln!(out, "{}", x.equivalent(&y, rule)),
-                (Err(e), _) | (_, Err(e)) => writeln!(out, "ERROR {at}: {e}"),
-            };
-        }
-        match Urn::parse_with(profile, text) {
-            Ok(u) => {
-                out.write_all(b"{\"valid\":true,\"nid\":")?;
-                json_str(out, Some(u.nid()))?;
-                out.write_all(b",\"nss\":")?;
-                json_str(out, Some(u.nss()))?;
-                out.write_all(b",\"r\":")?;
-                json_str(out, u.r_component())?;
-                out.write_all(b",\"q\":")?;
-                json_str(out, u.q_component())?;
-                out.write_all(b",\"f\":")?;
-                json_str(out, u.f_component())?;
-                if draft {
-                    out.write_all(b",\"directives\":[")?;
-                    for (i, (k, v)) in u.directives().enumerate() {
-                        out.write_all(if i == 0 { b"[" } else { b",[" })?;
-                        json_str(out, Some(k))?;
-                        out.write_all(b",")?;
-                        json_str(out, Some(v))?;
+            match Urn::parse_with(profile, text) {
+                Ok(u) => {
+                    out.write_all(b"{\"valid\":true,\"nid\":")?;
+                    json_str(out, Some(u.nid()))?;
+                    out.write_all(b",\"nss\":")?;
+                    json_str(out, Some(u.nss()))?;
+                    out.write_all(b",\"r\":")?;
+                    json_str(out, u.r_component())?;
+                    out.write_all(b",\"q\":")?;
+                    json_str(out, u.q_component())?;
+                    out.write_all(b",\"f\":")?;
+                    json_str(out, u.f_component())?;
+                    if draft {
+                        out.write_all(b",\"directives\":[")?;
+                        for (i, (k, v)) in u.directives().enumerate() {
+                            out.write_all(if i == 0 { b"[" } else { b",[" })?;
+                            json_str(out, Some(k))?;
+                            out.write_all(b",")?;
+                            json_str(out, Some(v))?;
+                            out.write_all(b"]")?;
+                        }
                         out.write_all(b"]")?;
                     }
-                    out.write_all(b"]")?;
+                    out.write_all(b"}\n")
                 }
-                out.write_all(b"}\n")
+                Err(e) => invalid_row(out, draft, &e.error, &e.to_string(), at.line),
             }
-            Err(e) => invalid_row(out, draft, &e.error, &e.to_string(), at.line),
-        }
-    })
+        },
+    )
 }
 
 /// The row of a line that is not a URN: every part null, and the error.

@@ -1,0 +1,283 @@
+//! The text writers' straight line for the common row: one valid
+//! reference whose parts come from its batch record. The row is composed
+//! in a buffer of the writer's from fixed pieces (a column's key with
+//! `null`, or with the opening quote) and the part's bytes, each copied
+//! in 16-byte blocks (a fixed-size move instead of a call to `memcpy`
+//! per part; the bytes past a part are overwritten by what follows), then
+//! appended to the chunk's output at once. Any other row (invalid, absent,
+//! a profile whose parts are not all in the record, a column this does not
+//! know) takes the general path of [`crate::schema::Schema::cells`].
+
+use crate::schema::{Column, Schema};
+use crate::text::TextFormat;
+use urilex::{Component, Entry, HostKind};
+
+/// A fixed piece of text (at most 48 bytes), padded for block copies.
+#[derive(Clone, Copy)]
+struct Piece {
+    bytes: [u8; 48],
+    len: usize,
+}
+
+impl Piece {
+    fn new(parts: &[&[u8]]) -> Option<Piece> {
+        let mut p = Piece {
+            bytes: [0; 48],
+            len: 0,
+        };
+        for s in parts {
+            if p.len + s.len() > 48 {
+                return None;
+            }
+            p.bytes[p.len..p.len + s.len()].copy_from_slice(s);
+            p.len += s.len();
+        }
+        Some(p)
+    }
+}
+
+#[derive(Clone)]
+enum Op {
+    /// A piece.
+    Const(Piece),
+    /// The line number after a key.
+    Line(Piece),
+    /// A part: when absent `null`, else `open`, the bytes, `close`.
+    Part {
+        c: Component,
+        null: Piece,
+        open: Piece,
+    },
+    /// The host kind: `null`, or the kind's piece.
+    Kind { null: Piece, kinds: [Piece; 4] },
+    /// The port as a number: `null`, or `key` and the digits.
+    Port { null: Piece, key: Piece },
+    /// The request target's form (set by the caller per row).
+    Form { null: Piece, forms: [Piece; 4] },
+}
+
+/// The straight-line writer of one schema and format.
+#[derive(Clone)]
+pub struct FastRows {
+    ops: Vec<Op>,
+    close: Piece,
+    csv: bool,
+    json: bool,
+    /// Room past a row's limit that the fixed pieces may take.
+    room: usize,
+}
+
+/// Room in the row buffer; a row that would not fit takes the general path.
+const ROW: usize = 16 << 10;
+/// Slack past the end of what is written (block copies overrun).
+const SLACK: usize = 64;
+
+impl FastRows {
+    /// The writer for `schema` in `format`, if its columns allow one.
+    pub fn new(schema: &Schema, format: TextFormat) -> Option<FastRows> {
+        if !schema.fast() {
+            return None;
+        }
+        let json = format == TextFormat::Jsonl;
+        let csv = format == TextFormat::Csv;
+        let sep: &[u8] = if csv { b"," } else { b"\t" };
+        let mut ops = Vec::new();
+        for (k, (c, name)) in schema.columns.iter().zip(&schema.names).enumerate() {
+            let key: Vec<u8> = if json {
+                let lead: &[u8] = if k == 0 { b"{\"" } else { b",\"" };
+                [lead, name.as_bytes(), b"\":"].concat()
+            } else if k == 0 {
+                Vec::new()
+            } else {
+                sep.to_vec()
+            };
+            let null_text: &[u8] = match (json, csv) {
+                (true, _) => b"null",
+                (false, true) => b"",
+                (false, false) => b"\\N",
+            };
+            let null = Piece::new(&[&key, null_text])?;
+            let quote: &[u8] = if json { b"\"" } else { b"" };
+            let open = Piece::new(&[&key, quote])?;
+            let text = |t: &[u8]| Piece::new(&[&key, quote, t, quote]);
+            let op = match c {
+                Column::Line => Op::Line(Piece::new(&[&key])?),
+                Column::Valid(0) => Op::Const(Piece::new(&[&key, b"true"])?),
+                Column::Error(0) if json => Op::Const(null),
+                Column::Error(0) => {
+                    let mut cells = key.clone();
+                    for i in 0..6 {
+                        if i > 0 {
+                            cells.extend_from_slice(sep);
+                        }
+                        cells.extend_from_slice(null_text);
+                    }
+                    Op::Const(Piece::new(&[&cells])?)
+                }
+                Column::Part(0, p) => Op::Part {
+                    c: Component::ALL[p.index()],
+                    null,
+                    open,
+                },
+                Column::Kind(0) => Op::Kind {
+                    null,
+                    kinds: [
+                        text(HostKind::ALL[0].as_str().as_bytes())?,
+                        text(HostKind::ALL[1].as_str().as_bytes())?,
+                        text(HostKind::ALL[2].as_str().as_bytes())?,
+                        text(HostKind::ALL[3].as_str().as_bytes())?,
+                    ],
+                },
+                Column::PortNumber(0) => Op::Port {
+                    null,
+                    key: Piece::new(&[&key])?,
+                },
+                Column::TargetForm => {
+                    let f = crate::format::TargetForm::NAMES;
+                    Op::Form {
+                        null,
+                        forms: [
+                            text(f[0].as_bytes())?,
+                            text(f[1].as_bytes())?,
+                            text(f[2].as_bytes())?,
+                            text(f[3].as_bytes())?,
+                        ],
+                    }
+                }
+                _ => return None,
+            };
+            ops.push(op);
+        }
+        let close = Piece::new(&[if json { b"}\n" } else { b"\n" }])?;
+        let room = ROW + 48 * (ops.len() + 1) + SLACK;
+        Some(FastRows {
+            ops,
+            close,
+            csv,
+            json,
+            room,
+        })
+    }
+
+    /// Writes the row of the valid reference `e` (its line at the start
+    /// of `line`, which runs on to the end of its buffer) at `out[pos..]`,
+    /// growing `out` as needed (its length is room, not content): the end
+    /// of the row, or `None` (nothing written) when it takes the general
+    /// path.
+    #[inline]
+    pub fn write(
+        &self,
+        out: &mut Vec<u8>,
+        mut pos: usize,
+        number: u64,
+        form: Option<crate::format::TargetForm>,
+        e: &Entry<'_>,
+        line: &[u8],
+    ) -> Option<usize> {
+        let limit = pos + ROW;
+        if out.len() < limit + self.room {
+            let grow = (limit + self.room).max(2 * out.len());
+            out.resize(grow, 0);
+        }
+        let row = &mut out[..];
+        for op in &self.ops {
+            match op {
+                Op::Const(p) => pos = put(row, pos, p),
+                Op::Line(key) => {
+                    pos = put(row, pos, key);
+                    pos = digits(row, pos, number);
+                }
+                Op::Part { c, null, open } => match e.span(*c) {
+                    None => pos = put(row, pos, null),
+                    Some(s) => {
+                        let n = s.end - s.start;
+                        if pos + n + SLACK > limit {
+                            return None;
+                        }
+                        if self.csv && (n == 0 || line[s.clone()].contains(&b',')) {
+                            pos = put(row, pos, open);
+                            row[pos] = b'"';
+                            pos = copy(row, pos + 1, line, s.start, s.end);
+                            row[pos] = b'"';
+                            pos += 1;
+                            continue;
+                        }
+                        pos = put(row, pos, open);
+                        pos = copy(row, pos, line, s.start, s.end);
+                        // JSON's closing quote; TSV and CSV write over it.
+                        row[pos] = b'"';
+                        pos += usize::from(self.json);
+                    }
+                },
+                Op::Kind { null, kinds } => {
+                    pos = match e.host_kind() {
+                        Some(k) => put(row, pos, &kinds[k as usize]),
+                        None => put(row, pos, null),
+                    }
+                }
+                Op::Port { null, key } => {
+                    let n = e.span(Component::Port).and_then(|s| {
+                        let p = &line[s];
+                        (!p.is_empty() && p.len() <= 5)
+                            .then(|| p.iter().fold(0u32, |n, &d| n * 10 + u32::from(d - b'0')))
+                            .filter(|&n| n <= u32::from(u16::MAX))
+                    });
+                    match n {
+                        Some(n) => {
+                            pos = put(row, pos, key);
+                            pos = digits(row, pos, u64::from(n));
+                        }
+                        None => pos = put(row, pos, null),
+                    }
+                }
+                Op::Form { null, forms } => {
+                    pos = match form {
+                        Some(f) => put(row, pos, &forms[f as usize]),
+                        None => put(row, pos, null),
+                    }
+                }
+            }
+        }
+        Some(put(row, pos, &self.close))
+    }
+}
+
+#[inline(always)]
+fn put(row: &mut [u8], pos: usize, p: &Piece) -> usize {
+    row[pos..pos + 48].copy_from_slice(&p.bytes);
+    pos + p.len
+}
+
+/// Copies `src[s..e]` to `row[pos..]` in 16-byte blocks where `src` has
+/// the bytes past `e` to read (the row has the slack to write them).
+#[inline(always)]
+fn copy(row: &mut [u8], pos: usize, src: &[u8], s: usize, e: usize) -> usize {
+    let n = e - s;
+    if s + n.next_multiple_of(16) <= src.len() {
+        let mut i = 0;
+        while i < n {
+            row[pos + i..pos + i + 16].copy_from_slice(&src[s + i..s + i + 16]);
+            i += 16;
+        }
+    } else {
+        row[pos..pos + n].copy_from_slice(&src[s..e]);
+    }
+    pos + n
+}
+
+#[inline(always)]
+fn digits(row: &mut [u8], pos: usize, mut n: u64) -> usize {
+    let mut buf = [0u8; 20];
+    let mut i = 20;
+    loop {
+        i -= 1;
+        buf[i] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    let len = 20 - i;
+    row[pos..pos + len].copy_from_slice(&buf[i..]);
+    pos + len
+}

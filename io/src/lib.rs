@@ -1,0 +1,33 @@
+//! Logs in, rows out: the readers and writers of the `urilex` command, for
+//! every program that wants its inputs and its schema (the SQL functions'
+//! table provider, the Python package).
+//!
+//! - [`source`]: files (memory-mapped) and standard input, gzip and zstd
+//!   recognised by their magic bytes, cut into chunks at record ends;
+//! - [`format`]: where the reference is in each record (one per line,
+//!   Apache/nginx `common` and `combined` logs, a JSON Lines field, a TSV or
+//!   CSV column);
+//! - [`rows`]: the batch engine over a chunk's values, and each row's
+//!   reference read back from its record;
+//! - [`schema`]: the one schema of every output (`docs/schema.md`);
+//! - [`text`] and [`columnar`]: JSON Lines, TSV, CSV, Arrow IPC and
+//!   Parquet writers;
+//! - [`pipeline`]: chunks across threads, outputs in input order.
+//!
+//! Every record gives exactly one row, in order; a record that does not
+//! fit its format is a row with an error, never dropped.
+#![deny(unsafe_code)]
+#![warn(missing_docs)]
+
+pub mod columnar;
+pub mod delimited;
+mod fast;
+pub mod format;
+pub mod json;
+pub mod logline;
+pub mod pipeline;
+pub mod rows;
+pub mod run;
+pub mod schema;
+pub mod source;
+pub mod text;

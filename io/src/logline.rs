@@ -1,0 +1,287 @@
+//! Apache/nginx access log lines: the Common Log Format
+//! (`%h %l %u %t "%r" %>s %b`) and the Combined one (`... "%{Referer}i"
+//! "%{User-agent}i"`), fields after those ignored (nginx's `$request_time`
+//! and the like).
+//!
+//! The loggers escape what they write inside quotes: Apache writes `\"`,
+//! `\\` and `\xhh` (and `\n`, `\r`, `\t` for those controls), nginx
+//! `\xHH`. Each quoted field is unescaped before it is read, so a target
+//! holds the bytes the client sent.
+
+use crate::format::TargetForm;
+use std::ops::Range;
+
+/// A log line's fields as they are in the line.
+pub struct Raw<'a> {
+    client: &'a [u8],
+    ident: &'a [u8],
+    user: &'a [u8],
+    time: &'a [u8],
+    request: &'a [u8],
+    status: &'a [u8],
+    bytes: &'a [u8],
+    referer: Option<&'a [u8]>,
+    user_agent: Option<&'a [u8]>,
+}
+
+/// A log line's fields as spans of an arena, unescaped; `None` for `-`.
+pub struct LogLine {
+    /// The client (`%h`).
+    pub client: Option<(u32, u32)>,
+    /// The identity (`%l`).
+    pub ident: Option<(u32, u32)>,
+    /// The user (`%u`).
+    pub user: Option<(u32, u32)>,
+    /// The time, without brackets (`%t`).
+    pub time: Option<(u32, u32)>,
+    /// The request line (`%r`).
+    pub request: (u32, u32),
+    /// The status (`%>s`).
+    pub status: Option<(u32, u32)>,
+    /// The size (`%b`).
+    pub bytes: Option<(u32, u32)>,
+    /// The referer (combined).
+    pub referer: Option<(u32, u32)>,
+    /// The user agent (combined).
+    pub user_agent: Option<(u32, u32)>,
+}
+
+/// The fields of one line, or what is missing and where.
+pub fn parse(line: &[u8], combined: bool) -> Result<Raw<'_>, (&'static str, Option<usize>)> {
+    let mut t = Tokens { line, pos: 0 };
+    let client = t.bare().ok_or(("empty line", Some(0)))?;
+    let ident = t.bare().ok_or(("no identity field", Some(t.pos)))?;
+    let user = t.bare().ok_or(("no user field", Some(t.pos)))?;
+    let time = t.bracketed().ok_or(("no [time] field", Some(t.pos)))?;
+    let at = t.pos;
+    let request = t.quoted().ok_or(("no request line", Some(at)))?;
+    if request == b"-" || request.is_empty() {
+        return Err(("no request line", Some(at)));
+    }
+    let status = t.bare().ok_or(("no status", Some(t.pos)))?;
+    let bytes = t.bare().ok_or(("no size", Some(t.pos)))?;
+    let (referer, user_agent) = if combined {
+        let r = t.quoted().ok_or(("no referer field", Some(t.pos)))?;
+        let u = t.quoted().ok_or(("no user agent field", Some(t.pos)))?;
+        (Some(r), Some(u))
+    } else {
+        (None, None)
+    };
+    Ok(Raw {
+        client,
+        ident,
+        user,
+        time,
+        request,
+        status,
+        bytes,
+        referer,
+        user_agent,
+    })
+}
+
+impl LogLine {
+    /// The fields of `raw`, unescaped into `arena`.
+    pub fn unescape(raw: &Raw<'_>, arena: &mut Vec<u8>) -> LogLine {
+        let mut put = |field: &[u8], quoted: bool| -> (u32, u32) {
+            let a = arena.len() as u32;
+            if quoted {
+                unescape(field, arena);
+            } else {
+                arena.extend_from_slice(field);
+            }
+            (a, arena.len() as u32)
+        };
+        let dash = |f: &[u8]| f != b"-";
+        LogLine {
+            client: Some(put(raw.client, false)),
+            ident: dash(raw.ident).then(|| put(raw.ident, false)),
+            user: dash(raw.user).then(|| put(raw.user, false)),
+            time: Some(put(raw.time, false)),
+            request: put(raw.request, true),
+            status: dash(raw.status).then(|| put(raw.status, false)),
+            bytes: dash(raw.bytes).then(|| put(raw.bytes, false)),
+            referer: raw.referer.filter(|r| dash(r)).map(|r| put(r, true)),
+            user_agent: raw.user_agent.filter(|r| dash(r)).map(|r| put(r, true)),
+        }
+    }
+}
+
+struct Tokens<'a> {
+    line: &'a [u8],
+    pos: usize,
+}
+
+impl<'a> Tokens<'a> {
+    fn skip_spaces(&mut self) {
+        while self.line.get(self.pos) == Some(&b' ') {
+            self.pos += 1;
+        }
+    }
+    /// A run of non-space bytes.
+    fn bare(&mut self) -> Option<&'a [u8]> {
+        self.skip_spaces();
+        let start = self.pos;
+        let n = self.line[start..]
+            .iter()
+            .position(|&b| b == b' ')
+            .unwrap_or(self.line.len() - start);
+        self.pos += n;
+        (n > 0).then(|| &self.line[start..start + n])
+    }
+    /// `[...]`, without the brackets.
+    fn bracketed(&mut self) -> Option<&'a [u8]> {
+        self.skip_spaces();
+        if self.line.get(self.pos) != Some(&b'[') {
+            return None;
+        }
+        let start = self.pos + 1;
+        let n = memchr::memchr(b']', &self.line[start..])?;
+        self.pos = start + n + 1;
+        Some(&self.line[start..start + n])
+    }
+    /// `"..."`, without the quotes, still escaped; a backslash escapes the
+    /// byte after it.
+    fn quoted(&mut self) -> Option<&'a [u8]> {
+        self.skip_spaces();
+        if self.line.get(self.pos) != Some(&b'"') {
+            return None;
+        }
+        let start = self.pos + 1;
+        let mut i = start;
+        while i < self.line.len() {
+            match self.line[i] {
+                b'\\' => i += 2,
+                b'"' => {
+                    self.pos = i + 1;
+                    return Some(&self.line[start..i]);
+                }
+                _ => i += 1,
+            }
+        }
+        None
+    }
+}
+
+/// Undoes the loggers' escapes: `\"`, `\\`, `\xhh`, `\n`, `\r`, `\t`; any
+/// other backslash is kept as it is.
+pub fn unescape(field: &[u8], out: &mut Vec<u8>) {
+    let mut rest = field;
+    while let Some(i) = memchr::memchr(b'\\', rest) {
+        out.extend_from_slice(&rest[..i]);
+        let e = &rest[i..];
+        let hex = |b: u8| (b as char).to_digit(16).map(|d| d as u8);
+        let (byte, len) = match e.get(1) {
+            Some(b'"') => (Some(b'"'), 2),
+            Some(b'\\') => (Some(b'\\'), 2),
+            Some(b'n') => (Some(b'\n'), 2),
+            Some(b'r') => (Some(b'\r'), 2),
+            Some(b't') => (Some(b'\t'), 2),
+            Some(b'x') => match (
+                e.get(2).and_then(|&b| hex(b)),
+                e.get(3).and_then(|&b| hex(b)),
+            ) {
+                (Some(h), Some(l)) => (Some(h << 4 | l), 4),
+                _ => (None, 1),
+            },
+            _ => (None, 1),
+        };
+        match byte {
+            Some(b) => out.push(b),
+            None => out.push(b'\\'),
+        }
+        rest = &e[len..];
+    }
+    out.extend_from_slice(rest);
+}
+
+/// A request line's parts, as offsets in it.
+pub struct Target {
+    /// The method.
+    pub method: Range<usize>,
+    /// The target.
+    pub target: Range<usize>,
+    /// The protocol (`HTTP/1.1`), if the line has one.
+    pub protocol: Option<Range<usize>>,
+    /// The target's form.
+    pub form: TargetForm,
+}
+
+/// The method, the target (from the first space after the method to the
+/// last ` HTTP/`, or to the end for a request line without a version, as
+/// HTTP/0.9 wrote them) and its form (RFC 9112 section 3.2).
+pub fn request_target(request: &[u8]) -> Result<Target, &'static str> {
+    let sp = memchr::memchr(b' ', request).ok_or("no target in the request line")?;
+    if sp == 0 {
+        return Err("no method in the request line");
+    }
+    let start = sp + 1;
+    let (end, protocol) = match memchr::memmem::rfind(&request[start..], b" HTTP/") {
+        Some(i) => (start + i, Some(start + i + 1..request.len())),
+        None => (request.len(), None),
+    };
+    if end <= start {
+        return Err("no target in the request line");
+    }
+    let method = &request[..sp];
+    let target = &request[start..end];
+    let form = if method == b"CONNECT" {
+        TargetForm::Authority
+    } else if target == b"*" && method == b"OPTIONS" {
+        TargetForm::Asterisk
+    } else if target.first() == Some(&b'/') {
+        TargetForm::Origin
+    } else {
+        TargetForm::Absolute
+    };
+    Ok(Target {
+        method: 0..sp,
+        target: start..end,
+        protocol,
+        form,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn unescapes_as_the_loggers_write() {
+        let mut v = Vec::new();
+        unescape(br#"a\"b\\c\x41\x2fd\qe\x4"#, &mut v);
+        assert_eq!(v, br#"a"b\cA/d\qe\x4"#);
+    }
+
+    #[test]
+    fn request_lines() {
+        let t = request_target(b"GET /a b HTTP/1.1").unwrap();
+        assert_eq!(t.target, 4..8);
+        assert_eq!(t.form, TargetForm::Origin);
+        let t = request_target(b"CONNECT example.com:443 HTTP/1.1").unwrap();
+        assert_eq!(t.form, TargetForm::Authority);
+        let t = request_target(b"OPTIONS * HTTP/1.1").unwrap();
+        assert_eq!(t.form, TargetForm::Asterisk);
+        let t = request_target(b"GET http://a/ HTTP/1.0").unwrap();
+        assert_eq!(t.form, TargetForm::Absolute);
+        let t = request_target(b"GET /old").unwrap();
+        assert_eq!((t.target, t.protocol), (4..8, None));
+        assert!(request_target(b"\x16\x03\x01").is_err());
+    }
+
+    #[test]
+    fn combined_fields() {
+        let line = br#"1.2.3.4 - frank [10/Oct/2000:13:55:36 -0700] "GET /a\"b HTTP/1.0" 200 2326 "http://x/" "Mozilla/4.08 [en]""#;
+        let raw = parse(line, true).unwrap();
+        let mut arena = Vec::new();
+        let l = LogLine::unescape(&raw, &mut arena);
+        let s = |(a, b): (u32, u32)| &arena[a as usize..b as usize];
+        assert_eq!(s(l.request), br#"GET /a"b HTTP/1.0"#);
+        assert_eq!(s(l.user.unwrap()), b"frank");
+        assert_eq!(l.ident, None);
+        assert_eq!(s(l.referer.unwrap()), b"http://x/");
+        assert_eq!(s(l.time.unwrap()), b"10/Oct/2000:13:55:36 -0700");
+        assert!(parse(b"1.2.3.4 - - [x] \"-\" 400 0", false).is_err());
+        assert!(parse(br#"1.2.3.4 - - [x] "GET / HTTP/1.1" 200 1"#, true).is_err());
+    }
+}

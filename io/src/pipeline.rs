@@ -1,0 +1,158 @@
+//! Work on chunks across threads, results handed on in input order.
+//!
+//! A feeder thread pulls the items (reading and decompressing happen
+//! there, or on the stream threads behind it), `threads` workers turn them
+//! into outputs (parsing and formatting: the bulk of the time), and the
+//! calling thread takes the outputs in input order (writing). At most
+//! `2 * threads + 1` items are in flight, so memory stays bounded by the
+//! chunk size whatever the input's size. With one thread everything runs
+//! on the calling thread, one item after the other.
+
+use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{mpsc, Mutex};
+use std::time::Duration;
+
+/// Runs `work` on every item of `items` (each worker with state from
+/// `init`), and `sink` on the outputs in the items' order. Stops at the
+/// first error of `sink` (the items not yet taken are never read).
+pub fn run_ordered<I, W, O, E>(
+    threads: usize,
+    items: impl Iterator<Item = I> + Send + 'static,
+    init: impl Fn() -> W + Sync,
+    work: impl Fn(&mut W, I) -> O + Sync,
+    mut sink: impl FnMut(O) -> Result<(), E>,
+) -> Result<(), E>
+where
+    I: Send + 'static,
+    O: Send,
+{
+    if threads <= 1 {
+        let mut w = init();
+        for item in items {
+            sink(work(&mut w, item))?;
+        }
+        return Ok(());
+    }
+    let in_flight = 2 * threads + 1;
+    let stop = AtomicBool::new(false);
+    let (job_tx, job_rx) = mpsc::sync_channel::<(u64, I)>(threads);
+    // Tokens bound the items between the feeder and the sink.
+    let (token_tx, token_rx) = mpsc::sync_channel::<()>(in_flight);
+    for _ in 0..in_flight {
+        token_tx.send(()).expect("room for every token");
+    }
+    // The feeder is not joined: after a failed write it may be waiting
+    // for input that never comes (a terminal, `tail -f`); it ends when it
+    // next finds no token or no worker.
+    std::thread::spawn(move || {
+        for (seq, item) in (0u64..).zip(items) {
+            if token_rx.recv().is_err() || job_tx.send((seq, item)).is_err() {
+                break;
+            }
+        }
+    });
+    let mut token_tx = Some(token_tx);
+    let job_rx = Mutex::new(job_rx);
+    std::thread::scope(|scope| {
+        let (out_tx, out_rx) = mpsc::channel::<(u64, O)>();
+        let (init, work, job_rx, stop) = (&init, &work, &job_rx, &stop);
+        for _ in 0..threads {
+            let out_tx = out_tx.clone();
+            scope.spawn(move || {
+                let mut w = init();
+                loop {
+                    let next = match job_rx.lock() {
+                        Ok(rx) => rx.recv_timeout(Duration::from_millis(50)),
+                        Err(_) => break,
+                    };
+                    match next {
+                        Ok((seq, item)) => {
+                            if stop.load(Ordering::Relaxed) {
+                                break;
+                            }
+                            if out_tx.send((seq, work(&mut w, item))).is_err() {
+                                break;
+                            }
+                        }
+                        Err(mpsc::RecvTimeoutError::Timeout) if !stop.load(Ordering::Relaxed) => {}
+                        Err(_) => break,
+                    }
+                }
+            });
+        }
+        drop(out_tx);
+        let mut waiting = BTreeMap::new();
+        let mut next = 0u64;
+        let mut result = Ok(());
+        for (seq, out) in out_rx.iter() {
+            if result.is_err() {
+                continue;
+            }
+            waiting.insert(seq, out);
+            while let Some(out) = waiting.remove(&next) {
+                next += 1;
+                result = sink(out);
+                if result.is_err() {
+                    stop.store(true, Ordering::Relaxed);
+                    token_tx = None;
+                    waiting.clear();
+                    break;
+                }
+                if let Some(t) = &token_tx {
+                    let _ = t.send(());
+                }
+            }
+        }
+        result
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn outputs_come_in_order_for_any_thread_count() {
+        for threads in [1, 2, 3, 8] {
+            let mut seen = Vec::new();
+            super::run_ordered(
+                threads,
+                (0..1000u32).collect::<Vec<_>>().into_iter(),
+                || 0u32,
+                |calls, i| {
+                    *calls += 1;
+                    if i % 7 == 0 {
+                        std::thread::yield_now();
+                    }
+                    i * 2
+                },
+                |o| -> Result<(), ()> {
+                    seen.push(o);
+                    Ok(())
+                },
+            )
+            .unwrap();
+            assert_eq!(seen, (0..1000).map(|i| i * 2).collect::<Vec<_>>());
+        }
+    }
+
+    #[test]
+    fn a_sink_error_stops_the_run() {
+        let mut n = 0;
+        let r = super::run_ordered(
+            2,
+            0..100_000u32,
+            || (),
+            |_, i| i,
+            |o| {
+                n += 1;
+                if o == 10 {
+                    Err("stop")
+                } else {
+                    Ok(())
+                }
+            },
+        );
+        assert_eq!(r, Err("stop"));
+        assert_eq!(n, 11);
+    }
+}

@@ -1,0 +1,213 @@
+//! A chunk's rows, parsed: the batch engine run over each buffer of values
+//! a chunk's records gave ([`crate::format`]), and each row's reference
+//! read back from the batch's records without parsing it again.
+
+use crate::format::{Extracted, Extractor, FormatError, Slot, TargetForm};
+use crate::source::Chunk;
+use urilex::{Batch, Entry, ParseError, Parser, Profile, Syntax, UriRef};
+
+/// What every worker shares: how records are read and parsed.
+#[derive(Clone, Debug)]
+pub struct Engine {
+    /// How values come out of records.
+    pub extractor: Extractor,
+    /// The grammar profile.
+    pub profile: Profile,
+}
+
+/// A chunk to parse, and the TSV/CSV column its input's header resolved.
+pub struct Job {
+    /// The chunk.
+    pub chunk: Chunk,
+    /// The column's index (0 when the format has none).
+    pub column: usize,
+}
+
+impl Engine {
+    /// The parser of one syntax.
+    pub fn parser(&self, syntax: Syntax) -> Parser {
+        Parser::new().profile(self.profile).syntax(syntax)
+    }
+
+    /// Checks that the profile has the entries the format needs.
+    pub fn check(&self) -> Result<(), String> {
+        let p = self.profile;
+        if self.extractor.format.is_log() {
+            for s in [
+                Syntax::OriginForm,
+                Syntax::AuthorityForm,
+                Syntax::AbsoluteUri,
+            ] {
+                if p.entry_rule(s).is_none() {
+                    return Err(format!(
+                        "--input {} reads request targets, which profile {} has no rule for ({}); use rfc3986 or rfc6874",
+                        self.extractor.format,
+                        p.name(),
+                        s.as_str()
+                    ));
+                }
+            }
+        }
+        if p.entry_rule(self.extractor.syntax).is_none() {
+            return Err(format!(
+                "profile {} has no entry {}",
+                p.name(),
+                self.extractor.syntax.as_str()
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// A worker's storage, kept from chunk to chunk (no allocation per row,
+/// and after the first chunks none per chunk).
+#[derive(Default)]
+pub struct Worker {
+    /// The rows taken out of the chunk.
+    pub extracted: Extracted,
+    /// Per URI column, per group, its batch.
+    batches: Vec<Vec<Batch>>,
+}
+
+impl Worker {
+    /// Takes the rows out of `job`'s chunk and parses their references.
+    pub fn parse<'w>(&'w mut self, engine: &'w Engine, job: &'w Job) -> ChunkRows<'w> {
+        let ex = &mut self.extracted;
+        engine.extractor.extract(&job.chunk, job.column, ex);
+        self.batches.resize_with(ex.uris.len(), Vec::new);
+        let chunk: &[u8] = &job.chunk.data;
+        for (u, col) in ex.uris.iter().enumerate() {
+            let batches = &mut self.batches[u];
+            let groups = if ex.in_place { 1 } else { col.groups.len() };
+            batches.resize_with(groups.max(batches.len()), Batch::new);
+            if ex.in_place {
+                let parser = engine.parser(engine.extractor.syntax);
+                batches[0].parse_lines(&parser, chunk);
+            } else {
+                for (g, (syntax, buf, _)) in col.groups.iter().enumerate() {
+                    batches[g].parse_lines(&engine.parser(*syntax), buf);
+                }
+            }
+        }
+        if ex.in_place {
+            ex.rows = self.batches[0][0].len();
+        }
+        ChunkRows {
+            ex: &self.extracted,
+            batches: &self.batches,
+            chunk,
+            name: &job.chunk.name,
+            engine,
+        }
+    }
+}
+
+/// The rows of one chunk, parsed.
+pub struct ChunkRows<'a> {
+    /// The rows as taken out of the records.
+    pub ex: &'a Extracted,
+    batches: &'a [Vec<Batch>],
+    chunk: &'a [u8],
+    /// The input's name.
+    pub name: &'a str,
+    /// How it was read.
+    pub engine: &'a Engine,
+}
+
+/// One row's reference.
+pub enum Value<'a> {
+    /// None (a referer of `-`, a missing JSON field).
+    Absent,
+    /// The asterisk-form request target `*`.
+    Asterisk,
+    /// The record did not fit its format.
+    Format(&'a FormatError),
+    /// A reference the batch engine parsed: its entry, the batch and the
+    /// buffer it was parsed from, and its index there.
+    Entry {
+        /// Its record.
+        entry: Entry<'a>,
+        /// The batch.
+        batch: &'a Batch,
+        /// The buffer the batch parsed.
+        buf: &'a [u8],
+        /// Its index in the batch.
+        index: usize,
+    },
+    /// A reference parsed on its own (it held CR or LF): the result and
+    /// its bytes.
+    Single(Result<UriRef<'a>, ParseError>, &'a [u8]),
+}
+
+impl<'a> ChunkRows<'a> {
+    /// The number of rows.
+    pub fn len(&self) -> usize {
+        self.ex.rows
+    }
+    /// Whether there are none.
+    pub fn is_empty(&self) -> bool {
+        self.ex.rows == 0
+    }
+    /// Row `r`'s line number in its input.
+    #[inline]
+    pub fn line(&self, r: usize) -> u64 {
+        self.ex.line(r)
+    }
+    /// Row `r`'s target form (access logs' target column).
+    pub fn form(&self, r: usize) -> Option<TargetForm> {
+        self.ex.forms.get(r).copied().flatten()
+    }
+    /// Carried field `k` (of those asked for) of row `r`.
+    pub fn carried(&self, r: usize, k: usize) -> Option<&'a [u8]> {
+        let n = self.engine.extractor.carry.len();
+        self.ex
+            .carried
+            .get(r * n + k)
+            .copied()
+            .flatten()
+            .map(|(a, b)| &self.ex.arena[a as usize..b as usize])
+    }
+
+    /// Row `r`'s reference in URI column `u`.
+    #[inline]
+    pub fn value(&self, u: usize, r: usize) -> Value<'a> {
+        let col = &self.ex.uris[u];
+        match col.slot(r) {
+            Slot::Value { group, index } => {
+                let batch = &self.batches[u][group as usize];
+                let buf = if self.ex.in_place {
+                    self.chunk
+                } else {
+                    &col.groups[group as usize].1
+                };
+                Value::Entry {
+                    entry: batch.entry(index as usize),
+                    batch,
+                    buf,
+                    index: index as usize,
+                }
+            }
+            Slot::Absent => Value::Absent,
+            Slot::Asterisk => Value::Asterisk,
+            Slot::Format(e) => Value::Format(&self.ex.errors[e as usize]),
+            Slot::Single { index, syntax } => {
+                let bytes = &col.singles[index as usize];
+                let syntax = col.groups[syntax as usize].0;
+                Value::Single(self.engine.parser(syntax).parse_bytes(bytes), bytes)
+            }
+        }
+    }
+
+    /// The text of row `r`'s reference in column `u` as it was taken out
+    /// of its record (`None` when there is none).
+    pub fn text(&self, u: usize, r: usize) -> Option<&'a [u8]> {
+        match self.value(u, r) {
+            Value::Entry {
+                batch, buf, index, ..
+            } => Some(batch.line(index, buf)),
+            Value::Single(_, b) => Some(b),
+            Value::Asterisk => Some(b"*"),
+            Value::Absent | Value::Format(_) => None,
+        }
+    }
+}

@@ -1,0 +1,878 @@
+//! The inputs, in order, as chunks that end at record ends.
+//!
+//! A plain file is memory-mapped and cut in place (no copy). Standard input
+//! and compressed files are streams: a thread of their own reads (and
+//! decompresses) blocks into a bounded queue, and the chunks are cut from
+//! what has arrived, so memory stays bounded whatever the input's size and
+//! a row can be written as soon as its line is in (`tail -f`). gzip (every
+//! member of a concatenated stream, as `zcat` reads it) and zstd (every
+//! frame) are recognised by their magic bytes, on files and on standard
+//! input alike; the next compressed files start decompressing on threads
+//! of their own while the current one is processed, so several files use
+//! several cores.
+//!
+//! A record is a line (it ends at LF; a CR before the LF is the line
+//! format's business), or for CSV a run of lines up to an LF outside
+//! double quotes (RFC 4180 lets quoted fields hold line breaks). A record
+//! longer than [`ReadOptions::max_record_bytes`] becomes a chunk of its own
+//! of kind [`ChunkKind::Overlong`], reported as an error row by whoever
+//! reads it; when streaming, its bytes are skipped, never held.
+
+use std::collections::VecDeque;
+use std::fs::File;
+use std::io::{self, Read};
+use std::ops::{Deref, Range};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{mpsc, Arc};
+
+/// How the inputs are cut.
+#[derive(Clone, Copy, Debug)]
+pub struct ReadOptions {
+    /// About how many bytes a chunk holds (a chunk ends at the first record
+    /// end at or after this many bytes).
+    pub chunk_bytes: usize,
+    /// A record longer than this is a chunk of kind [`ChunkKind::Overlong`].
+    pub max_record_bytes: usize,
+    /// Records end at an LF outside double quotes (CSV), not at every LF.
+    pub csv_quotes: bool,
+    /// Number the lines ([`Chunk::first_line`]); a pass over each chunk,
+    /// which a caller that reports no line can spare.
+    pub number_lines: bool,
+    /// How many compressed files may decompress at once (the current one
+    /// and those after it), each on a thread of its own.
+    pub decompress_ahead: usize,
+}
+
+impl Default for ReadOptions {
+    fn default() -> Self {
+        ReadOptions {
+            chunk_bytes: 1 << 18,
+            max_record_bytes: 16 << 20,
+            csv_quotes: false,
+            number_lines: true,
+            decompress_ahead: 2,
+        }
+    }
+}
+
+/// The bytes of a chunk: a range of a memory-mapped file, or a copy.
+pub enum Data {
+    /// A range of a mapped file (shared by the chunks cut from it).
+    Mapped(Arc<Mapped>, Range<usize>),
+    /// Bytes read from a stream.
+    Owned(Vec<u8>),
+}
+
+impl Deref for Data {
+    type Target = [u8];
+    fn deref(&self) -> &[u8] {
+        match self {
+            Data::Mapped(m, r) => &m[r.clone()],
+            Data::Owned(v) => v,
+        }
+    }
+}
+
+/// A file's bytes: memory-mapped, or read whole (where mapping failed).
+pub enum Mapped {
+    /// The map.
+    Map(memmap2::Mmap),
+    /// The bytes read.
+    Read(Vec<u8>),
+}
+
+impl Deref for Mapped {
+    type Target = [u8];
+    fn deref(&self) -> &[u8] {
+        match self {
+            Mapped::Map(m) => m,
+            Mapped::Read(v) => v,
+        }
+    }
+}
+
+/// What a chunk holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ChunkKind {
+    /// Whole records.
+    Records,
+    /// One record longer than the limit: `bytes` is its length (what was
+    /// seen of it), and [`Chunk::data`] holds at most its first bytes.
+    Overlong {
+        /// Its length in bytes.
+        bytes: u64,
+    },
+}
+
+/// One chunk of one input.
+pub struct Chunk {
+    /// Which input (index in the list given to [`Reader::new`]).
+    pub input: usize,
+    /// Its name (`-` for standard input).
+    pub name: Arc<str>,
+    /// The 1-based number of the chunk's first line in its input (0 when
+    /// lines are not numbered).
+    pub first_line: u64,
+    /// The bytes.
+    pub data: Data,
+    /// Whole records, or one overlong record.
+    pub kind: ChunkKind,
+    /// Whether the chunk begins its input (its first record is a header
+    /// where the format has one).
+    pub starts_input: bool,
+    /// Bytes of the input file this chunk accounts for (compressed bytes
+    /// for a compressed file), for a progress display.
+    pub input_bytes: u64,
+}
+
+/// What the reader yields: chunks in order, and the faults of inputs that
+/// could not be read (or not to their end), in order with the chunks.
+pub enum Item {
+    /// A chunk.
+    Chunk(Chunk),
+    /// An input could not be opened or read further: the message names it.
+    Fault(String),
+}
+
+/// Blocks read from a stream at a time, and how many may wait in its queue.
+const BLOCK: usize = 256 << 10;
+const QUEUED: usize = 16;
+
+type Block = io::Result<Vec<u8>>;
+
+/// The inputs as an iterator of [`Item`]s.
+pub struct Reader {
+    paths: Vec<PathBuf>,
+    opts: ReadOptions,
+    next: usize,
+    current: Option<Current>,
+    /// Streams started ahead of their turn (compressed files), by input.
+    started: VecDeque<(usize, Stream)>,
+}
+
+enum Current {
+    Mapped {
+        input: usize,
+        name: Arc<str>,
+        map: Arc<Mapped>,
+        pos: usize,
+        line: u64,
+    },
+    Stream {
+        input: usize,
+        name: Arc<str>,
+        state: StreamState,
+    },
+}
+
+struct Stream {
+    rx: mpsc::Receiver<Block>,
+    read: Arc<AtomicU64>,
+}
+
+struct StreamState {
+    stream: Stream,
+    buf: Vec<u8>,
+    line: u64,
+    /// Skipping the rest of an overlong record; for CSV, whether an odd
+    /// number of quotes has been skipped.
+    skipping: Option<bool>,
+    eof: bool,
+    /// The queue had no block left when last looked at.
+    dry: bool,
+    /// A read error, reported after the bytes that came before it.
+    fault: Option<Item>,
+    started: bool,
+    reported: u64,
+}
+
+impl Reader {
+    /// A reader of `paths` in order (standard input for `-`, and when the
+    /// list is empty).
+    pub fn new(paths: &[PathBuf], opts: ReadOptions) -> Reader {
+        let paths = if paths.is_empty() {
+            vec![PathBuf::from("-")]
+        } else {
+            paths.to_vec()
+        };
+        let opts = ReadOptions {
+            chunk_bytes: opts.chunk_bytes.clamp(1, opts.max_record_bytes.max(1)),
+            max_record_bytes: opts.max_record_bytes.max(1),
+            decompress_ahead: opts.decompress_ahead.max(1),
+            ..opts
+        };
+        Reader {
+            paths,
+            opts,
+            next: 0,
+            current: None,
+            started: VecDeque::new(),
+        }
+    }
+
+    /// The inputs' names, in order.
+    pub fn names(&self) -> impl Iterator<Item = String> + '_ {
+        self.paths.iter().map(|p| p.to_string_lossy().into_owned())
+    }
+
+    /// The total size of the inputs that are files (for a progress bar).
+    pub fn total_file_bytes(&self) -> u64 {
+        self.paths
+            .iter()
+            .filter(|p| p.as_os_str() != "-")
+            .filter_map(|p| std::fs::metadata(p).ok())
+            .filter(|m| m.is_file())
+            .map(|m| m.len())
+            .sum()
+    }
+
+    /// Opens input `i`, or says why it cannot be read.
+    fn open(&mut self, i: usize) -> Result<Current, String> {
+        let path = self.paths[i].clone();
+        let name: Arc<str> = Arc::from(path.to_string_lossy().as_ref());
+        if let Some(k) = self.started.iter().position(|(j, _)| *j == i) {
+            let (_, stream) = self.started.remove(k).expect("found");
+            return Ok(Current::Stream {
+                input: i,
+                name,
+                state: StreamState::new(stream),
+            });
+        }
+        if path.as_os_str() == "-" {
+            let stream = spawn_stream(Box::new(io::stdin()), None);
+            return Ok(Current::Stream {
+                input: i,
+                name,
+                state: StreamState::new(stream),
+            });
+        }
+        let fail = |e: io::Error| format!("{}: {e}", path.display());
+        match open_file(&path).map_err(fail)? {
+            Opened::Mapped(map) => Ok(Current::Mapped {
+                input: i,
+                name,
+                map: Arc::new(map),
+                pos: 0,
+                line: 1,
+            }),
+            Opened::Stream(s) => Ok(Current::Stream {
+                input: i,
+                name,
+                state: StreamState::new(s),
+            }),
+        }
+    }
+
+    /// Starts the compressed files after input `i` decompressing, up to
+    /// `decompress_ahead` streams at once.
+    fn start_ahead(&mut self, i: usize) {
+        let mut k = i + 1;
+        while self.started.len() + 1 < self.opts.decompress_ahead && k < self.paths.len() {
+            let p = &self.paths[k];
+            if p.as_os_str() != "-" && !self.started.iter().any(|(j, _)| *j == k) {
+                if let Ok(true) = is_compressed(p) {
+                    if let Ok(Opened::Stream(s)) = open_file(p) {
+                        self.started.push_back((k, s));
+                    }
+                }
+            }
+            k += 1;
+        }
+    }
+
+    fn next_mapped(
+        opts: &ReadOptions,
+        input: usize,
+        name: &Arc<str>,
+        map: &Arc<Mapped>,
+        pos: &mut usize,
+        line: &mut u64,
+    ) -> Option<Item> {
+        let rest = &map[*pos..];
+        if rest.is_empty() {
+            return None;
+        }
+        let starts_input = *pos == 0;
+        let (len, kind, skip) = match cut(rest, opts) {
+            Cut::All => (rest.len(), ChunkKind::Records, 0),
+            Cut::At(c) => (c, ChunkKind::Records, 0),
+            Cut::Overlong { before: 0, len } => (
+                len.min(1024),
+                ChunkKind::Overlong { bytes: len as u64 },
+                len,
+            ),
+            Cut::Overlong { before, .. } => (before, ChunkKind::Records, 0),
+        };
+        let skip = skip.max(len);
+        let data = Data::Mapped(map.clone(), *pos..*pos + len);
+        let first_line = if opts.number_lines { *line } else { 0 };
+        if opts.number_lines {
+            *line += count_lfs(&map[*pos..*pos + skip]);
+        }
+        // The LF that ends an overlong record is part of it.
+        let mut skip = skip;
+        if matches!(kind, ChunkKind::Overlong { .. }) && map.get(*pos + skip) == Some(&b'\n') {
+            skip += 1;
+            if opts.number_lines {
+                *line += 1;
+            }
+        }
+        *pos += skip;
+        Some(Item::Chunk(Chunk {
+            input,
+            name: name.clone(),
+            first_line,
+            data,
+            kind,
+            starts_input,
+            input_bytes: skip as u64,
+        }))
+    }
+}
+
+impl Iterator for Reader {
+    type Item = Item;
+
+    fn next(&mut self) -> Option<Item> {
+        loop {
+            if self.current.is_none() {
+                if self.next >= self.paths.len() {
+                    return None;
+                }
+                let i = self.next;
+                self.next += 1;
+                self.start_ahead(i);
+                match self.open(i) {
+                    Ok(c) => self.current = Some(c),
+                    Err(m) => return Some(Item::Fault(m)),
+                }
+            }
+            let opts = self.opts;
+            let item = match self.current.as_mut().expect("opened above") {
+                Current::Mapped {
+                    input,
+                    name,
+                    map,
+                    pos,
+                    line,
+                } => Reader::next_mapped(&opts, *input, name, map, pos, line),
+                Current::Stream { input, name, state } => state.next(&opts, *input, name),
+            };
+            match item {
+                Some(item) => return Some(item),
+                None => self.current = None,
+            }
+        }
+    }
+}
+
+impl StreamState {
+    fn new(stream: Stream) -> StreamState {
+        StreamState {
+            stream,
+            buf: Vec::new(),
+            line: 1,
+            skipping: None,
+            eof: false,
+            dry: false,
+            fault: None,
+            started: false,
+            reported: 0,
+        }
+    }
+
+    fn chunk(&mut self, opts: &ReadOptions, input: usize, name: &Arc<str>, len: usize) -> Item {
+        let rest = self.buf.split_off(len);
+        let bytes = std::mem::replace(&mut self.buf, rest);
+        let first_line = if opts.number_lines { self.line } else { 0 };
+        if opts.number_lines {
+            self.line += count_lfs(&bytes);
+        }
+        let read = self.stream.read.load(Ordering::Relaxed);
+        let input_bytes = read - self.reported;
+        self.reported = read;
+        let starts_input = !self.started;
+        self.started = true;
+        Item::Chunk(Chunk {
+            input,
+            name: name.clone(),
+            first_line,
+            data: Data::Owned(bytes),
+            kind: ChunkKind::Records,
+            starts_input,
+            input_bytes,
+        })
+    }
+
+    fn next(&mut self, opts: &ReadOptions, input: usize, name: &Arc<str>) -> Option<Item> {
+        loop {
+            if let Some(odd) = self.skipping {
+                // Drop the rest of an overlong record, up to its end.
+                match record_end_after(&self.buf, opts.csv_quotes, odd) {
+                    Ok(end) => {
+                        if opts.number_lines {
+                            self.line += count_lfs(&self.buf[..end]);
+                        }
+                        self.buf.drain(..end);
+                        self.skipping = None;
+                    }
+                    Err(odd) => {
+                        if opts.number_lines {
+                            self.line += count_lfs(&self.buf);
+                        }
+                        self.buf.clear();
+                        self.skipping = Some(odd);
+                    }
+                }
+            }
+            if self.skipping.is_none() && !self.buf.is_empty() {
+                // A chunk of the records that have arrived, once the queue
+                // has run dry or enough are in.
+                let end = last_record_end(&self.buf, opts.csv_quotes);
+                if let Some(o) = first_overlong(&self.buf[..end], opts) {
+                    if o.start > 0 {
+                        return Some(self.chunk(opts, input, name, o.start));
+                    }
+                    return Some(self.overlong(opts, input, name, o.len(), true));
+                }
+                if end > 0 && (self.buf.len() >= opts.chunk_bytes || self.eof || self.dry) {
+                    return Some(self.chunk(opts, input, name, end));
+                }
+                let pending = self.buf.len() - end;
+                if pending > opts.max_record_bytes {
+                    if end > 0 {
+                        return Some(self.chunk(opts, input, name, end));
+                    }
+                    return Some(self.overlong(opts, input, name, pending, false));
+                }
+                if self.eof {
+                    let len = self.buf.len();
+                    return Some(self.chunk(opts, input, name, len));
+                }
+            }
+            if self.eof {
+                return self.fault.take();
+            }
+            // Wait for a block, then take what else has arrived.
+            match self.stream.rx.recv() {
+                Ok(Ok(b)) => self.buf.extend_from_slice(&b),
+                Ok(Err(e)) => self.fail(name, e),
+                Err(_) => self.eof = true,
+            }
+            self.dry = false;
+            while !self.eof && self.buf.len() < opts.chunk_bytes {
+                match self.stream.rx.try_recv() {
+                    Ok(Ok(b)) => self.buf.extend_from_slice(&b),
+                    Ok(Err(e)) => self.fail(name, e),
+                    Err(mpsc::TryRecvError::Empty) => {
+                        self.dry = true;
+                        break;
+                    }
+                    Err(mpsc::TryRecvError::Disconnected) => self.eof = true,
+                }
+            }
+        }
+    }
+
+    /// The stream broke: what arrived before is still read, then the fault
+    /// is reported.
+    fn fail(&mut self, name: &str, e: io::Error) {
+        self.eof = true;
+        self.fault = Some(Item::Fault(format!("{name}: {e}")));
+    }
+
+    /// A chunk for the overlong record at the start of `buf`, `len` bytes
+    /// so far; `complete` when its end is in `buf`.
+    fn overlong(
+        &mut self,
+        opts: &ReadOptions,
+        input: usize,
+        name: &Arc<str>,
+        len: usize,
+        complete: bool,
+    ) -> Item {
+        let keep = len.min(opts.max_record_bytes).min(1024);
+        let head = self.buf[..keep].to_vec();
+        let first_line = if opts.number_lines { self.line } else { 0 };
+        let starts_input = !self.started;
+        self.started = true;
+        let odd = odd_quotes(&self.buf[..len], opts.csv_quotes);
+        if opts.number_lines {
+            self.line += count_lfs(&self.buf[..len]);
+        }
+        self.buf.drain(..len);
+        if complete {
+            // Its LF.
+            if self.buf.first() == Some(&b'\n') {
+                self.buf.remove(0);
+                if opts.number_lines {
+                    self.line += 1;
+                }
+            }
+        } else {
+            self.skipping = Some(odd);
+        }
+        Item::Chunk(Chunk {
+            input,
+            name: name.clone(),
+            first_line,
+            data: Data::Owned(head),
+            kind: ChunkKind::Overlong { bytes: len as u64 },
+            starts_input,
+            input_bytes: 0,
+        })
+    }
+}
+
+/// Where the next chunk of a mapped file ends.
+enum Cut {
+    /// The rest is one chunk.
+    All,
+    /// The chunk ends here (just after a record end).
+    At(usize),
+    /// The record at `before` is `len` bytes long (without its LF), over
+    /// the limit: the records before it are a chunk, then it is one.
+    Overlong { before: usize, len: usize },
+}
+
+/// The first record end at or after `opts.chunk_bytes` (see [`Cut`]). A
+/// record over the limit is always found here: a chunk's records before
+/// the cut are shorter than the chunk size, which is at most the limit.
+fn cut(rest: &[u8], opts: &ReadOptions) -> Cut {
+    let size = opts.chunk_bytes;
+    if rest.len() <= size {
+        return Cut::All;
+    }
+    let (start, end) = if opts.csv_quotes {
+        // Record ends (LFs outside quotes) before and after `size`.
+        let mut odd = false;
+        let mut start = 0;
+        let mut end = None;
+        for i in memchr::memchr2_iter(b'"', b'\n', rest) {
+            if rest[i] == b'"' {
+                odd = !odd;
+            } else if !odd {
+                if i < size {
+                    start = i + 1;
+                } else {
+                    end = Some(i);
+                    break;
+                }
+            }
+        }
+        (start, end)
+    } else {
+        let start = memchr::memrchr(b'\n', &rest[..size]).map_or(0, |i| i + 1);
+        let end = memchr::memchr(b'\n', &rest[size..]).map(|i| size + i);
+        (start, end)
+    };
+    let last = end.unwrap_or(rest.len());
+    if last - start > opts.max_record_bytes {
+        return Cut::Overlong {
+            before: start,
+            len: last - start,
+        };
+    }
+    match end {
+        Some(e) if e + 1 < rest.len() => Cut::At(e + 1),
+        _ => Cut::All,
+    }
+}
+
+/// Just past the last record end in `buf` (0 when there is none).
+fn last_record_end(buf: &[u8], csv: bool) -> usize {
+    if !csv {
+        return memchr::memrchr(b'\n', buf).map_or(0, |i| i + 1);
+    }
+    let mut odd = false;
+    let mut last = 0;
+    for i in memchr::memchr2_iter(b'"', b'\n', buf) {
+        if buf[i] == b'"' {
+            odd = !odd;
+        } else if !odd {
+            last = i + 1;
+        }
+    }
+    last
+}
+
+/// Just past the first record end in `buf`, for a record whose quotes so
+/// far are `odd`; or, when `buf` has none, whether they are odd after it.
+fn record_end_after(buf: &[u8], csv: bool, mut odd: bool) -> Result<usize, bool> {
+    if !csv {
+        return memchr::memchr(b'\n', buf).map(|i| i + 1).ok_or(false);
+    }
+    for i in memchr::memchr2_iter(b'"', b'\n', buf) {
+        if buf[i] == b'"' {
+            odd = !odd;
+        } else if !odd {
+            return Ok(i + 1);
+        }
+    }
+    Err(odd)
+}
+
+fn odd_quotes(buf: &[u8], csv: bool) -> bool {
+    csv && memchr::memchr_iter(b'"', buf).count() % 2 == 1
+}
+
+/// The first record of `buf` (whole records) longer than the limit: its
+/// span without its LF. Only a buffer longer than the limit can hold one.
+fn first_overlong(buf: &[u8], opts: &ReadOptions) -> Option<Range<usize>> {
+    if buf.len() <= opts.max_record_bytes {
+        return None;
+    }
+    let mut start = 0;
+    let mut odd = false;
+    for i in memchr::memchr2_iter(b'"', b'\n', buf) {
+        if buf[i] == b'"' {
+            odd = opts.csv_quotes && !odd;
+            continue;
+        }
+        if odd {
+            continue;
+        }
+        if i - start > opts.max_record_bytes {
+            return Some(start..i);
+        }
+        start = i + 1;
+    }
+    None
+}
+
+/// How many LFs `bytes` holds.
+pub(crate) fn count_lfs(bytes: &[u8]) -> u64 {
+    memchr::memchr_iter(b'\n', bytes).count() as u64
+}
+
+/// The compressions recognised by their first bytes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Compression {
+    Gzip,
+    Zstd,
+}
+
+fn compression(head: &[u8]) -> Option<Compression> {
+    if head.starts_with(&[0x1f, 0x8b]) {
+        Some(Compression::Gzip)
+    } else if head.starts_with(&[0x28, 0xb5, 0x2f, 0xfd]) {
+        Some(Compression::Zstd)
+    } else {
+        None
+    }
+}
+
+fn is_compressed(path: &Path) -> io::Result<bool> {
+    let mut head = [0u8; 4];
+    let n = read_head(&mut File::open(path)?, &mut head)?;
+    Ok(compression(&head[..n]).is_some())
+}
+
+/// Reads up to `head.len()` bytes (fewer only at the end of the input).
+fn read_head(r: &mut dyn Read, head: &mut [u8]) -> io::Result<usize> {
+    let mut n = 0;
+    while n < head.len() {
+        match r.read(&mut head[n..]) {
+            Ok(0) => break,
+            Ok(k) => n += k,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(n)
+}
+
+/// Counts the bytes read through it (a compressed file's progress).
+struct Counting<R> {
+    inner: R,
+    read: Arc<AtomicU64>,
+}
+
+impl<R: Read> Read for Counting<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        self.read.fetch_add(n as u64, Ordering::Relaxed);
+        Ok(n)
+    }
+}
+
+/// A thread that reads `input` (decompressing it when its first bytes say
+/// it is compressed) into a bounded queue of blocks.
+fn spawn_stream(input: Box<dyn Read + Send>, _hint: Option<Compression>) -> Stream {
+    let (tx, rx) = mpsc::sync_channel::<Block>(QUEUED);
+    let read = Arc::new(AtomicU64::new(0));
+    let counter = read.clone();
+    std::thread::spawn(move || {
+        let mut input = Counting {
+            inner: input,
+            read: counter,
+        };
+        let mut head = [0u8; 4];
+        let n = match read_head(&mut input, &mut head) {
+            Ok(n) => n,
+            Err(e) => {
+                let _ = tx.send(Err(e));
+                return;
+            }
+        };
+        let whole = io::Cursor::new(head[..n].to_vec()).chain(input);
+        let (mut reader, what): (Box<dyn Read>, &str) = match compression(&head[..n]) {
+            Some(Compression::Gzip) => (
+                Box::new(flate2::read::MultiGzDecoder::new(
+                    io::BufReader::with_capacity(BLOCK, whole),
+                )),
+                "gzip stream",
+            ),
+            Some(Compression::Zstd) => match zstd::stream::read::Decoder::new(whole) {
+                Ok(d) => (Box::new(d), "zstd stream"),
+                Err(e) => {
+                    let _ = tx.send(Err(e));
+                    return;
+                }
+            },
+            None => (Box::new(whole), ""),
+        };
+        loop {
+            let mut block = vec![0u8; BLOCK];
+            match reader.read(&mut block) {
+                Ok(0) => break,
+                Ok(n) => {
+                    block.truncate(n);
+                    if tx.send(Ok(block)).is_err() {
+                        break;
+                    }
+                }
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(e) => {
+                    let e = if what.is_empty() {
+                        e
+                    } else {
+                        io::Error::new(e.kind(), format!("reading the {what}: {e}"))
+                    };
+                    let _ = tx.send(Err(e));
+                    break;
+                }
+            }
+        }
+    });
+    Stream { rx, read }
+}
+
+enum Opened {
+    Mapped(Mapped),
+    Stream(Stream),
+}
+
+/// A plain regular file is mapped; a compressed one, or one that is not a
+/// regular file (a pipe, a device), is streamed.
+fn open_file(path: &Path) -> io::Result<Opened> {
+    let mut file = File::open(path)?;
+    let meta = file.metadata()?;
+    if meta.is_dir() {
+        return Err(io::Error::other("is a directory"));
+    }
+    if !meta.is_file() || meta.len() == 0 {
+        return Ok(Opened::Stream(spawn_stream(Box::new(file), None)));
+    }
+    let mut head = [0u8; 4];
+    let n = read_head(&mut file, &mut head)?;
+    if let Some(c) = compression(&head[..n]) {
+        let file = File::open(path)?;
+        return Ok(Opened::Stream(spawn_stream(Box::new(file), Some(c))));
+    }
+    // SAFETY: the map is read-only and lives as long as the chunks cut from
+    // it (they hold an `Arc` of it). If another process changes the file
+    // meanwhile, the changed bytes are read like any other input; a
+    // truncation could fault, the usual risk of mapping a file that changes
+    // underfoot, taken for the speed on large logs. Populated up front: page
+    // faults taken lazily by several threads serialize in the kernel.
+    #[allow(unsafe_code)]
+    match unsafe { memmap2::MmapOptions::new().populate().map(&file) } {
+        Ok(m) => Ok(Opened::Mapped(Mapped::Map(m))),
+        Err(_) => {
+            let mut v = Vec::new();
+            File::open(path)?.read_to_end(&mut v)?;
+            Ok(Opened::Mapped(Mapped::Read(v)))
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn all(bytes: &[u8], opts: ReadOptions) -> Vec<(u64, Vec<u8>, ChunkKind)> {
+        let dir = std::env::temp_dir().join(format!("urilex-io-src-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let p = dir.join(format!("{}.txt", bytes.len()));
+        std::fs::write(&p, bytes).unwrap();
+        let v = Reader::new(&[p], opts)
+            .map(|i| match i {
+                Item::Chunk(c) => (c.first_line, c.data.to_vec(), c.kind),
+                Item::Fault(m) => panic!("{m}"),
+            })
+            .collect();
+        v
+    }
+
+    #[test]
+    fn chunks_end_at_line_ends_and_number_lines() {
+        let text = b"a\nbb\nccc\ndddd\ne".to_vec();
+        for size in 1..text.len() + 2 {
+            let opts = ReadOptions {
+                chunk_bytes: size,
+                ..ReadOptions::default()
+            };
+            let v = all(&text, opts);
+            let joined: Vec<u8> = v.iter().flat_map(|c| c.1.clone()).collect();
+            assert_eq!(joined, text, "size {size}");
+            let mut line = 1;
+            for (first, bytes, _) in &v {
+                assert_eq!(*first, line);
+                assert!(bytes.ends_with(b"\n") || bytes.ends_with(b"e"));
+                line += count_lfs(bytes);
+            }
+        }
+    }
+
+    #[test]
+    fn an_overlong_line_is_a_chunk_of_its_own() {
+        let mut text = b"a\n".to_vec();
+        text.extend(std::iter::repeat_n(b'x', 100));
+        text.extend(b"\nb\n");
+        let opts = ReadOptions {
+            chunk_bytes: 8,
+            max_record_bytes: 50,
+            ..ReadOptions::default()
+        };
+        let v = all(&text, opts);
+        let kinds: Vec<_> = v.iter().map(|c| (c.0, c.2)).collect();
+        assert_eq!(
+            kinds,
+            [
+                (1, ChunkKind::Records),
+                (2, ChunkKind::Overlong { bytes: 100 }),
+                (3, ChunkKind::Records)
+            ]
+        );
+        assert_eq!(v[2].1, b"b\n");
+    }
+
+    #[test]
+    fn csv_records_hold_quoted_line_ends() {
+        let text = b"a,\"x\ny\"\nb,c\n\"q\nq\",d\n".to_vec();
+        for size in 1..text.len() + 2 {
+            let opts = ReadOptions {
+                chunk_bytes: size,
+                csv_quotes: true,
+                ..ReadOptions::default()
+            };
+            let v = all(&text, opts);
+            let cuts: Vec<usize> = v.iter().map(|c| c.1.len()).collect();
+            for (_, bytes, _) in &v {
+                assert!(!odd_quotes(bytes, true), "size {size}: {cuts:?}");
+            }
+        }
+    }
+}

@@ -1,0 +1,370 @@
+//! Rows as text: JSON Lines, TSV and CSV, a chunk at a time into a buffer
+//! that the caller reuses (the workers format, the writer only writes).
+//!
+//! A valid reference's parts are copied as they are: the grammars admit
+//! no byte that any of these formats escapes (checked when the schema is
+//! made), so only error messages, carried log fields and inputs are
+//! escaped. JSON text that is not UTF-8 (a carried field after `\xhh`
+//! unescaping) has U+FFFD for each bad sequence; the exact bytes of an
+//! invalid reference are in the error's `raw` field, as lowercase hex in
+//! text formats.
+
+use crate::fast::FastRows;
+use crate::rows::{ChunkRows, Value};
+use crate::schema::{Cell, Column, ErrorCell, Schema, ERROR_FIELDS};
+use std::fmt::Write as _;
+
+/// A text output format.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TextFormat {
+    /// One JSON object per line.
+    Jsonl,
+    /// Tab-separated, `\N` for null, `\\`, `\t`, `\n`, `\r` escaped.
+    Tsv,
+    /// RFC 4180 CSV: empty for null, `""` for an empty string.
+    Csv,
+}
+
+/// Writes rows of one schema as text.
+pub struct TextWriter {
+    format: TextFormat,
+    schema: Schema,
+    /// JSON: each column's `,"name":` (the first without the comma).
+    keys: Vec<Vec<u8>>,
+    scratch: String,
+    /// The straight line for rows of one valid reference.
+    fast: Option<FastRows>,
+}
+
+impl TextWriter {
+    /// A writer of `schema`'s rows.
+    pub fn new(format: TextFormat, schema: Schema) -> TextWriter {
+        let keys = schema
+            .names
+            .iter()
+            .enumerate()
+            .map(|(k, n)| {
+                let mut key = Vec::new();
+                key.extend_from_slice(if k == 0 { b"{\"" } else { b",\"" });
+                key.extend_from_slice(n.as_bytes());
+                key.extend_from_slice(b"\":");
+                key
+            })
+            .collect();
+        TextWriter {
+            fast: FastRows::new(&schema, format),
+            format,
+            schema,
+            keys,
+            scratch: String::new(),
+        }
+    }
+
+    /// The header line (TSV and CSV; the error column flattened into
+    /// `error_kind`, `error_part`, ...).
+    pub fn header(&self) -> Vec<u8> {
+        let sep = if self.format == TextFormat::Csv {
+            ","
+        } else {
+            "\t"
+        };
+        let mut names = Vec::new();
+        for (c, n) in self.schema.columns.iter().zip(&self.schema.names) {
+            if matches!(c, Column::Error(_)) {
+                for f in ERROR_FIELDS {
+                    names.push(format!("{n}_{f}"));
+                }
+            } else {
+                names.push(n.clone());
+            }
+        }
+        let mut h = names.join(sep).into_bytes();
+        h.push(b'\n');
+        h
+    }
+
+    /// Writes the rows of `rows` at the start of `out`, whose length is
+    /// room (kept from chunk to chunk, so that no chunk pays to zero or
+    /// grow it again), not content: the number of bytes written.
+    pub fn write(&mut self, rows: &ChunkRows<'_>, out: &mut Vec<u8>) -> usize {
+        let n = rows.len();
+        let one = rows.ex.uris.len() == 1;
+        let mut pos = 0;
+        let mut slow = Vec::new();
+        for r in 0..n {
+            if let (Some(f), true) = (&self.fast, one) {
+                if let Value::Entry { entry, buf, .. } = rows.value(0, r) {
+                    if entry.is_valid() {
+                        let line = &buf[entry.line_start()..];
+                        if let Some(end) =
+                            f.write(out, pos, rows.line(r), rows.form(r), &entry, line)
+                        {
+                            pos = end;
+                            continue;
+                        }
+                    }
+                }
+            }
+            slow.clear();
+            self.row(rows, r, &mut slow);
+            if out.len() < pos + slow.len() {
+                let grow = (pos + slow.len()).max(2 * out.len());
+                out.resize(grow, 0);
+            }
+            out[pos..pos + slow.len()].copy_from_slice(&slow);
+            pos += slow.len();
+        }
+        pos
+    }
+
+    /// Appends row `r` to `out`, by the general path.
+    fn row(&mut self, rows: &ChunkRows<'_>, r: usize, out: &mut Vec<u8>) {
+        let last = self.schema.columns.len().saturating_sub(1);
+        let TextWriter {
+            format,
+            schema,
+            keys,
+            scratch,
+            ..
+        } = self;
+        match format {
+            TextFormat::Jsonl => {
+                schema.cells(rows, r, |k, cell| {
+                    out.extend_from_slice(&keys[k]);
+                    json_cell(out, cell, scratch);
+                });
+                out.extend_from_slice(b"}\n");
+            }
+            TextFormat::Tsv | TextFormat::Csv => {
+                let csv = *format == TextFormat::Csv;
+                let sep = if csv { b',' } else { b'\t' };
+                let columns = &schema.columns;
+                schema.cells(rows, r, |k, cell| {
+                    if matches!(cell, Cell::Null) && matches!(columns[k], Column::Error(_)) {
+                        out.extend_from_slice(null_error_cells(csv));
+                    } else {
+                        delimited_cell(out, cell, csv, sep, scratch);
+                    }
+                    out.push(if k == last { b'\n' } else { sep });
+                });
+            }
+        }
+    }
+
+    /// Turns the straight-line path for valid rows off (tests compare the
+    /// two paths).
+    pub fn general_only(mut self) -> TextWriter {
+        self.fast = None;
+        self
+    }
+}
+
+fn json_cell(out: &mut Vec<u8>, cell: Cell<'_>, scratch: &mut String) {
+    match cell {
+        Cell::Null => out.extend_from_slice(b"null"),
+        Cell::Bool(true) => out.extend_from_slice(b"true"),
+        Cell::Bool(false) => out.extend_from_slice(b"false"),
+        Cell::U64(n) => put_u64(out, n),
+        Cell::Plain(t) => {
+            out.push(b'"');
+            out.extend_from_slice(t);
+            out.push(b'"');
+        }
+        Cell::Text(t) => json_text(out, t),
+        Cell::List(xs) => {
+            out.push(b'[');
+            for (i, x) in xs.enumerate() {
+                if i > 0 {
+                    out.push(b',');
+                }
+                json_text(out, x.as_bytes());
+            }
+            out.push(b']');
+        }
+        Cell::Error(e) => json_error(out, &e, scratch),
+    }
+}
+
+fn json_error(out: &mut Vec<u8>, e: &ErrorCell<'_>, scratch: &mut String) {
+    out.extend_from_slice(b"{\"kind\":\"");
+    out.extend_from_slice(e.kind.as_bytes());
+    out.extend_from_slice(b"\",\"part\":");
+    json_opt(out, e.part);
+    out.extend_from_slice(b",\"index\":");
+    match e.index {
+        Some(i) => put_u64(out, i),
+        None => out.extend_from_slice(b"null"),
+    }
+    out.extend_from_slice(b",\"rule\":");
+    json_opt(out, e.rule);
+    out.extend_from_slice(b",\"message\":");
+    scratch.clear();
+    let _ = write!(scratch, "{}", e.message);
+    json_text(out, scratch.as_bytes());
+    out.extend_from_slice(b",\"raw\":");
+    match e.raw {
+        Some(raw) => {
+            out.push(b'"');
+            hex(out, raw);
+            out.push(b'"');
+        }
+        None => out.extend_from_slice(b"null"),
+    }
+    out.push(b'}');
+}
+
+fn json_opt(out: &mut Vec<u8>, s: Option<&str>) {
+    match s {
+        Some(s) => json_text(out, s.as_bytes()),
+        None => out.extend_from_slice(b"null"),
+    }
+}
+
+/// A JSON string of `t`: `"` and `\` escaped, control bytes as `\u00XX`,
+/// sequences that are not UTF-8 as U+FFFD.
+pub fn json_text(out: &mut Vec<u8>, t: &[u8]) {
+    out.push(b'"');
+    for chunk in t.utf8_chunks() {
+        let s = chunk.valid().as_bytes();
+        let mut from = 0;
+        for (i, &b) in s.iter().enumerate() {
+            let esc: &[u8] = match b {
+                b'"' => b"\\\"",
+                b'\\' => b"\\\\",
+                b'\n' => b"\\n",
+                b'\r' => b"\\r",
+                b'\t' => b"\\t",
+                0..=0x1f | 0x7f => b"",
+                _ => continue,
+            };
+            out.extend_from_slice(&s[from..i]);
+            if esc.is_empty() {
+                out.extend_from_slice(b"\\u00");
+                out.push(HEX[(b >> 4) as usize]);
+                out.push(HEX[(b & 15) as usize]);
+            } else {
+                out.extend_from_slice(esc);
+            }
+            from = i + 1;
+        }
+        out.extend_from_slice(&s[from..]);
+        if !chunk.invalid().is_empty() {
+            out.extend_from_slice("\u{FFFD}".as_bytes());
+        }
+    }
+    out.push(b'"');
+}
+
+const HEX: &[u8; 16] = b"0123456789abcdef";
+
+fn hex(out: &mut Vec<u8>, bytes: &[u8]) {
+    for &b in bytes {
+        out.push(HEX[(b >> 4) as usize]);
+        out.push(HEX[(b & 15) as usize]);
+    }
+}
+
+/// Decimal digits of `n`.
+pub fn put_u64(out: &mut Vec<u8>, mut n: u64) {
+    let mut buf = [0u8; 20];
+    let mut i = buf.len();
+    loop {
+        i -= 1;
+        buf[i] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    out.extend_from_slice(&buf[i..]);
+}
+
+fn delimited_cell(out: &mut Vec<u8>, cell: Cell<'_>, csv: bool, sep: u8, scratch: &mut String) {
+    match cell {
+        Cell::Null if csv => {}
+        Cell::Null => out.extend_from_slice(b"\\N"),
+        Cell::Bool(true) => out.extend_from_slice(b"true"),
+        Cell::Bool(false) => out.extend_from_slice(b"false"),
+        Cell::U64(n) => put_u64(out, n),
+        Cell::Plain(t) if !csv => out.extend_from_slice(t),
+        Cell::Plain(t) if !t.is_empty() && memchr::memchr(b',', t).is_none() => {
+            out.extend_from_slice(t)
+        }
+        Cell::Plain(t) | Cell::Text(t) => text_cell(out, t, csv),
+        Cell::List(xs) => {
+            let mut j = Vec::new();
+            json_cell(&mut j, Cell::List(xs), scratch);
+            text_cell(out, &j, csv);
+        }
+        Cell::Error(e) => {
+            let s = [sep];
+            text_cell(out, e.kind.as_bytes(), csv);
+            out.extend_from_slice(&s);
+            opt_cell(out, e.part.map(str::as_bytes), csv);
+            out.extend_from_slice(&s);
+            match e.index {
+                Some(i) => put_u64(out, i),
+                None if csv => {}
+                None => out.extend_from_slice(b"\\N"),
+            }
+            out.extend_from_slice(&s);
+            opt_cell(out, e.rule.map(str::as_bytes), csv);
+            out.extend_from_slice(&s);
+            scratch.clear();
+            let _ = write!(scratch, "{}", e.message);
+            text_cell(out, scratch.as_bytes(), csv);
+            out.extend_from_slice(&s);
+            match e.raw {
+                Some(raw) => hex(out, raw),
+                None if csv => {}
+                None => out.extend_from_slice(b"\\N"),
+            }
+        }
+    }
+}
+
+fn opt_cell(out: &mut Vec<u8>, t: Option<&[u8]>, csv: bool) {
+    match t {
+        Some(t) => text_cell(out, t, csv),
+        None if csv => {}
+        None => out.extend_from_slice(b"\\N"),
+    }
+}
+
+/// Text in a TSV cell (escaped) or a CSV field (quoted when needed).
+fn text_cell(out: &mut Vec<u8>, t: &[u8], csv: bool) {
+    if csv {
+        let quote = t.is_empty() || t.iter().any(|&b| matches!(b, b',' | b'"' | b'\n' | b'\r'));
+        if !quote {
+            out.extend_from_slice(t);
+            return;
+        }
+        out.push(b'"');
+        for &b in t {
+            if b == b'"' {
+                out.push(b'"');
+            }
+            out.push(b);
+        }
+        out.push(b'"');
+        return;
+    }
+    for &b in t {
+        match b {
+            b'\\' => out.extend_from_slice(b"\\\\"),
+            b'\t' => out.extend_from_slice(b"\\t"),
+            b'\n' => out.extend_from_slice(b"\\n"),
+            b'\r' => out.extend_from_slice(b"\\r"),
+            _ => out.push(b),
+        }
+    }
+}
+
+/// Error cells take six TSV/CSV fields; a null error is six empty ones.
+pub(crate) fn null_error_cells(csv: bool) -> &'static [u8] {
+    if csv {
+        b",,,,,"
+    } else {
+        b"\\N\t\\N\t\\N\t\\N\t\\N\t\\N"
+    }
+}
