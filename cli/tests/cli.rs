@@ -1041,3 +1041,177 @@ fn extract_across_chunk_and_piece_cuts() {
     }
     let _ = std::fs::remove_file(&path);
 }
+
+/// Peak resident memory of `urilex ARGS` while `mb` megabytes of `block`
+/// (repeated) are piped in, its output read and dropped; and its exit code.
+fn peak_rss_piped(args: &[&str], block: Vec<u8>, times: usize) -> (u64, i32) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_urilex"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let pid = child.id();
+    let mut stdin = child.stdin.take().unwrap();
+    let mut stdout = child.stdout.take().unwrap();
+    let writer = std::thread::spawn(move || {
+        for _ in 0..times {
+            if stdin.write_all(&block).is_err() {
+                break;
+            }
+        }
+    });
+    let reader = std::thread::spawn(move || std::io::copy(&mut stdout, &mut std::io::sink()));
+    let mut peak = 0u64;
+    let status = format!("/proc/{pid}/status");
+    while !reader.is_finished() {
+        if let Ok(s) = std::fs::read_to_string(&status) {
+            if let Some(kb) = s.lines().find_map(|l| l.strip_prefix("VmRSS:")) {
+                let kb: u64 = kb
+                    .trim()
+                    .trim_end_matches(" kB")
+                    .trim()
+                    .parse()
+                    .unwrap_or(0);
+                peak = peak.max(kb);
+            }
+        }
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    writer.join().unwrap();
+    reader.join().unwrap().unwrap();
+    let code = child.wait().unwrap().code().unwrap_or(-1);
+    (peak, code)
+}
+
+/// Standard input, compressed or not, stays within 64 MiB resident in
+/// every output format, whatever its size (here 100 MB and more).
+#[test]
+fn piped_input_stays_in_bounded_memory_in_every_format() {
+    let lines = "https://example.com/some/path?query=1#f\n"
+        .repeat(25_000)
+        .into_bytes(); // 1 MB
+    for format in ["jsonl", "csv", "arrow", "parquet"] {
+        let (peak, code) = peak_rss_piped(
+            &["parse", "--threads", "2", "--format", format],
+            lines.clone(),
+            100,
+        );
+        assert_eq!(code, 0, "{format}");
+        assert!(
+            peak > 0 && peak < 64 << 10,
+            "{format}: peak resident {peak} kB for 100 MB piped"
+        );
+    }
+    // A gzip stream of a combined log, 100 copies of one member.
+    let log: String = (0..8000)
+        .map(|i| format!("10.0.0.1 - - [t] \"GET /p/{i}?q=1 HTTP/1.1\" 200 5 \"https://r.example/{i}\" \"agent\"\n"))
+        .collect();
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+    gz.write_all(log.as_bytes()).unwrap();
+    let gz = gz.finish().unwrap();
+    let args = [
+        "parse",
+        "--threads",
+        "2",
+        "--input",
+        "combined",
+        "--field",
+        "both",
+        "--format",
+        "parquet",
+    ];
+    let (peak, code) = peak_rss_piped(&args, gz, 150);
+    assert_eq!(code, 0);
+    assert!(
+        peak > 0 && peak < 64 << 10,
+        "peak resident {peak} kB for a piped gzip log"
+    );
+}
+
+/// The log formats through the binary: the bundled samples, compressed
+/// standard input, Parquet to a file, and the counts of `validate` and
+/// `stats`, which count records that do not fit the format apart.
+#[test]
+fn log_formats_through_the_cli() {
+    let dir = std::env::temp_dir().join(format!("urilex-cli-logs-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let sample = concat!(env!("CARGO_MANIFEST_DIR"), "/../samples/access.log");
+    let plain = std::fs::read(sample).unwrap();
+    let records = plain.iter().filter(|&&b| b == b'\n').count();
+    let (code, out, err) = urilex(&["parse", "--input", "combined", sample], b"");
+    assert_eq!(code, 0, "{err}");
+    let rows = json_rows(&out);
+    assert_eq!(rows.len(), records);
+    for (i, r) in rows.iter().enumerate() {
+        assert_eq!(r["line"], i as u64 + 1);
+    }
+    // The same rows from gzip and zstd on standard input.
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+    gz.write_all(&plain).unwrap();
+    let gz = gz.finish().unwrap();
+    let zs = zstd::encode_all(&plain[..], 3).unwrap();
+    for compressed in [gz, zs] {
+        let (code, out2, err) = urilex(&["parse", "--input", "combined"], &compressed);
+        assert_eq!(code, 0, "{err}");
+        assert_eq!(out2, out);
+    }
+    // Parquet to a file: a file with the rows (its readback is tested in
+    // urilex-io); binary output is refused on no terminal only.
+    let pq = dir.join("rows.parquet");
+    let (code, _, err) = urilex(
+        &[
+            "parse",
+            "--input",
+            "combined",
+            "--format",
+            "parquet",
+            "-o",
+            pq.to_str().unwrap(),
+            sample,
+        ],
+        b"",
+    );
+    assert_eq!(code, 0, "{err}");
+    assert!(std::fs::read(&pq).unwrap().starts_with(b"PAR1"));
+    // validate and stats count format errors apart from invalid URIs.
+    let (code, out, _) = urilex(&["validate", "--input", "combined", sample], b"");
+    assert_eq!(code, 1);
+    let text = String::from_utf8(out).unwrap();
+    let fmt = rows
+        .iter()
+        .filter(|r| r["error"]["kind"] == "format")
+        .count();
+    let invalid = rows.iter().filter(|r| r["valid"] == false).count();
+    assert!(fmt > 0 && invalid > 0);
+    assert!(
+        text.contains(&format!("\nformat_errors\t{fmt}\n")),
+        "{text}"
+    );
+    assert!(text.contains(&format!("\ninvalid\t{invalid}\n")), "{text}");
+    let (_, out, _) = urilex(
+        &["stats", "--input", "combined", "--field", "referer", sample],
+        b"",
+    );
+    let text = String::from_utf8(out).unwrap();
+    assert!(text.contains("scheme.https\t"), "{text}");
+    assert!(text.contains("absent\t"), "{text}");
+    // normalize and lint read the same records.
+    let (_, out, _) = urilex(
+        &["normalize", "--input", "jsonl:url.original"],
+        b"{\"url\":{\"original\":\"HTTP://A/./b\"}}\nnope\n",
+    );
+    assert_eq!(
+        String::from_utf8(out).unwrap(),
+        "http://a/b\nERROR -:2: line 2: not a JSON object (JSON Lines)\n"
+    );
+    // A flag error names what is wrong.
+    let (code, _, err) = urilex(&["parse", "--input", "jsonl"], b"");
+    assert_eq!(code, 2);
+    assert!(err.contains("`jsonl` needs a field"), "{err}");
+    let (code, _, err) = urilex(&["parse", "--field", "referer"], b"");
+    assert_eq!(code, 2);
+    assert!(err.contains("--input combined"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
