@@ -14,23 +14,26 @@
 //! appends them to the file, in order.
 
 use crate::rows::ChunkRows;
+use crate::rows::Value;
 use crate::schema::{Cell, Column, ErrorCell, Schema};
-use arrow_array::builder::{
-    BinaryBuilder, BooleanBuilder, ListBuilder, StringBuilder, StringDictionaryBuilder,
-    UInt16Builder, UInt64Builder,
-};
+use arrow_array::builder::{ListBuilder, StringBuilder};
 use arrow_array::types::Int16Type;
-use arrow_array::{Array, ArrayRef, RecordBatch, StructArray};
-use arrow_buffer::NullBuffer;
+use arrow_array::{
+    ArrayRef, BinaryArray, BooleanArray, DictionaryArray, Int16Array, RecordBatch, StringArray,
+    StructArray, UInt16Array, UInt64Array,
+};
+use arrow_buffer::{Buffer, NullBuffer, OffsetBuffer, ScalarBuffer};
 use arrow_schema::{DataType, Field, Fields, Schema as ArrowSchema, SchemaRef};
 use parquet::arrow::arrow_writer::{compute_leaves, ArrowColumnChunk, ArrowRowGroupWriterFactory};
 use parquet::arrow::ArrowSchemaConverter;
 use parquet::basic::{Compression, ZstdLevel};
-use parquet::file::properties::WriterProperties;
+use parquet::file::properties::{EnabledStatistics, WriterProperties};
 use parquet::file::writer::SerializedFileWriter;
+use parquet::schema::types::ColumnPath;
 use std::fmt::Write as _;
 use std::io::Write;
 use std::sync::Arc;
+use urilex::Component;
 
 fn dict() -> DataType {
     DataType::Dictionary(Box::new(DataType::Int16), Box::new(DataType::Utf8))
@@ -73,130 +76,307 @@ pub fn arrow_schema(schema: &Schema) -> SchemaRef {
     Arc::new(ArrowSchema::new(fields))
 }
 
-enum Builder {
-    U64(UInt64Builder),
-    U16(UInt16Builder),
-    Bool(BooleanBuilder),
-    Str(StringBuilder),
-    Dict(Box<StringDictionaryBuilder<Int16Type>>),
+/// A column being built: plain vectors, turned into an Arrow array once
+/// the chunk is done (no per-value dispatch through Arrow's builders).
+enum Col {
+    U64(Vec<u64>, Vec<bool>),
+    U16(Vec<u16>, Vec<bool>),
+    Bool(Vec<bool>, Vec<bool>),
+    /// Offsets, bytes, validity; `binary` for Binary, else Utf8.
+    Bytes {
+        offsets: Vec<i32>,
+        bytes: Vec<u8>,
+        valid: Vec<bool>,
+        binary: bool,
+    },
+    /// Keys into `names` (found or added as values come).
+    Dict {
+        keys: Vec<i16>,
+        valid: Vec<bool>,
+        names: Vec<&'static str>,
+    },
     List(Box<ListBuilder<StringBuilder>>),
-    Error(Box<ErrorBuilder>),
+    Error(Box<ErrorCol>),
 }
 
-struct ErrorBuilder {
+struct ErrorCol {
     valid: Vec<bool>,
-    kind: StringDictionaryBuilder<Int16Type>,
-    part: StringBuilder,
-    index: UInt64Builder,
-    rule: StringBuilder,
-    message: StringBuilder,
-    raw: BinaryBuilder,
+    kind: Col,
+    part: Col,
+    index: Col,
+    rule: Col,
+    message: Col,
+    raw: Col,
     scratch: String,
 }
 
-fn utf8(t: &[u8]) -> std::borrow::Cow<'_, str> {
-    String::from_utf8_lossy(t)
+fn bytes_col(rows: usize, binary: bool) -> Col {
+    let mut offsets = Vec::with_capacity(rows + 1);
+    offsets.push(0);
+    Col::Bytes {
+        offsets,
+        bytes: Vec::with_capacity(rows * 8),
+        valid: Vec::with_capacity(rows),
+        binary,
+    }
 }
 
-impl Builder {
-    fn for_field(f: &Field, rows: usize) -> Builder {
+fn dict_col(rows: usize, names: Vec<&'static str>) -> Col {
+    Col::Dict {
+        keys: Vec::with_capacity(rows),
+        valid: Vec::with_capacity(rows),
+        names,
+    }
+}
+
+fn nulls(valid: Vec<bool>) -> Option<NullBuffer> {
+    let n = NullBuffer::from(valid);
+    (n.null_count() > 0).then_some(n)
+}
+
+impl Col {
+    fn for_field(f: &Field, rows: usize, kinds: &[&'static str]) -> Col {
         match f.data_type() {
-            DataType::UInt64 => Builder::U64(UInt64Builder::with_capacity(rows)),
-            DataType::UInt16 => Builder::U16(UInt16Builder::with_capacity(rows)),
-            DataType::Boolean => Builder::Bool(BooleanBuilder::with_capacity(rows)),
-            DataType::Dictionary(..) => Builder::Dict(Box::new(StringDictionaryBuilder::new())),
-            DataType::List(_) => Builder::List(Box::new(
+            DataType::UInt64 => Col::U64(Vec::with_capacity(rows), Vec::with_capacity(rows)),
+            DataType::UInt16 => Col::U16(Vec::with_capacity(rows), Vec::with_capacity(rows)),
+            DataType::Boolean => Col::Bool(Vec::with_capacity(rows), Vec::with_capacity(rows)),
+            DataType::Dictionary(..) => {
+                let names = if f.name().ends_with("_kind") {
+                    kinds.to_vec()
+                } else if f.name() == "target_form" {
+                    crate::format::TargetForm::NAMES.to_vec()
+                } else {
+                    Vec::new()
+                };
+                dict_col(rows, names)
+            }
+            DataType::List(_) => Col::List(Box::new(
                 ListBuilder::new(StringBuilder::new())
                     .with_field(Arc::new(Field::new_list_field(DataType::Utf8, false))),
             )),
-            DataType::Struct(_) => Builder::Error(Box::new(ErrorBuilder {
+            DataType::Struct(_) => Col::Error(Box::new(ErrorCol {
                 valid: Vec::with_capacity(rows),
-                kind: StringDictionaryBuilder::new(),
-                part: StringBuilder::new(),
-                index: UInt64Builder::new(),
-                rule: StringBuilder::new(),
-                message: StringBuilder::new(),
-                raw: BinaryBuilder::new(),
+                kind: dict_col(rows, error_kinds()),
+                part: bytes_col(rows, false),
+                index: Col::U64(Vec::with_capacity(rows), Vec::with_capacity(rows)),
+                rule: bytes_col(rows, false),
+                message: bytes_col(rows, false),
+                raw: bytes_col(rows, true),
                 scratch: String::new(),
             })),
-            _ => Builder::Str(StringBuilder::with_capacity(rows, rows * 16)),
+            DataType::Binary => bytes_col(rows, true),
+            _ => bytes_col(rows, false),
+        }
+    }
+
+    /// Appends ASCII text (a valid reference's part, a name).
+    #[inline]
+    fn push_ascii(&mut self, t: &[u8]) {
+        if let Col::Bytes {
+            offsets,
+            bytes,
+            valid,
+            ..
+        } = self
+        {
+            bytes.extend_from_slice(t);
+            offsets.push(bytes.len() as i32);
+            valid.push(true);
+        }
+    }
+
+    #[inline]
+    fn push_bytes(&mut self, t: &[u8]) {
+        if let Col::Bytes {
+            offsets,
+            bytes,
+            valid,
+            binary,
+        } = self
+        {
+            if *binary || t.is_ascii() {
+                bytes.extend_from_slice(t);
+            } else {
+                // Text that is not UTF-8 (a carried field, an input) as JSON
+                // writes it: U+FFFD for each bad sequence.
+                for c in t.utf8_chunks() {
+                    bytes.extend_from_slice(c.valid().as_bytes());
+                    if !c.invalid().is_empty() {
+                        bytes.extend_from_slice("\u{FFFD}".as_bytes());
+                    }
+                }
+            }
+            offsets.push(bytes.len() as i32);
+            valid.push(true);
+        }
+    }
+
+    #[inline]
+    fn push_dict(&mut self, name: &'static str) {
+        if let Col::Dict { keys, valid, names } = self {
+            let k = match names.iter().position(|n| *n == name) {
+                Some(k) => k,
+                None => {
+                    names.push(name);
+                    names.len() - 1
+                }
+            };
+            keys.push(k as i16);
+            valid.push(true);
+        }
+    }
+
+    #[inline]
+    fn push_null(&mut self) {
+        match self {
+            Col::U64(v, ok) => {
+                v.push(0);
+                ok.push(false);
+            }
+            Col::U16(v, ok) => {
+                v.push(0);
+                ok.push(false);
+            }
+            Col::Bool(v, ok) => {
+                v.push(false);
+                ok.push(false);
+            }
+            Col::Bytes {
+                offsets,
+                bytes,
+                valid,
+                ..
+            } => {
+                offsets.push(bytes.len() as i32);
+                valid.push(false);
+            }
+            Col::Dict { keys, valid, .. } => {
+                keys.push(0);
+                valid.push(false);
+            }
+            Col::List(b) => b.append(false),
+            Col::Error(e) => e.push_null(),
         }
     }
 
     fn append(&mut self, cell: Cell<'_>) {
         match (self, cell) {
-            (Builder::U64(b), Cell::U64(n)) => b.append_value(n),
-            (Builder::U16(b), Cell::U64(n)) => b.append_option(u16::try_from(n).ok()),
-            (Builder::Bool(b), Cell::Bool(v)) => b.append_value(v),
-            (Builder::Str(b), Cell::Plain(t) | Cell::Text(t)) => b.append_value(utf8(t)),
-            (Builder::Dict(b), Cell::Plain(t) | Cell::Text(t)) => b.append_value(utf8(t)),
-            (Builder::List(b), Cell::List(xs)) => {
+            (Col::U64(v, ok), Cell::U64(n)) => {
+                v.push(n);
+                ok.push(true);
+            }
+            (Col::U16(v, ok), Cell::U64(n)) => {
+                v.push(n as u16);
+                ok.push(n <= u64::from(u16::MAX));
+            }
+            (Col::Bool(v, ok), Cell::Bool(b)) => {
+                v.push(b);
+                ok.push(true);
+            }
+            (c @ Col::Bytes { .. }, Cell::Plain(t)) => c.push_ascii(t),
+            (c @ Col::Bytes { .. }, Cell::Text(t)) => c.push_bytes(t),
+            (c @ Col::Dict { .. }, Cell::Name(n)) => c.push_dict(n),
+            (c @ Col::Bytes { .. }, Cell::Name(n)) => c.push_ascii(n.as_bytes()),
+            (Col::List(b), Cell::List(xs)) => {
                 for x in xs {
                     b.values().append_value(x);
                 }
                 b.append(true);
             }
-            (Builder::Error(b), Cell::Error(e)) => b.append(&e),
-            (Builder::U64(b), _) => b.append_null(),
-            (Builder::U16(b), _) => b.append_null(),
-            (Builder::Bool(b), _) => b.append_null(),
-            (Builder::Str(b), _) => b.append_null(),
-            (Builder::Dict(b), _) => b.append_null(),
-            (Builder::List(b), _) => b.append(false),
-            (Builder::Error(b), _) => b.append_null(),
+            (Col::Error(b), Cell::Error(e)) => b.push(&e),
+            (c, _) => c.push_null(),
         }
     }
 
-    fn finish(&mut self) -> ArrayRef {
+    fn finish(self) -> ArrayRef {
         match self {
-            Builder::U64(b) => Arc::new(b.finish()),
-            Builder::U16(b) => Arc::new(b.finish()),
-            Builder::Bool(b) => Arc::new(b.finish()),
-            Builder::Str(b) => Arc::new(b.finish()),
-            Builder::Dict(b) => Arc::new(b.finish()),
-            Builder::List(b) => Arc::new(b.finish()),
-            Builder::Error(b) => b.finish(),
+            Col::U64(v, ok) => Arc::new(UInt64Array::new(v.into(), nulls(ok))),
+            Col::U16(v, ok) => Arc::new(UInt16Array::new(v.into(), nulls(ok))),
+            Col::Bool(v, ok) => Arc::new(BooleanArray::new(v.into(), nulls(ok))),
+            Col::Bytes {
+                offsets,
+                bytes,
+                valid,
+                binary,
+            } => {
+                let offsets = OffsetBuffer::new(ScalarBuffer::from(offsets));
+                let values = Buffer::from_vec(bytes);
+                if binary {
+                    Arc::new(BinaryArray::new(offsets, values, nulls(valid)))
+                } else {
+                    Arc::new(
+                        StringArray::try_new(offsets, values, nulls(valid))
+                            .expect("text pushed as UTF-8"),
+                    )
+                }
+            }
+            Col::Dict { keys, valid, names } => {
+                let keys = Int16Array::new(keys.into(), nulls(valid));
+                let values: ArrayRef = Arc::new(StringArray::from(names));
+                Arc::new(
+                    DictionaryArray::<Int16Type>::try_new(keys, values).expect("keys in range"),
+                )
+            }
+            Col::List(mut b) => Arc::new(b.finish()),
+            Col::Error(e) => e.finish(),
         }
     }
 }
 
-impl ErrorBuilder {
-    fn append(&mut self, e: &ErrorCell<'_>) {
+fn error_kinds() -> Vec<&'static str> {
+    let mut v: Vec<&'static str> = urilex::ErrorKind::ALL.iter().map(|k| k.as_str()).collect();
+    v.push("format");
+    v
+}
+
+impl ErrorCol {
+    fn push(&mut self, e: &ErrorCell<'_>) {
         self.valid.push(true);
-        self.kind.append_value(e.kind);
-        self.part.append_option(e.part);
-        self.index.append_option(e.index);
-        self.rule.append_option(e.rule);
+        self.kind.push_dict(e.kind);
+        match e.part {
+            Some(p) => self.part.push_bytes(p.as_bytes()),
+            None => self.part.push_null(),
+        }
+        match e.index {
+            Some(i) => self.index.append(Cell::U64(i)),
+            None => self.index.push_null(),
+        }
+        match e.rule {
+            Some(r) => self.rule.push_bytes(r.as_bytes()),
+            None => self.rule.push_null(),
+        }
         self.scratch.clear();
         let _ = write!(self.scratch, "{}", e.message);
-        self.message.append_value(&self.scratch);
-        self.raw.append_option(e.raw);
+        self.message.push_bytes(self.scratch.as_bytes());
+        match e.raw {
+            Some(r) => self.raw.push_bytes(r),
+            None => self.raw.push_null(),
+        }
     }
 
     /// A null struct: its children hold placeholders (non-nullable ones a
     /// value) that no reader looks at.
-    fn append_null(&mut self) {
+    fn push_null(&mut self) {
         self.valid.push(false);
-        self.kind.append_value("");
-        self.part.append_null();
-        self.index.append_null();
-        self.rule.append_null();
-        self.message.append_value("");
-        self.raw.append_null();
+        self.kind.push_dict("format");
+        self.part.push_null();
+        self.index.push_null();
+        self.rule.push_null();
+        self.message.push_bytes(b"");
+        self.raw.push_null();
     }
 
-    fn finish(&mut self) -> ArrayRef {
-        let nulls = NullBuffer::from(std::mem::take(&mut self.valid));
+    fn finish(self) -> ArrayRef {
+        let e = self;
         let arrays: Vec<ArrayRef> = vec![
-            Arc::new(self.kind.finish()),
-            Arc::new(self.part.finish()),
-            Arc::new(self.index.finish()),
-            Arc::new(self.rule.finish()),
-            Arc::new(self.message.finish()),
-            Arc::new(self.raw.finish()),
+            e.kind.finish(),
+            e.part.finish(),
+            e.index.finish(),
+            e.rule.finish(),
+            e.message.finish(),
+            e.raw.finish(),
         ];
-        let nulls = (nulls.null_count() > 0).then_some(nulls);
-        Arc::new(StructArray::new(error_fields(), arrays, nulls))
+        Arc::new(StructArray::new(error_fields(), arrays, nulls(e.valid)))
     }
 }
 
@@ -204,13 +384,55 @@ impl ErrorBuilder {
 pub struct BatchBuilder {
     schema: Schema,
     arrow: SchemaRef,
+    /// The profile's kinds, in the order of their dictionary.
+    kinds: Vec<&'static str>,
+    /// Per column, what the straight line for valid rows does.
+    fast: Option<Vec<FastCol>>,
+}
+
+/// A column of a row of one valid reference whose parts come from its
+/// batch record.
+#[derive(Clone, Copy)]
+enum FastCol {
+    Line,
+    Valid,
+    Part(Component),
+    Kind,
+    Port,
+    Null,
+    Form,
 }
 
 impl BatchBuilder {
     /// A builder of `schema`'s rows.
     pub fn new(schema: Schema) -> BatchBuilder {
         let arrow = arrow_schema(&schema);
-        BatchBuilder { schema, arrow }
+        let kinds: Vec<&'static str> = schema.profile.kinds().collect();
+        let fast = schema
+            .fast()
+            .then(|| {
+                schema
+                    .columns
+                    .iter()
+                    .map(|c| match c {
+                        Column::Line => Some(FastCol::Line),
+                        Column::Valid(0) => Some(FastCol::Valid),
+                        Column::Part(0, p) => Some(FastCol::Part(Component::ALL[p.index()])),
+                        Column::Kind(0) => Some(FastCol::Kind),
+                        Column::PortNumber(0) => Some(FastCol::Port),
+                        Column::Error(0) => Some(FastCol::Null),
+                        Column::TargetForm => Some(FastCol::Form),
+                        _ => None,
+                    })
+                    .collect::<Option<Vec<_>>>()
+            })
+            .flatten();
+        BatchBuilder {
+            schema,
+            arrow,
+            kinds,
+            fast,
+        }
     }
 
     /// The Arrow schema.
@@ -221,28 +443,96 @@ impl BatchBuilder {
     /// The rows of a chunk as one record batch.
     pub fn build(&self, rows: &ChunkRows<'_>) -> RecordBatch {
         let n = rows.len();
-        let mut builders: Vec<Builder> = self
+        let mut cols: Vec<Col> = self
             .arrow
             .fields()
             .iter()
-            .map(|f| Builder::for_field(f, n))
+            .map(|f| Col::for_field(f, n, &self.kinds))
             .collect();
+        let one = rows.ex.uris.len() == 1;
         for r in 0..n {
-            self.schema
-                .cells(rows, r, |k, cell| builders[k].append(cell));
+            if let (Some(fast), true) = (&self.fast, one) {
+                if let Value::Entry { entry, buf, .. } = rows.value(0, r) {
+                    if entry.is_valid() {
+                        let line = &buf[entry.line_start()..];
+                        for (c, f) in cols.iter_mut().zip(fast) {
+                            match *f {
+                                FastCol::Line => c.append(Cell::U64(rows.line(r))),
+                                FastCol::Valid => c.append(Cell::Bool(true)),
+                                FastCol::Part(p) => match entry.span(p) {
+                                    Some(s) => c.push_ascii(&line[s]),
+                                    None => c.push_null(),
+                                },
+                                FastCol::Kind => match entry.host_kind() {
+                                    Some(k) => c.push_dict(k.as_str()),
+                                    None => c.push_null(),
+                                },
+                                FastCol::Port => {
+                                    match entry.span(Component::Port).map(|s| &line[s]) {
+                                        Some(p) if !p.is_empty() && p.len() <= 5 => {
+                                            let n = p
+                                                .iter()
+                                                .fold(0u64, |n, &d| n * 10 + u64::from(d - b'0'));
+                                            c.append(Cell::U64(n));
+                                        }
+                                        _ => c.push_null(),
+                                    }
+                                }
+                                FastCol::Null => c.push_null(),
+                                FastCol::Form => match rows.form(r) {
+                                    Some(f) => c.push_dict(f.as_str()),
+                                    None => c.push_null(),
+                                },
+                            }
+                        }
+                        continue;
+                    }
+                }
+            }
+            self.schema.cells(rows, r, |k, cell| cols[k].append(cell));
         }
-        let arrays: Vec<ArrayRef> = builders.iter_mut().map(Builder::finish).collect();
+        let arrays: Vec<ArrayRef> = cols.into_iter().map(Col::finish).collect();
         debug_assert!(arrays.iter().all(|a| a.len() == n));
         RecordBatch::try_new(self.arrow.clone(), arrays).expect("the arrays follow the schema")
     }
 }
 
-/// Writer properties for Parquet output: zstd, and the Arrow schema kept
-/// in the file's metadata (so dictionaries read back as dictionaries).
+/// Columns whose values seldom repeat: no dictionary encoding (building
+/// one costs a hash per value, and the encoder falls back to plain pages
+/// anyway).
+const DICTIONARIES: bool = true;
+const UNIQUE: [&str; 8] = [
+    "line", "path", "query", "fragment", "userinfo", "input", "time", "message",
+];
+
+/// Writer properties for Parquet output: zstd (level 1), statistics per
+/// column chunk, dictionaries for the columns whose values repeat (hosts,
+/// schemes, kinds, ...), and the Arrow schema kept in the file's metadata
+/// (so dictionaries read back as dictionaries).
 pub fn parquet_properties(arrow: &ArrowSchema) -> WriterProperties {
-    let mut props = WriterProperties::builder()
+    let mut b = WriterProperties::builder()
         .set_compression(Compression::ZSTD(ZstdLevel::default()))
-        .build();
+        .set_statistics_enabled(EnabledStatistics::Chunk)
+        .set_dictionary_enabled(DICTIONARIES);
+    for f in arrow.fields() {
+        let unique = |n: &str| {
+            UNIQUE
+                .iter()
+                .any(|u| n == *u || n.ends_with(&format!("_{u}")))
+        };
+        if unique(f.name()) {
+            b = b.set_column_dictionary_enabled(ColumnPath::from(f.name().as_str()), false);
+        }
+        if let DataType::Struct(children) = f.data_type() {
+            for c in children {
+                if unique(c.name()) || c.name() == "raw" {
+                    let path = ColumnPath::new(vec![f.name().clone(), c.name().clone()]);
+                    b = b.set_column_dictionary_enabled(path, false);
+                }
+            }
+        }
+    }
+    let mut props = b.build();
     parquet::arrow::add_encoded_arrow_schema_to_metadata(arrow, &mut props);
     props
 }

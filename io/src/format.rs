@@ -512,7 +512,7 @@ impl Extractor {
             }
         };
         let start = out.arena.len();
-        let l = LogLine::unescape(&parsed, &mut out.arena);
+        let l = LogLine::unescape(&parsed, &mut out.arena, !self.carry.is_empty());
         let request = &out.arena[l.request.0 as usize..l.request.1 as usize];
         let target = match logline::request_target(request) {
             Ok(t) => t,

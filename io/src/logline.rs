@@ -81,8 +81,9 @@ pub fn parse(line: &[u8], combined: bool) -> Result<Raw<'_>, (&'static str, Opti
 }
 
 impl LogLine {
-    /// The fields of `raw`, unescaped into `arena`.
-    pub fn unescape(raw: &Raw<'_>, arena: &mut Vec<u8>) -> LogLine {
+    /// The fields of `raw`, unescaped into `arena`: the request line and
+    /// the referer always, the others only when `all` (they are carried).
+    pub fn unescape(raw: &Raw<'_>, arena: &mut Vec<u8>, all: bool) -> LogLine {
         let mut put = |field: &[u8], quoted: bool| -> (u32, u32) {
             let a = arena.len() as u32;
             if quoted {
@@ -92,16 +93,16 @@ impl LogLine {
             }
             (a, arena.len() as u32)
         };
-        let dash = |f: &[u8]| f != b"-";
+        let dash = |f: &[u8]| all && f != b"-";
         LogLine {
-            client: Some(put(raw.client, false)),
+            request: put(raw.request, true),
+            referer: raw.referer.filter(|r| *r != b"-").map(|r| put(r, true)),
+            client: all.then(|| put(raw.client, false)),
             ident: dash(raw.ident).then(|| put(raw.ident, false)),
             user: dash(raw.user).then(|| put(raw.user, false)),
-            time: Some(put(raw.time, false)),
-            request: put(raw.request, true),
+            time: all.then(|| put(raw.time, false)),
             status: dash(raw.status).then(|| put(raw.status, false)),
             bytes: dash(raw.bytes).then(|| put(raw.bytes, false)),
-            referer: raw.referer.filter(|r| dash(r)).map(|r| put(r, true)),
             user_agent: raw.user_agent.filter(|r| dash(r)).map(|r| put(r, true)),
         }
     }
@@ -122,10 +123,7 @@ impl<'a> Tokens<'a> {
     fn bare(&mut self) -> Option<&'a [u8]> {
         self.skip_spaces();
         let start = self.pos;
-        let n = self.line[start..]
-            .iter()
-            .position(|&b| b == b' ')
-            .unwrap_or(self.line.len() - start);
+        let n = memchr::memchr(b' ', &self.line[start..]).unwrap_or(self.line.len() - start);
         self.pos += n;
         (n > 0).then(|| &self.line[start..start + n])
     }
@@ -149,15 +147,13 @@ impl<'a> Tokens<'a> {
         }
         let start = self.pos + 1;
         let mut i = start;
-        while i < self.line.len() {
-            match self.line[i] {
-                b'\\' => i += 2,
-                b'"' => {
-                    self.pos = i + 1;
-                    return Some(&self.line[start..i]);
-                }
-                _ => i += 1,
+        while let Some(k) = memchr::memchr2(b'"', b'\\', self.line.get(i..)?) {
+            i += k;
+            if self.line[i] == b'"' {
+                self.pos = i + 1;
+                return Some(&self.line[start..i]);
             }
+            i += 2;
         }
         None
     }
@@ -274,7 +270,7 @@ mod tests {
         let line = br#"1.2.3.4 - frank [10/Oct/2000:13:55:36 -0700] "GET /a\"b HTTP/1.0" 200 2326 "http://x/" "Mozilla/4.08 [en]""#;
         let raw = parse(line, true).unwrap();
         let mut arena = Vec::new();
-        let l = LogLine::unescape(&raw, &mut arena);
+        let l = LogLine::unescape(&raw, &mut arena, true);
         let s = |(a, b): (u32, u32)| &arena[a as usize..b as usize];
         assert_eq!(s(l.request), br#"GET /a"b HTTP/1.0"#);
         assert_eq!(s(l.user.unwrap()), b"frank");

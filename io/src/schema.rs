@@ -69,6 +69,9 @@ pub enum Cell<'a> {
     Plain(&'a [u8]),
     /// Any other text (may need escaping; may be not UTF-8).
     Text(&'a [u8]),
+    /// A name from a fixed set (a kind, a target form, a rule): ASCII like
+    /// `Plain`, and `'static`, so dictionary columns keep it as it is.
+    Name(&'static str),
     /// A repeated part's occurrences.
     List(urilex::Occurrences<'a>),
     /// An error.
@@ -235,7 +238,7 @@ impl Schema {
                 Column::Line => Cell::U64(rows.line(r)),
                 Column::File => Cell::Text(rows.name.as_bytes()),
                 Column::TargetForm => match rows.form(r) {
-                    Some(t) => Cell::Plain(t.as_str().as_bytes()),
+                    Some(t) => Cell::Name(t.as_str()),
                     None => Cell::Null,
                 },
                 Column::Carried(i, what) => match rows.carried(r, i) {
@@ -334,7 +337,7 @@ impl Schema {
                 None => Cell::Null,
             },
             (Uri::Fast(e, _), Column::Kind(_)) => match e.host_kind() {
-                Some(k) => Cell::Plain(k.as_str().as_bytes()),
+                Some(k) => Cell::Name(k.as_str()),
                 None => Cell::Null,
             },
             (Uri::Fast(e, line), Column::PortNumber(_)) => {
@@ -354,14 +357,14 @@ impl Schema {
                 }
             }
             (Uri::Valid(v, _), Column::Kind(_)) => match v.kind_name() {
-                Some(k) => Cell::Plain(k.as_bytes()),
+                Some(k) => Cell::Name(k),
                 None => Cell::Null,
             },
             (Uri::Valid(v, _), Column::PortNumber(_)) => {
                 port_number(v.part("port").map(str::as_bytes))
             }
             (Uri::Valid(v, _), Column::Rule(_)) => {
-                Cell::Plain(v.scheme_rule().unwrap_or(self.entry_rule).as_bytes())
+                Cell::Name(v.scheme_rule().unwrap_or(self.entry_rule))
             }
             (Uri::Valid(..), _) => Cell::Null,
         }

@@ -170,6 +170,11 @@ fn json_cell(out: &mut Vec<u8>, cell: Cell<'_>, scratch: &mut String) {
             out.extend_from_slice(t);
             out.push(b'"');
         }
+        Cell::Name(t) => {
+            out.push(b'"');
+            out.extend_from_slice(t.as_bytes());
+            out.push(b'"');
+        }
         Cell::Text(t) => json_text(out, t),
         Cell::List(xs) => {
             out.push(b'[');
@@ -286,6 +291,7 @@ fn delimited_cell(out: &mut Vec<u8>, cell: Cell<'_>, csv: bool, sep: u8, scratch
         Cell::Bool(true) => out.extend_from_slice(b"true"),
         Cell::Bool(false) => out.extend_from_slice(b"false"),
         Cell::U64(n) => put_u64(out, n),
+        Cell::Name(t) => text_cell(out, t.as_bytes(), csv),
         Cell::Plain(t) if !csv => out.extend_from_slice(t),
         Cell::Plain(t) if !t.is_empty() && memchr::memchr(b',', t).is_none() => {
             out.extend_from_slice(t)

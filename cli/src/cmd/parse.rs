@@ -85,9 +85,17 @@ pub fn run(a: Args) -> Result<(), Failure> {
     let out = output(a.format.output.as_deref(), binary)?;
     let progress = std::cell::RefCell::new(Progress::new(&a.inputs.files));
     let mut failed = false;
+    // Larger chunks for the columnar formats: one record batch (and one
+    // Parquet row group) per chunk.
+    let mut read = a.inputs.read_options(true);
+    read.chunk_bytes = match format {
+        Format::Parquet => 2 << 20,
+        Format::Arrow => 1 << 20,
+        _ => read.chunk_bytes,
+    };
     let r = write_rows(
         &a.inputs.files,
-        a.inputs.read_options(true),
+        read,
         &engine,
         &schema,
         format.to_io(),
