@@ -68,6 +68,7 @@ for ((r = 0; r < ROUNDS; r++)); do
         s=$(now); dd if=/dev/zero of="$SHM/dd" bs=1M count=$mb status=none; e=$(now); rm -f "$SHM/dd"
         ns=$((e - s))
         if [ -z "${ddbest[$i]:-}" ] || [ "$ns" -lt "${ddbest[$i]}" ]; then ddbest[$i]=$ns; fi
+        echo "round $r: ${names[$i]}: ${best[$i]} ns best, $out bytes out" >&2
     done
 done
 echo "CPU: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'); $(nproc) cores; best of $ROUNDS rounds"
@@ -76,8 +77,8 @@ echo "| command | input MB | s | input MB/s | output GB/s | dd, same size: GB/s 
 echo "| --- | ---: | ---: | ---: | ---: | ---: |"
 for i in "${!cmds[@]}"; do
     in=$(size "${inputs[$i]}")
-    awk -v n="${names[$i]}" -v in="$in" -v ns="${best[$i]}" -v out="${outsize[$i]}" -v dd="${ddbest[$i]}" 'BEGIN {
+    awk -v n="${names[$i]}" -v inb="$in" -v ns="${best[$i]}" -v out="${outsize[$i]}" -v dd="${ddbest[$i]}" 'BEGIN {
         s = ns / 1e9
-        printf "| `%s` | %.0f | %.3f | %.0f | %.2f | %.2f |\n", n, in / 1e6, s, in / 1e6 / s, out / 1e9 / s, out / 1e9 / (dd / 1e9)
+        printf "| `%s` | %.0f | %.3f | %.0f | %.2f | %.2f |\n", n, inb / 1e6, s, inb / 1e6 / s, out / 1e9 / s, out / 1e9 / (dd / 1e9)
     }'
 done

@@ -42,16 +42,25 @@ enum Op {
     Const(Piece),
     /// The line number after a key.
     Line(Piece),
-    /// A part: when absent `null`, else `open`, the bytes, `close`.
+    /// Whether URI column `u` is valid: `yes`, or `null` when it has no
+    /// reference.
+    Valid { u: usize, yes: Piece, null: Piece },
+    /// A part of URI column `u`: when absent `null`, else `open`, the
+    /// bytes, `close`.
     Part {
+        u: usize,
         c: Component,
         null: Piece,
         open: Piece,
     },
     /// The host kind: `null`, or the kind's piece.
-    Kind { null: Piece, kinds: [Piece; 4] },
+    Kind {
+        u: usize,
+        null: Piece,
+        kinds: [Piece; 4],
+    },
     /// The port as a number: `null`, or `key` and the digits.
-    Port { null: Piece, key: Piece },
+    Port { u: usize, null: Piece, key: Piece },
     /// The request target's form (set by the caller per row).
     Form { null: Piece, forms: [Piece; 4] },
 }
@@ -102,9 +111,13 @@ impl FastRows {
             let text = |t: &[u8]| Piece::new(&[&key, quote, t, quote]);
             let op = match c {
                 Column::Line => Op::Line(Piece::new(&[&key])?),
-                Column::Valid(0) => Op::Const(Piece::new(&[&key, b"true"])?),
-                Column::Error(0) if json => Op::Const(null),
-                Column::Error(0) => {
+                Column::Valid(u) => Op::Valid {
+                    u: usize::from(*u),
+                    yes: Piece::new(&[&key, b"true"])?,
+                    null,
+                },
+                Column::Error(_) if json => Op::Const(null),
+                Column::Error(_) => {
                     let mut cells = key.clone();
                     for i in 0..6 {
                         if i > 0 {
@@ -114,12 +127,14 @@ impl FastRows {
                     }
                     Op::Const(Piece::new(&[&cells])?)
                 }
-                Column::Part(0, p) => Op::Part {
+                Column::Part(u, p) => Op::Part {
+                    u: usize::from(*u),
                     c: Component::ALL[p.index()],
                     null,
                     open,
                 },
-                Column::Kind(0) => Op::Kind {
+                Column::Kind(u) => Op::Kind {
+                    u: usize::from(*u),
                     null,
                     kinds: [
                         text(HostKind::ALL[0].as_str().as_bytes())?,
@@ -128,7 +143,8 @@ impl FastRows {
                         text(HostKind::ALL[3].as_str().as_bytes())?,
                     ],
                 },
-                Column::PortNumber(0) => Op::Port {
+                Column::PortNumber(u) => Op::Port {
+                    u: usize::from(*u),
                     null,
                     key: Piece::new(&[&key])?,
                 },
@@ -159,11 +175,12 @@ impl FastRows {
         })
     }
 
-    /// Writes the row of the valid reference `e` (its line at the start
-    /// of `line`, which runs on to the end of its buffer) at `out[pos..]`,
-    /// growing `out` as needed (its length is room, not content): the end
-    /// of the row, or `None` (nothing written) when it takes the general
-    /// path.
+    /// Writes the row whose URI columns hold the valid references `uris`
+    /// (each its record, and its line at the start of a slice that runs on
+    /// to the end of its buffer; `None` for a column with no reference) at
+    /// `out[pos..]`, growing `out` as needed (its length is room, not
+    /// content): the end of the row, or `None` (nothing written) when it
+    /// takes the general path.
     #[inline]
     pub fn write(
         &self,
@@ -171,12 +188,13 @@ impl FastRows {
         mut pos: usize,
         number: u64,
         form: Option<crate::format::TargetForm>,
-        e: &Entry<'_>,
-        line: &[u8],
+        uris: &[Option<(Entry<'_>, &[u8])>],
     ) -> Option<usize> {
         let limit = pos + ROW;
         if out.len() < limit + self.room {
-            let grow = (limit + self.room).max(2 * out.len());
+            // A quarter more than needed: buffers are reused, so this settles
+            // near the largest chunk's rows without doubling past them.
+            let grow = (limit + self.room).max(out.len() + out.len() / 4);
             out.resize(grow, 0);
         }
         let row = &mut out[..];
@@ -187,37 +205,42 @@ impl FastRows {
                     pos = put(row, pos, key);
                     pos = digits(row, pos, number);
                 }
-                Op::Part { c, null, open } => match e.span(*c) {
-                    None => pos = put(row, pos, null),
-                    Some(s) => {
-                        let n = s.end - s.start;
-                        if pos + n + SLACK > limit {
-                            return None;
-                        }
-                        if self.csv && (n == 0 || line[s.clone()].contains(&b',')) {
+                Op::Valid { u, yes, null } => {
+                    pos = put(row, pos, if uris[*u].is_some() { yes } else { null });
+                }
+                Op::Part { u, c, null, open } => {
+                    match uris[*u].as_ref().and_then(|(e, l)| Some((e.span(*c)?, *l))) {
+                        None => pos = put(row, pos, null),
+                        Some((s, line)) => {
+                            let n = s.end - s.start;
+                            if pos + n + SLACK > limit {
+                                return None;
+                            }
+                            if self.csv && (n == 0 || line[s.clone()].contains(&b',')) {
+                                pos = put(row, pos, open);
+                                row[pos] = b'"';
+                                pos = copy(row, pos + 1, line, s.start, s.end);
+                                row[pos] = b'"';
+                                pos += 1;
+                                continue;
+                            }
                             pos = put(row, pos, open);
+                            pos = copy(row, pos, line, s.start, s.end);
+                            // JSON's closing quote; TSV and CSV write over it.
                             row[pos] = b'"';
-                            pos = copy(row, pos + 1, line, s.start, s.end);
-                            row[pos] = b'"';
-                            pos += 1;
-                            continue;
+                            pos += usize::from(self.json);
                         }
-                        pos = put(row, pos, open);
-                        pos = copy(row, pos, line, s.start, s.end);
-                        // JSON's closing quote; TSV and CSV write over it.
-                        row[pos] = b'"';
-                        pos += usize::from(self.json);
                     }
-                },
-                Op::Kind { null, kinds } => {
-                    pos = match e.host_kind() {
+                }
+                Op::Kind { u, null, kinds } => {
+                    pos = match uris[*u].as_ref().and_then(|(e, _)| e.host_kind()) {
                         Some(k) => put(row, pos, &kinds[k as usize]),
                         None => put(row, pos, null),
                     }
                 }
-                Op::Port { null, key } => {
-                    let n = e.span(Component::Port).and_then(|s| {
-                        let p = &line[s];
+                Op::Port { u, null, key } => {
+                    let n = uris[*u].as_ref().and_then(|(e, line)| {
+                        let p = &line[e.span(Component::Port)?];
                         (!p.is_empty() && p.len() <= 5)
                             .then(|| p.iter().fold(0u32, |n, &d| n * 10 + u32::from(d - b'0')))
                             .filter(|&n| n <= u32::from(u16::MAX))

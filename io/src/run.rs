@@ -183,41 +183,62 @@ pub fn write_rows<W: Write + Send>(
             }
             // Buffers go back to the workers once written.
             let pool = std::sync::Mutex::new(Vec::<Vec<u8>>::new());
-            process(
-                files,
-                read,
-                engine,
-                threads,
-                || TextWriter::new(tf, schema.clone()),
-                |w, rows| {
-                    let mut buf = pool
-                        .lock()
-                        .ok()
-                        .and_then(|mut p| p.pop())
-                        .unwrap_or_default();
-                    let len = w.write(rows, &mut buf);
-                    (buf, len, rows.len())
-                },
-                |done| -> Result<(), RunError> {
-                    match done {
-                        Done::Rows((buf, len, n), bytes) => {
-                            out.write_all(&buf[..len])?;
-                            out.flush()?;
-                            summary.rows += n as u64;
-                            progress(bytes);
-                            if let Ok(mut p) = pool.lock() {
-                                p.push(buf);
-                            }
-                        }
-                        Done::Fault(m) => {
-                            summary.faults += 1;
-                            faults(&m);
+            // Writing has a thread of its own, so that the copy into the
+            // output (for a file in memory, the kernel's page allocation)
+            // overlaps the formatting, with one worker as with several.
+            let (tx, rx) = std::sync::mpsc::sync_channel::<(Vec<u8>, usize)>(1);
+            std::thread::scope(|scope| -> Result<(), RunError> {
+                let pool = &pool;
+                let writer = scope.spawn(move || -> io::Result<()> {
+                    for (buf, len) in rx {
+                        out.write_all(&buf[..len])?;
+                        out.flush()?;
+                        if let Ok(mut p) = pool.lock() {
+                            p.push(buf);
                         }
                     }
-                    Ok(())
-                },
-            )?;
-            out.flush()?;
+                    out.flush()
+                });
+                let r = process(
+                    files,
+                    read,
+                    engine,
+                    threads,
+                    || TextWriter::new(tf, schema.clone()),
+                    |w, rows| {
+                        let mut buf = pool
+                            .lock()
+                            .ok()
+                            .and_then(|mut p| p.pop())
+                            .unwrap_or_default();
+                        let len = w.write(rows, &mut buf);
+                        (buf, len, rows.len())
+                    },
+                    |done| -> Result<(), RunError> {
+                        match done {
+                            Done::Rows((buf, len, n), bytes) => {
+                                summary.rows += n as u64;
+                                progress(bytes);
+                                // A writer that stopped has its error.
+                                if tx.send((buf, len)).is_err() {
+                                    return Err(RunError::Other(String::new()));
+                                }
+                            }
+                            Done::Fault(m) => {
+                                summary.faults += 1;
+                                faults(&m);
+                            }
+                        }
+                        Ok(())
+                    },
+                );
+                drop(tx);
+                let w = writer
+                    .join()
+                    .unwrap_or_else(|_| Err(io::Error::other("the writer panicked")));
+                w?;
+                r
+            })?;
         }
         OutputFormat::Arrow => {
             let builder = BatchBuilder::new(schema.clone());

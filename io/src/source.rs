@@ -47,7 +47,7 @@ pub struct ReadOptions {
 impl Default for ReadOptions {
     fn default() -> Self {
         ReadOptions {
-            chunk_bytes: 1 << 18,
+            chunk_bytes: 1 << 20,
             max_record_bytes: 16 << 20,
             csv_quotes: false,
             number_lines: true,
@@ -436,7 +436,7 @@ impl StreamState {
                     }
                     return Some(self.overlong(opts, input, name, o.len(), true));
                 }
-                if end > 0 && (self.buf.len() >= opts.chunk_bytes || self.eof || self.dry) {
+                if end > 0 && (self.buf.len() >= stream_chunk(opts) || self.eof || self.dry) {
                     return Some(self.chunk(opts, input, name, end));
                 }
                 let pending = self.buf.len() - end;
@@ -461,7 +461,7 @@ impl StreamState {
                 Err(_) => self.eof = true,
             }
             self.dry = false;
-            while !self.eof && self.buf.len() < opts.chunk_bytes {
+            while !self.eof && self.buf.len() < stream_chunk(opts) {
                 match self.stream.rx.try_recv() {
                     Ok(Ok(b)) => self.buf.extend_from_slice(&b),
                     Ok(Err(e)) => self.fail(name, e),
@@ -523,6 +523,15 @@ impl StreamState {
             input_bytes: 0,
         })
     }
+}
+
+/// Chunks cut from a stream are at most this big: a stream's chunks are
+/// copies held until their rows are written, and memory stays bounded
+/// (64 MiB in every output format) whatever the chunk size asked for.
+const STREAM_CHUNK: usize = 512 << 10;
+
+fn stream_chunk(opts: &ReadOptions) -> usize {
+    opts.chunk_bytes.min(STREAM_CHUNK)
 }
 
 /// Where the next chunk of a mapped file ends.

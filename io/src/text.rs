@@ -88,27 +88,36 @@ impl TextWriter {
     /// grow it again), not content: the number of bytes written.
     pub fn write(&mut self, rows: &ChunkRows<'_>, out: &mut Vec<u8>) -> usize {
         let n = rows.len();
-        let one = rows.ex.uris.len() == 1;
+        let columns = rows.ex.uris.len();
         let mut pos = 0;
         let mut slow = Vec::new();
         for r in 0..n {
-            if let (Some(f), true) = (&self.fast, one) {
-                if let Value::Entry { entry, buf, .. } = rows.value(0, r) {
-                    if entry.is_valid() {
-                        let line = &buf[entry.line_start()..];
-                        if let Some(end) =
-                            f.write(out, pos, rows.line(r), rows.form(r), &entry, line)
-                        {
-                            pos = end;
-                            continue;
+            if let Some(f) = &self.fast {
+                // Each URI column a valid reference from its record, or none.
+                let mut uris: [Option<(urilex::Entry<'_>, &[u8])>; 2] = [None, None];
+                let mut fits = columns <= 2;
+                for (u, slot) in uris.iter_mut().enumerate().take(columns) {
+                    match rows.value(u, r) {
+                        Value::Entry { entry, buf, .. } if entry.is_valid() => {
+                            *slot = Some((entry, &buf[entry.line_start()..]));
                         }
+                        Value::Absent if u > 0 => {}
+                        _ => fits = false,
+                    }
+                }
+                if fits {
+                    if let Some(end) =
+                        f.write(out, pos, rows.line(r), rows.form(r), &uris[..columns])
+                    {
+                        pos = end;
+                        continue;
                     }
                 }
             }
             slow.clear();
             self.row(rows, r, &mut slow);
             if out.len() < pos + slow.len() {
-                let grow = (pos + slow.len()).max(2 * out.len());
+                let grow = (pos + slow.len()).max(out.len() + out.len() / 4);
                 out.resize(grow, 0);
             }
             out[pos..pos + slow.len()].copy_from_slice(&slow);

@@ -705,3 +705,36 @@ fn the_schema_names_its_columns_and_refuses_unknown_ones() {
     assert_eq!(s.names, ["host", "status", "time"]);
     assert_eq!(ex.carry.len(), 2);
 }
+
+/// Several compressed files (decompressed ahead on threads of their own)
+/// and a plain one between them: every row, in input order, line numbers
+/// from 1 in each input.
+#[test]
+fn several_compressed_inputs_in_order() {
+    use std::io::Write;
+    let mut files = Vec::new();
+    for i in 0..5 {
+        let text: String = (0..3000).map(|k| format!("http://h{i}/{k}\n")).collect();
+        let bytes = if i == 2 {
+            text.into_bytes()
+        } else if i % 2 == 0 {
+            zstd::encode_all(text.as_bytes(), 1).unwrap()
+        } else {
+            let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+            e.write_all(text.as_bytes()).unwrap();
+            e.finish().unwrap()
+        };
+        files.push(temp(&format!("several{i}"), &bytes));
+    }
+    for threads in [1, 2, 4] {
+        let mut run = Run::new(InputFormat::Lines);
+        run.threads = threads;
+        run.chunk = 5000;
+        let rows = run.jsonl(&files);
+        assert_eq!(rows.len(), 15_000);
+        for (n, r) in rows.iter().enumerate() {
+            assert_eq!(r["host"], format!("h{}", n / 3000));
+            assert_eq!(r["line"], (n % 3000) as u64 + 1);
+        }
+    }
+}
