@@ -35,7 +35,10 @@ fn main() {
         let mut n = 0usize;
         for l in &lines {
             if let Ok(v) = serde_json::from_slice::<serde_json::Value>(l) {
-                if let Some(s) = v.pointer(&pointer).and_then(|v| v.as_str()) {
+                // Flattened (`{"url.original":...}`) or nested, as the
+                // scanner looks.
+                let found = v.get(&path).or_else(|| v.pointer(&pointer));
+                if let Some(s) = found.and_then(|v| v.as_str()) {
                     n += s.len();
                 }
             }
