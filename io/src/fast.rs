@@ -289,18 +289,9 @@ fn copy(row: &mut [u8], pos: usize, src: &[u8], s: usize, e: usize) -> usize {
 }
 
 #[inline(always)]
-fn digits(row: &mut [u8], pos: usize, mut n: u64) -> usize {
-    let mut buf = [0u8; 20];
-    let mut i = 20;
-    loop {
-        i -= 1;
-        buf[i] = b'0' + (n % 10) as u8;
-        n /= 10;
-        if n == 0 {
-            break;
-        }
-    }
-    let len = 20 - i;
+fn digits(row: &mut [u8], pos: usize, n: u64) -> usize {
+    let (buf, i) = crate::text::decimal(n);
+    let len = buf.len() - i;
     row[pos..pos + len].copy_from_slice(&buf[i..]);
     pos + len
 }

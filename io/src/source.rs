@@ -240,7 +240,7 @@ impl Reader {
             });
         }
         if path.as_os_str() == "-" {
-            let stream = spawn_stream(Box::new(io::stdin()), None);
+            let stream = spawn_stream(Box::new(io::stdin()));
             return Ok(Current::Stream {
                 input: i,
                 name,
@@ -708,7 +708,7 @@ impl<R: Read> Read for Counting<R> {
 
 /// A thread that reads `input` (decompressing it when its first bytes say
 /// it is compressed) into a bounded queue of blocks.
-fn spawn_stream(input: Box<dyn Read + Send>, _hint: Option<Compression>) -> Stream {
+fn spawn_stream(input: Box<dyn Read + Send>) -> Stream {
     let (tx, rx) = mpsc::sync_channel::<Block>(QUEUED);
     let read = Arc::new(AtomicU64::new(0));
     let counter = read.clone();
@@ -782,13 +782,13 @@ fn open_file(path: &Path) -> io::Result<Opened> {
         return Err(io::Error::other("is a directory"));
     }
     if !meta.is_file() || meta.len() == 0 {
-        return Ok(Opened::Stream(spawn_stream(Box::new(file), None)));
+        return Ok(Opened::Stream(spawn_stream(Box::new(file))));
     }
     let mut head = [0u8; 4];
     let n = read_head(&mut file, &mut head)?;
-    if let Some(c) = compression(&head[..n]) {
+    if compression(&head[..n]).is_some() {
         let file = File::open(path)?;
-        return Ok(Opened::Stream(spawn_stream(Box::new(file), Some(c))));
+        return Ok(Opened::Stream(spawn_stream(Box::new(file))));
     }
     // SAFETY: the map is read-only and lives as long as the chunks cut from
     // it (they hold an `Arc` of it). If another process changes the file

@@ -278,8 +278,9 @@ fn hex(out: &mut Vec<u8>, bytes: &[u8]) {
     }
 }
 
-/// Decimal digits of `n`.
-pub fn put_u64(out: &mut Vec<u8>, mut n: u64) {
+/// The decimal digits of `n`: a buffer and where they start in it.
+#[inline(always)]
+pub(crate) fn decimal(mut n: u64) -> ([u8; 20], usize) {
     let mut buf = [0u8; 20];
     let mut i = buf.len();
     loop {
@@ -290,6 +291,12 @@ pub fn put_u64(out: &mut Vec<u8>, mut n: u64) {
             break;
         }
     }
+    (buf, i)
+}
+
+/// Decimal digits of `n`.
+pub fn put_u64(out: &mut Vec<u8>, n: u64) {
+    let (buf, i) = decimal(n);
     out.extend_from_slice(&buf[i..]);
 }
 
