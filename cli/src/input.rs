@@ -253,6 +253,60 @@ pub fn output(path: Option<&Path>, binary: bool) -> Result<Box<dyn io::Write + S
     Ok(Box::new(io::stdout()))
 }
 
+/// Where text rows go when the output is a regular file: the file (its
+/// own handle), and the offset the rows start at.
+pub struct FileOut {
+    pub file: std::fs::File,
+    pub start: u64,
+    /// Whether it is standard output (whose position is moved past the rows
+    /// at the end, for what the shell writes next).
+    pub stdout: bool,
+}
+
+/// The output as a regular file that rows may be written into at their
+/// offsets, when it is one: the file given with `-o`, or standard output
+/// redirected to a file that is not open for appending (Linux tells by
+/// `/proc/self/fdinfo/1`; elsewhere, or when it cannot tell, `None`).
+pub fn file_output(path: Option<&Path>) -> Result<Option<FileOut>, Failure> {
+    if let Some(p) = path {
+        let file = std::fs::File::create(p)
+            .map_err(|e| Failure::Message(format!("{}: {e}", p.display())))?;
+        return Ok(Some(FileOut {
+            file,
+            start: 0,
+            stdout: false,
+        }));
+    }
+    #[cfg(target_os = "linux")]
+    {
+        use std::io::Seek;
+        use std::os::fd::AsFd;
+        let Ok(fd) = io::stdout().as_fd().try_clone_to_owned() else {
+            return Ok(None);
+        };
+        let mut file = std::fs::File::from(fd);
+        let regular = file.metadata().map(|m| m.is_file()).unwrap_or(false);
+        // O_APPEND is 0o2000 in the octal `flags:` line.
+        let append = std::fs::read_to_string("/proc/self/fdinfo/1")
+            .ok()
+            .and_then(|t| {
+                let f = t.lines().find_map(|l| l.strip_prefix("flags:"))?;
+                u64::from_str_radix(f.trim(), 8).ok()
+            })
+            .map(|flags| flags & 0o2000 != 0);
+        if regular && append == Some(false) {
+            if let Ok(start) = file.stream_position() {
+                return Ok(Some(FileOut {
+                    file,
+                    start,
+                    stdout: true,
+                }));
+            }
+        }
+    }
+    Ok(None)
+}
+
 /// A progress display on stderr when it is a terminal: a bar for files
 /// that add up to 64 MiB or more, the bytes read so far for standard
 /// input.

@@ -1197,3 +1197,30 @@ fn log_formats_through_the_cli() {
     assert!(err.contains("--input combined"), "{err}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Standard output redirected to a file: the rows go after what the file
+/// held at its position, and what is written next comes after them (the
+/// rows are written at their offsets by several threads).
+#[test]
+fn rows_into_a_redirected_file_keep_their_place() {
+    let dir = std::env::temp_dir().join(format!("urilex-cli-redirect-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let sample = concat!(env!("CARGO_MANIFEST_DIR"), "/../samples/access.log");
+    let (_, piped, _) = urilex(&["parse", "--input", "combined", sample], b"");
+    let path = dir.join("rows.jsonl");
+    let mut f = std::fs::File::create(&path).unwrap();
+    f.write_all(b"HEAD\n").unwrap();
+    let status = Command::new(env!("CARGO_BIN_EXE_urilex"))
+        .args(["parse", "--threads", "2", "--input", "combined", sample])
+        .stdout(Stdio::from(f.try_clone().unwrap()))
+        .status()
+        .unwrap();
+    assert!(status.success());
+    f.write_all(b"TAIL\n").unwrap();
+    let got = std::fs::read(&path).unwrap();
+    let mut want = b"HEAD\n".to_vec();
+    want.extend_from_slice(&piped);
+    want.extend_from_slice(b"TAIL\n");
+    assert!(got == want);
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -172,73 +172,10 @@ pub fn write_rows<W: Write + Send>(
     let mut summary = Summary::default();
     match format {
         OutputFormat::Jsonl | OutputFormat::Tsv | OutputFormat::Csv => {
-            let tf = match format {
-                OutputFormat::Jsonl => TextFormat::Jsonl,
-                OutputFormat::Tsv => TextFormat::Tsv,
-                _ => TextFormat::Csv,
-            };
-            let mut out = out;
-            if header && tf != TextFormat::Jsonl {
-                out.write_all(&TextWriter::new(tf, schema.clone()).header())?;
-            }
-            // Buffers go back to the workers once written.
-            let pool = std::sync::Mutex::new(Vec::<Vec<u8>>::new());
-            // Writing has a thread of its own, so that the copy into the
-            // output (for a file in memory, the kernel's page allocation)
-            // overlaps the formatting, with one worker as with several.
-            let (tx, rx) = std::sync::mpsc::sync_channel::<(Vec<u8>, usize)>(1);
-            std::thread::scope(|scope| -> Result<(), RunError> {
-                let pool = &pool;
-                let writer = scope.spawn(move || -> io::Result<()> {
-                    for (buf, len) in rx {
-                        out.write_all(&buf[..len])?;
-                        out.flush()?;
-                        if let Ok(mut p) = pool.lock() {
-                            p.push(buf);
-                        }
-                    }
-                    out.flush()
-                });
-                let r = process(
-                    files,
-                    read,
-                    engine,
-                    threads,
-                    || TextWriter::new(tf, schema.clone()),
-                    |w, rows| {
-                        let mut buf = pool
-                            .lock()
-                            .ok()
-                            .and_then(|mut p| p.pop())
-                            .unwrap_or_default();
-                        let len = w.write(rows, &mut buf);
-                        (buf, len, rows.len())
-                    },
-                    |done| -> Result<(), RunError> {
-                        match done {
-                            Done::Rows((buf, len, n), bytes) => {
-                                summary.rows += n as u64;
-                                progress(bytes);
-                                // A writer that stopped has its error.
-                                if tx.send((buf, len)).is_err() {
-                                    return Err(RunError::Other(String::new()));
-                                }
-                            }
-                            Done::Fault(m) => {
-                                summary.faults += 1;
-                                faults(&m);
-                            }
-                        }
-                        Ok(())
-                    },
-                );
-                drop(tx);
-                let w = writer
-                    .join()
-                    .unwrap_or_else(|_| Err(io::Error::other("the writer panicked")));
-                w?;
-                r
-            })?;
+            let out = TextOut::Stream(out);
+            summary = write_text(
+                files, read, engine, schema, format, header, threads, out, faults, progress,
+            )?;
         }
         OutputFormat::Arrow => {
             let builder = BatchBuilder::new(schema.clone());
@@ -305,6 +242,209 @@ pub fn write_rows<W: Write + Send>(
             sink.finish().map_err(parquet_error)?;
         }
     }
+    Ok(summary)
+}
+
+/// Where text rows go: a stream, written in order by one thread, or a
+/// regular file, written at each chunk's offset by several threads at once
+/// (the copy into the file is then not one thread's work).
+enum TextOut<W> {
+    Stream(W),
+    /// The file, where the rows start, and how many threads write.
+    #[cfg(unix)]
+    At(std::fs::File, u64, usize),
+}
+
+/// [`write_rows`] for the text formats into a regular file, from offset
+/// `start` on (the file's own position is not used or moved), written by
+/// up to `writers` threads at once at each chunk's place; the end offset
+/// is returned with the summary. Not for a file opened to append.
+#[cfg(unix)]
+#[allow(clippy::too_many_arguments)]
+pub fn write_rows_at(
+    files: &[PathBuf],
+    read: ReadOptions,
+    engine: &Engine,
+    schema: &Schema,
+    format: OutputFormat,
+    header: bool,
+    threads: usize,
+    file: std::fs::File,
+    start: u64,
+    writers: usize,
+    faults: &mut dyn FnMut(&str),
+    progress: &mut dyn FnMut(u64),
+) -> Result<(Summary, u64), RunError> {
+    let mut end = start;
+    let out: TextOut<std::io::Sink> = TextOut::At(file, start, writers.max(1));
+    let s = write_text_at(
+        files, read, engine, schema, format, header, threads, out, faults, progress, &mut end,
+    )?;
+    Ok((s, end))
+}
+
+#[allow(clippy::too_many_arguments)]
+fn write_text<W: Write + Send>(
+    files: &[PathBuf],
+    read: ReadOptions,
+    engine: &Engine,
+    schema: &Schema,
+    format: OutputFormat,
+    header: bool,
+    threads: usize,
+    out: TextOut<W>,
+    faults: &mut dyn FnMut(&str),
+    progress: &mut dyn FnMut(u64),
+) -> Result<Summary, RunError> {
+    let mut end = 0;
+    write_text_at(
+        files, read, engine, schema, format, header, threads, out, faults, progress, &mut end,
+    )
+}
+
+#[allow(clippy::too_many_arguments)]
+fn write_text_at<W: Write + Send>(
+    files: &[PathBuf],
+    read: ReadOptions,
+    engine: &Engine,
+    schema: &Schema,
+    format: OutputFormat,
+    header: bool,
+    threads: usize,
+    out: TextOut<W>,
+    faults: &mut dyn FnMut(&str),
+    progress: &mut dyn FnMut(u64),
+    end: &mut u64,
+) -> Result<Summary, RunError> {
+    let mut summary = Summary::default();
+    let tf = match format {
+        OutputFormat::Jsonl => TextFormat::Jsonl,
+        OutputFormat::Tsv => TextFormat::Tsv,
+        _ => TextFormat::Csv,
+    };
+    let head = if header && tf != TextFormat::Jsonl {
+        TextWriter::new(tf, schema.clone()).header()
+    } else {
+        Vec::new()
+    };
+    // Buffers go back to the workers once written.
+    let pool = std::sync::Mutex::new(Vec::<Vec<u8>>::new());
+    // Writing has threads of its own, so that the copy into the output
+    // (for a file in memory, the kernel's page allocation) overlaps the
+    // formatting, with one worker as with several.
+    let (writers, mut offset) = match &out {
+        TextOut::Stream(_) => (1, 0),
+        #[cfg(unix)]
+        TextOut::At(_, start, n) => (*n, *start),
+    };
+    let (tx, rx) = std::sync::mpsc::sync_channel::<(Vec<u8>, usize, u64)>(writers);
+    let rx = std::sync::Mutex::new(rx);
+    let failed = std::sync::Mutex::new(None::<io::Error>);
+    std::thread::scope(|scope| -> Result<(), RunError> {
+        let (pool, rx, failed) = (&pool, &rx, &failed);
+        let fail = move |e: io::Error| {
+            if let Ok(mut f) = failed.lock() {
+                f.get_or_insert(e);
+            }
+        };
+        let take = move || rx.lock().ok().and_then(|r| r.recv().ok());
+        let give = move |buf: Vec<u8>| {
+            if let Ok(mut p) = pool.lock() {
+                p.push(buf);
+            }
+        };
+        match out {
+            TextOut::Stream(mut out) => {
+                scope.spawn(move || {
+                    let r = (|| -> io::Result<()> {
+                        out.write_all(&head)?;
+                        while let Some((buf, len, _)) = take() {
+                            out.write_all(&buf[..len])?;
+                            out.flush()?;
+                            give(buf);
+                        }
+                        out.flush()
+                    })();
+                    if let Err(e) = r {
+                        fail(e);
+                        // Drain, so that the sink is never stuck.
+                        while take().is_some() {}
+                    }
+                });
+            }
+            #[cfg(unix)]
+            TextOut::At(file, start, n) => {
+                use std::os::unix::fs::FileExt;
+                let file = std::sync::Arc::new(file);
+                if let Err(e) = file.write_all_at(&head, start) {
+                    fail(e);
+                }
+                offset += head.len() as u64;
+                for _ in 0..n {
+                    let file = file.clone();
+                    scope.spawn(move || {
+                        let mut ok = true;
+                        while let Some((buf, len, at)) = take() {
+                            if ok {
+                                if let Err(e) = file.write_all_at(&buf[..len], at) {
+                                    fail(e);
+                                    ok = false;
+                                }
+                            }
+                            give(buf);
+                        }
+                    });
+                }
+            }
+        }
+        let r = process(
+            files,
+            read,
+            engine,
+            threads,
+            || TextWriter::new(tf, schema.clone()),
+            |w, rows| {
+                let mut buf = pool
+                    .lock()
+                    .ok()
+                    .and_then(|mut p| p.pop())
+                    .unwrap_or_default();
+                let len = w.write(rows, &mut buf);
+                (buf, len, rows.len())
+            },
+            |done| -> Result<(), RunError> {
+                match done {
+                    Done::Rows((buf, len, n), bytes) => {
+                        summary.rows += n as u64;
+                        progress(bytes);
+                        if failed.lock().map(|f| f.is_some()).unwrap_or(true) {
+                            return Err(RunError::Other(String::new()));
+                        }
+                        let at = offset;
+                        offset += len as u64;
+                        if tx.send((buf, len, at)).is_err() {
+                            return Err(RunError::Other(String::new()));
+                        }
+                    }
+                    Done::Fault(m) => {
+                        summary.faults += 1;
+                        faults(&m);
+                    }
+                }
+                Ok(())
+            },
+        );
+        drop(tx);
+        r
+    })
+    .map_err(|e| match failed.lock().ok().and_then(|mut f| f.take()) {
+        Some(io) => RunError::Io(io),
+        None => e,
+    })?;
+    if let Some(e) = failed.lock().ok().and_then(|mut f| f.take()) {
+        return Err(RunError::Io(e));
+    }
+    *end = offset;
     Ok(summary)
 }
 

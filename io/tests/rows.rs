@@ -738,3 +738,53 @@ fn several_compressed_inputs_in_order() {
         }
     }
 }
+
+/// Text rows written at their offsets by several threads into a regular
+/// file are the bytes written in order to a stream, from the offset given.
+#[cfg(unix)]
+#[test]
+fn rows_written_at_their_offsets_equal_the_stream() {
+    let file = repo("samples/access.log");
+    for (input, format) in [
+        (InputFormat::Combined, OutputFormat::Jsonl),
+        (InputFormat::Lines, OutputFormat::Csv),
+        (InputFormat::Combined, OutputFormat::Tsv),
+    ] {
+        let mut run = Run::new(input.clone());
+        run.chunk = 3000;
+        let (want, _, _) = run.out(std::slice::from_ref(&file), format);
+        for (threads, writers) in [(1, 1), (2, 2), (4, 3)] {
+            run.threads = threads;
+            let (engine, schema) = run.engine();
+            let path = temp(&format!("at-{threads}-{writers}.txt"), b"HEAD\n");
+            let out = std::fs::OpenOptions::new().write(true).open(&path).unwrap();
+            let read = ReadOptions {
+                chunk_bytes: run.chunk,
+                ..ReadOptions::default()
+            };
+            let (summary, end) = urilex_io::run::write_rows_at(
+                std::slice::from_ref(&file),
+                read,
+                &engine,
+                &schema,
+                format,
+                format == OutputFormat::Csv,
+                threads,
+                out,
+                5,
+                writers,
+                &mut |m| panic!("{m}"),
+                &mut |_| {},
+            )
+            .unwrap();
+            let got = std::fs::read(&path).unwrap();
+            assert_eq!(&got[..5], b"HEAD\n");
+            assert!(
+                got[5..] == want[..],
+                "{input} {format:?} {threads} {writers}"
+            );
+            assert_eq!(end, 5 + want.len() as u64);
+            assert!(summary.rows > 2000);
+        }
+    }
+}

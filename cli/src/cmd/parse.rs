@@ -5,11 +5,11 @@ use crate::args::{
     syntax_parser, use_threads, Format, FormatArg, InputsArg, ProfileArg, ThreadsArg,
 };
 use crate::failure::Failure;
-use crate::input::{for_each_chunk, output, Progress};
+use crate::input::{file_output, for_each_chunk, output, Progress};
 use crate::output::{write_json, Columns};
 use std::io::{self, BufWriter, Write};
 use urilex::{Parser, Profile, Syntax};
-use urilex_io::run::{write_rows, RunError};
+use urilex_io::run::{write_rows, write_rows_at, RunError};
 use urilex_io::schema::Schema;
 
 #[derive(clap::Args)]
@@ -82,7 +82,6 @@ pub fn run(a: Args) -> Result<(), Failure> {
         ..engine
     };
     let binary = matches!(format, Format::Arrow | Format::Parquet);
-    let out = output(a.format.output.as_deref(), binary)?;
     let progress = std::cell::RefCell::new(Progress::new(&a.inputs.files));
     let mut failed = false;
     // Larger chunks for the columnar formats: one record batch (and one
@@ -93,21 +92,58 @@ pub fn run(a: Args) -> Result<(), Failure> {
         Format::Arrow => 1 << 20,
         _ => read.chunk_bytes,
     };
-    let r = write_rows(
-        &a.inputs.files,
-        read,
-        &engine,
-        &schema,
-        format.to_io(),
-        a.header || format == Format::Csv,
-        threads,
-        out,
-        &mut |m| {
-            failed = true;
-            progress.borrow_mut().suspend(|| eprintln!("urilex: {m}"));
-        },
-        &mut |n| progress.borrow_mut().inc(n),
-    );
+    let header = a.header || format == Format::Csv;
+    let mut on_fault = |m: &str| {
+        failed = true;
+        progress.borrow_mut().suspend(|| eprintln!("urilex: {m}"));
+    };
+    let mut on_progress = |n: u64| progress.borrow_mut().inc(n);
+    // Text rows into a regular file go to their offsets from several
+    // threads at once; anything else is written in order.
+    let at = if binary {
+        None
+    } else {
+        file_output(a.format.output.as_deref())?
+    };
+    let r = match at {
+        Some(mut f) => {
+            let writers = threads.clamp(1, 4);
+            let r = write_rows_at(
+                &a.inputs.files,
+                read,
+                &engine,
+                &schema,
+                format.to_io(),
+                header,
+                threads,
+                f.file.try_clone()?,
+                f.start,
+                writers,
+                &mut on_fault,
+                &mut on_progress,
+            );
+            if let (Ok((_, end)), true) = (&r, f.stdout) {
+                use std::io::Seek;
+                f.file.seek(std::io::SeekFrom::Start(*end))?;
+            }
+            r.map(|(s, _)| s)
+        }
+        None => {
+            let out = output(a.format.output.as_deref(), binary)?;
+            write_rows(
+                &a.inputs.files,
+                read,
+                &engine,
+                &schema,
+                format.to_io(),
+                header,
+                threads,
+                out,
+                &mut on_fault,
+                &mut on_progress,
+            )
+        }
+    };
     progress.borrow_mut().finish();
     match r {
         Ok(_) if failed => Err(Failure::Inputs),
