@@ -1224,3 +1224,25 @@ fn rows_into_a_redirected_file_keep_their_place() {
     assert!(got == want);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// normalize, lint and resolve read an access log's target by its form
+/// too: in origin-form `//EXAMPLE/x` is a path (case kept), not a host
+/// (which normalization would lower-case).
+#[test]
+fn line_commands_read_targets_by_their_form() {
+    let log = b"1.2.3.4 - - [t] \"GET //EXAMPLE/./x HTTP/1.1\" 200 1 \"-\" \"-\"\n\
+1.2.3.4 - - [t] \"CONNECT Example.COM:443 HTTP/1.1\" 200 1 \"-\" \"-\"\n";
+    let (code, out, err) = urilex(&["normalize", "--input", "combined"], log);
+    assert_eq!(code, 0, "{err}");
+    // Without an authority a path cannot begin with "//" (RFC 3986 3.3):
+    // the normal form writes "/." before it, so that it still reads as a
+    // path; the authority-form target is an authority, written as a
+    // network-path reference.
+    assert_eq!(
+        String::from_utf8(out).unwrap(),
+        "/.//EXAMPLE/x\n//example.com:443\n"
+    );
+    // As a plain reference the same text has a host.
+    let (_, out, _) = urilex(&["normalize"], b"//EXAMPLE/./x\n");
+    assert_eq!(String::from_utf8(out).unwrap(), "//example/x\n");
+}

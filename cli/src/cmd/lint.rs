@@ -40,7 +40,7 @@ pub fn run(a: Args) -> Result<(), Failure> {
             };
             out.write_all(b"{\"input\":")?;
             json_str(out, Some(&String::from_utf8_lossy(line)))?;
-            match parser.parse_bytes(line) {
+            match at.parser(parser).parse_bytes(line) {
                 Ok(u) => {
                     out.write_all(b",\"valid\":true,\"lints\":[")?;
                     for (i, l) in u.lints().iter().enumerate() {

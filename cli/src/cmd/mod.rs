@@ -21,6 +21,20 @@ use std::io::{self, Write};
 pub struct At<'a> {
     pub name: &'a str,
     pub line: u64,
+    /// The rule the record's reference is read with when its record says
+    /// (an access log's request target, by its form).
+    pub syntax: Option<urilex::Syntax>,
+}
+
+impl At<'_> {
+    /// `parser`, reading this record's reference with the rule its record
+    /// gives it, where the profile has that rule.
+    pub fn parser(&self, parser: urilex::Parser) -> urilex::Parser {
+        match self.syntax {
+            Some(s) if parser.get_profile().entry_rule(s).is_some() => parser.syntax(s),
+            _ => parser,
+        }
+    }
 }
 
 impl std::fmt::Display for At<'_> {
@@ -66,6 +80,7 @@ pub fn run_lines<S>(
                 let at = At {
                     name: rows.name,
                     line: rows.line(r),
+                    syntax: rows.form(r).and_then(|f| f.syntax()),
                 };
                 let rec = match rows.value(0, r) {
                     urilex_io::rows::Value::Format(e) => Err(e.message.as_str()),

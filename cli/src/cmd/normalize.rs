@@ -40,7 +40,7 @@ pub fn run(a: Args) -> Result<(), Failure> {
                 Ok(line) => line,
                 Err(m) => return writeln!(out, "ERROR {at}: {m}"),
             };
-            match parser.parse_bytes(line) {
+            match at.parser(parser).parse_bytes(line) {
                 Ok(u) => {
                     urilex::normalize_into(&u, opts, s);
                     out.write_all(s.as_bytes())?;

@@ -92,7 +92,7 @@ pub fn run(a: Args) -> Result<(), Failure> {
                     Err(e) => return writeln!(out, "ERROR {at}: base: {e}"),
                 },
             };
-            let reference = match parser.parse_bytes(ref_bytes) {
+            let reference = match at.parser(parser).parse_bytes(ref_bytes) {
                 Ok(u) => u,
                 Err(e) => return writeln!(out, "ERROR {at}: {e}"),
             };
