@@ -26,7 +26,7 @@ use arrow_buffer::{Buffer, NullBuffer, OffsetBuffer, ScalarBuffer};
 use arrow_schema::{DataType, Field, Fields, Schema as ArrowSchema, SchemaRef};
 use parquet::arrow::arrow_writer::{compute_leaves, ArrowColumnChunk, ArrowRowGroupWriterFactory};
 use parquet::arrow::ArrowSchemaConverter;
-use parquet::basic::{Compression, ZstdLevel};
+use parquet::basic::{Compression, Encoding, ZstdLevel};
 use parquet::file::properties::{EnabledStatistics, WriterProperties};
 use parquet::file::writer::SerializedFileWriter;
 use parquet::schema::types::ColumnPath;
@@ -522,6 +522,10 @@ pub fn parquet_properties(arrow: &ArrowSchema) -> WriterProperties {
         };
         if unique(f.name()) {
             b = b.set_column_dictionary_enabled(ColumnPath::from(f.name().as_str()), false);
+        }
+        // Line numbers climb by one: deltas pack them into a few bits.
+        if matches!(f.data_type(), DataType::UInt64) && f.name() == "line" {
+            b = b.set_column_encoding(ColumnPath::from("line"), Encoding::DELTA_BINARY_PACKED);
         }
         if let DataType::Struct(children) = f.data_type() {
             for c in children {
