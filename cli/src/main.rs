@@ -1,9 +1,11 @@
 //! `urilex`: URI references in logs, from the command line.
 //!
-//! One output row per input line, in order, none dropped: lines end at LF, a
-//! CR right before the LF is dropped, and lines that are not UTF-8 are
-//! reported as invalid rows with the offset of the first bad byte. This
-//! file only wires the subcommands (`cmd/`) together.
+//! One output row per input record, in order, none dropped: by default a
+//! record is a line (it ends at LF, a CR right before the LF is dropped),
+//! and a reference that is not UTF-8 is an invalid row with the offset of
+//! its first bad byte; `--input` reads access logs, JSON Lines, TSV and
+//! CSV (urilex-io). This file only wires the subcommands (`cmd/`)
+//! together.
 
 mod args;
 mod cmd;
@@ -22,8 +24,10 @@ use std::process::ExitCode;
     name = "urilex",
     version,
     about = "Parse and validate URI references (RFC 3986 and the grammars it grew from)",
-    after_help = "Every subcommand reads the files given, or standard input (streamed), one \
-                  reference per line. `urilex SUBCOMMAND --help` shows examples."
+    after_help = "Every subcommand reads the files given, or standard input (streamed; gzip and \
+                  zstd read as they are): one reference per line, or with --input the \
+                  references in access logs, JSON Lines, TSV or CSV. `urilex SUBCOMMAND --help` \
+                  shows examples."
 )]
 struct Cli {
     #[command(subcommand)]
@@ -32,7 +36,8 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Parse one reference per line and print its parts.
+    /// One row per record with every part of its reference: JSON Lines, TSV,
+    /// CSV, Arrow or Parquet (docs/schema.md).
     Parse(cmd::parse::Args),
     /// Resolve references (one per line) against a base, or `base<TAB>reference` pairs.
     Resolve(cmd::resolve::Args),
