@@ -22,7 +22,7 @@ use arrow_array::{
     ArrayRef, BinaryArray, BooleanArray, DictionaryArray, Int16Array, RecordBatch, StringArray,
     StructArray, UInt16Array, UInt64Array,
 };
-use arrow_buffer::{Buffer, NullBuffer, OffsetBuffer, ScalarBuffer};
+use arrow_buffer::{BooleanBufferBuilder, Buffer, NullBuffer, OffsetBuffer, ScalarBuffer};
 use arrow_schema::{DataType, Field, Fields, Schema as ArrowSchema, SchemaRef};
 use parquet::arrow::arrow_writer::{compute_leaves, ArrowColumnChunk, ArrowRowGroupWriterFactory};
 use parquet::arrow::ArrowSchemaConverter;
@@ -79,35 +79,43 @@ pub fn arrow_schema(schema: &Schema) -> SchemaRef {
 /// A column being built: plain vectors, turned into an Arrow array once
 /// the chunk is done (no per-value dispatch through Arrow's builders).
 enum Col {
-    U64(Vec<u64>, Vec<bool>),
-    U16(Vec<u16>, Vec<bool>),
-    Bool(Vec<bool>, Vec<bool>),
+    U64(Vec<u64>, Bits),
+    U16(Vec<u16>, Bits),
+    Bool(Bits, Bits),
     /// Offsets, bytes, validity; `binary` for Binary, else Utf8.
     Bytes {
         offsets: Vec<i32>,
         bytes: Vec<u8>,
-        valid: Vec<bool>,
+        valid: Bits,
         binary: bool,
     },
     /// Keys into `names` (found or added as values come).
     Dict {
         keys: Vec<i16>,
-        valid: Vec<bool>,
+        valid: Bits,
         names: Vec<&'static str>,
     },
     List(Box<ListBuilder<StringBuilder>>),
     Error(Box<ErrorCol>),
 }
 
+/// Validity (or boolean values) as bits.
+type Bits = BooleanBufferBuilder;
+
+/// The error struct, kept sparse (most rows have none): its rows' count
+/// and each error with its row; the children are made at the end.
 struct ErrorCol {
-    valid: Vec<bool>,
-    kind: Col,
-    part: Col,
-    index: Col,
-    rule: Col,
-    message: Col,
-    raw: Col,
-    scratch: String,
+    rows: usize,
+    errors: Vec<(usize, ErrorRow)>,
+}
+
+struct ErrorRow {
+    kind: &'static str,
+    part: Option<&'static str>,
+    index: Option<u64>,
+    rule: Option<&'static str>,
+    message: String,
+    raw: Option<Vec<u8>>,
 }
 
 fn bytes_col(rows: usize, binary: bool) -> Col {
@@ -116,7 +124,7 @@ fn bytes_col(rows: usize, binary: bool) -> Col {
     Col::Bytes {
         offsets,
         bytes: Vec::with_capacity(rows * 8),
-        valid: Vec::with_capacity(rows),
+        valid: Bits::new(rows),
         binary,
     }
 }
@@ -124,22 +132,22 @@ fn bytes_col(rows: usize, binary: bool) -> Col {
 fn dict_col(rows: usize, names: Vec<&'static str>) -> Col {
     Col::Dict {
         keys: Vec::with_capacity(rows),
-        valid: Vec::with_capacity(rows),
+        valid: Bits::new(rows),
         names,
     }
 }
 
-fn nulls(valid: Vec<bool>) -> Option<NullBuffer> {
-    let n = NullBuffer::from(valid);
+fn nulls(mut valid: Bits) -> Option<NullBuffer> {
+    let n = NullBuffer::new(valid.finish());
     (n.null_count() > 0).then_some(n)
 }
 
 impl Col {
     fn for_field(f: &Field, rows: usize, kinds: &[&'static str]) -> Col {
         match f.data_type() {
-            DataType::UInt64 => Col::U64(Vec::with_capacity(rows), Vec::with_capacity(rows)),
-            DataType::UInt16 => Col::U16(Vec::with_capacity(rows), Vec::with_capacity(rows)),
-            DataType::Boolean => Col::Bool(Vec::with_capacity(rows), Vec::with_capacity(rows)),
+            DataType::UInt64 => Col::U64(Vec::with_capacity(rows), Bits::new(rows)),
+            DataType::UInt16 => Col::U16(Vec::with_capacity(rows), Bits::new(rows)),
+            DataType::Boolean => Col::Bool(Bits::new(rows), Bits::new(rows)),
             DataType::Dictionary(..) => {
                 let names = if f.name().ends_with("_kind") {
                     kinds.to_vec()
@@ -155,14 +163,8 @@ impl Col {
                     .with_field(Arc::new(Field::new_list_field(DataType::Utf8, false))),
             )),
             DataType::Struct(_) => Col::Error(Box::new(ErrorCol {
-                valid: Vec::with_capacity(rows),
-                kind: dict_col(rows, error_kinds()),
-                part: bytes_col(rows, false),
-                index: Col::U64(Vec::with_capacity(rows), Vec::with_capacity(rows)),
-                rule: bytes_col(rows, false),
-                message: bytes_col(rows, false),
-                raw: bytes_col(rows, true),
-                scratch: String::new(),
+                rows: 0,
+                errors: Vec::new(),
             })),
             DataType::Binary => bytes_col(rows, true),
             _ => bytes_col(rows, false),
@@ -181,7 +183,7 @@ impl Col {
         {
             bytes.extend_from_slice(t);
             offsets.push(bytes.len() as i32);
-            valid.push(true);
+            valid.append(true);
         }
     }
 
@@ -207,7 +209,7 @@ impl Col {
                 }
             }
             offsets.push(bytes.len() as i32);
-            valid.push(true);
+            valid.append(true);
         }
     }
 
@@ -222,7 +224,7 @@ impl Col {
                 }
             };
             keys.push(k as i16);
-            valid.push(true);
+            valid.append(true);
         }
     }
 
@@ -231,15 +233,15 @@ impl Col {
         match self {
             Col::U64(v, ok) => {
                 v.push(0);
-                ok.push(false);
+                ok.append(false);
             }
             Col::U16(v, ok) => {
                 v.push(0);
-                ok.push(false);
+                ok.append(false);
             }
             Col::Bool(v, ok) => {
-                v.push(false);
-                ok.push(false);
+                v.append(false);
+                ok.append(false);
             }
             Col::Bytes {
                 offsets,
@@ -248,11 +250,11 @@ impl Col {
                 ..
             } => {
                 offsets.push(bytes.len() as i32);
-                valid.push(false);
+                valid.append(false);
             }
             Col::Dict { keys, valid, .. } => {
                 keys.push(0);
-                valid.push(false);
+                valid.append(false);
             }
             Col::List(b) => b.append(false),
             Col::Error(e) => e.push_null(),
@@ -263,15 +265,15 @@ impl Col {
         match (self, cell) {
             (Col::U64(v, ok), Cell::U64(n)) => {
                 v.push(n);
-                ok.push(true);
+                ok.append(true);
             }
             (Col::U16(v, ok), Cell::U64(n)) => {
                 v.push(n as u16);
-                ok.push(n <= u64::from(u16::MAX));
+                ok.append(n <= u64::from(u16::MAX));
             }
             (Col::Bool(v, ok), Cell::Bool(b)) => {
-                v.push(b);
-                ok.push(true);
+                v.append(b);
+                ok.append(true);
             }
             (c @ Col::Bytes { .. }, Cell::Plain(t)) => c.push_ascii(t),
             (c @ Col::Bytes { .. }, Cell::Text(t)) => c.push_bytes(t),
@@ -292,7 +294,7 @@ impl Col {
         match self {
             Col::U64(v, ok) => Arc::new(UInt64Array::new(v.into(), nulls(ok))),
             Col::U16(v, ok) => Arc::new(UInt16Array::new(v.into(), nulls(ok))),
-            Col::Bool(v, ok) => Arc::new(BooleanArray::new(v.into(), nulls(ok))),
+            Col::Bool(mut v, ok) => Arc::new(BooleanArray::new(v.finish(), nulls(ok))),
             Col::Bytes {
                 offsets,
                 bytes,
@@ -331,52 +333,90 @@ fn error_kinds() -> Vec<&'static str> {
 
 impl ErrorCol {
     fn push(&mut self, e: &ErrorCell<'_>) {
-        self.valid.push(true);
-        self.kind.push_dict(e.kind);
-        match e.part {
-            Some(p) => self.part.push_bytes(p.as_bytes()),
-            None => self.part.push_null(),
-        }
-        match e.index {
-            Some(i) => self.index.append(Cell::U64(i)),
-            None => self.index.push_null(),
-        }
-        match e.rule {
-            Some(r) => self.rule.push_bytes(r.as_bytes()),
-            None => self.rule.push_null(),
-        }
-        self.scratch.clear();
-        let _ = write!(self.scratch, "{}", e.message);
-        self.message.push_bytes(self.scratch.as_bytes());
-        match e.raw {
-            Some(r) => self.raw.push_bytes(r),
-            None => self.raw.push_null(),
-        }
+        let mut message = String::new();
+        let _ = write!(message, "{}", e.message);
+        self.errors.push((
+            self.rows,
+            ErrorRow {
+                kind: e.kind,
+                part: e.part,
+                index: e.index,
+                rule: e.rule,
+                message,
+                raw: e.raw.map(<[u8]>::to_vec),
+            },
+        ));
+        self.rows += 1;
     }
 
-    /// A null struct: its children hold placeholders (non-nullable ones a
-    /// value) that no reader looks at.
     fn push_null(&mut self) {
-        self.valid.push(false);
-        self.kind.push_dict("format");
-        self.part.push_null();
-        self.index.push_null();
-        self.rule.push_null();
-        self.message.push_bytes(b"");
-        self.raw.push_null();
+        self.rows += 1;
     }
 
+    /// The struct and its children: at a row without an error they hold
+    /// placeholders (the non-nullable ones a value) that no reader sees.
     fn finish(self) -> ArrayRef {
-        let e = self;
-        let arrays: Vec<ArrayRef> = vec![
-            e.kind.finish(),
-            e.part.finish(),
-            e.index.finish(),
-            e.rule.finish(),
-            e.message.finish(),
-            e.raw.finish(),
-        ];
-        Arc::new(StructArray::new(error_fields(), arrays, nulls(e.valid)))
+        let n = self.rows;
+        let mut valid = Bits::new(n);
+        valid.append_n(n, false);
+        let mut kinds = error_kinds();
+        let format = kinds.iter().position(|k| *k == "format").unwrap_or(0) as i16;
+        let mut keys = vec![format; n];
+        let mut index = vec![0u64; n];
+        let mut index_ok = Bits::new(n);
+        index_ok.append_n(n, false);
+        // Text children: lengths per row, bytes in row order, validity.
+        let text = |pick: &dyn Fn(&ErrorRow) -> Option<&[u8]>| {
+            let mut lens = vec![0usize; n];
+            let mut bytes = Vec::new();
+            let mut ok = Bits::new(n);
+            ok.append_n(n, false);
+            for (r, e) in &self.errors {
+                if let Some(t) = pick(e) {
+                    lens[*r] = t.len();
+                    bytes.extend_from_slice(t);
+                    ok.set_bit(*r, true);
+                }
+            }
+            (
+                OffsetBuffer::<i32>::from_lengths(lens),
+                Buffer::from_vec(bytes),
+                ok,
+            )
+        };
+        for (r, e) in &self.errors {
+            valid.set_bit(*r, true);
+            let k = match kinds.iter().position(|k| *k == e.kind) {
+                Some(k) => k,
+                None => {
+                    kinds.push(e.kind);
+                    kinds.len() - 1
+                }
+            };
+            keys[*r] = k as i16;
+            if let Some(i) = e.index {
+                index[*r] = i;
+                index_ok.set_bit(*r, true);
+            }
+        }
+        let string = |(o, b, ok): (OffsetBuffer<i32>, Buffer, Bits)| -> ArrayRef {
+            Arc::new(StringArray::try_new(o, b, nulls(ok)).expect("UTF-8 names and messages"))
+        };
+        let part = string(text(&|e| e.part.map(str::as_bytes)));
+        let rule = string(text(&|e| e.rule.map(str::as_bytes)));
+        // The message is not nullable: "" where there is no error.
+        let (o, b, _) = text(&|e| Some(e.message.as_bytes()));
+        let message: ArrayRef = Arc::new(StringArray::try_new(o, b, None).expect("UTF-8 messages"));
+        let (o, b, ok) = text(&|e| e.raw.as_deref());
+        let raw: ArrayRef = Arc::new(BinaryArray::new(o, b, nulls(ok)));
+        let values: ArrayRef = Arc::new(StringArray::from(kinds));
+        let kind: ArrayRef = Arc::new(
+            DictionaryArray::<Int16Type>::try_new(Int16Array::from(keys), values)
+                .expect("keys in range"),
+        );
+        let index: ArrayRef = Arc::new(UInt64Array::new(index.into(), nulls(index_ok)));
+        let arrays = vec![kind, part, index, rule, message, raw];
+        Arc::new(StructArray::new(error_fields(), arrays, nulls(valid)))
     }
 }
 
