@@ -540,7 +540,6 @@ impl BatchBuilder {
 /// Columns whose values seldom repeat: no dictionary encoding (building
 /// one costs a hash per value, and the encoder falls back to plain pages
 /// anyway).
-const DICTIONARIES: bool = true;
 const UNIQUE: [&str; 8] = [
     "line", "path", "query", "fragment", "userinfo", "input", "time", "message",
 ];
@@ -552,8 +551,7 @@ const UNIQUE: [&str; 8] = [
 pub fn parquet_properties(arrow: &ArrowSchema) -> WriterProperties {
     let mut b = WriterProperties::builder()
         .set_compression(Compression::ZSTD(ZstdLevel::default()))
-        .set_statistics_enabled(EnabledStatistics::Chunk)
-        .set_dictionary_enabled(DICTIONARIES);
+        .set_statistics_enabled(EnabledStatistics::Chunk);
     for f in arrow.fields() {
         let unique = |n: &str| {
             UNIQUE
