@@ -2,7 +2,7 @@
 //! columns a row has, and each column's value in a row as a [`Cell`] that
 //! every writer turns into its own format.
 
-use crate::format::{Carried, Extractor, InputFormat, LogField, TargetForm};
+use crate::format::{Carried, Extractor, InputFormat, LogField};
 use crate::rows::{ChunkRows, Value};
 use urilex::{Component, Entry, HostKind, ParseError, PartInfo, Profile, UriRef};
 
@@ -174,11 +174,11 @@ impl Schema {
                     let pick: Vec<Column> = match f {
                         "default" => available[..defaults].to_vec(),
                         "all" => available.clone(),
-                        _ => match available.iter().find(|c| name(profile, ex, c) == f) {
+                        _ => match available.iter().find(|c| name(profile, c) == f) {
                             Some(c) => vec![*c],
                             None => {
                                 let names: Vec<String> =
-                                    available.iter().map(|c| name(profile, ex, c)).collect();
+                                    available.iter().map(|c| name(profile, c)).collect();
                                 return Err(format!(
                                     "unknown field `{f}` (fields: default, all, {})",
                                     names.join(", ")
@@ -204,7 +204,7 @@ impl Schema {
                 ex.carry.push(*f);
             }
         }
-        let names = columns.iter().map(|c| name(profile, ex, c)).collect();
+        let names = columns.iter().map(|c| name(profile, c)).collect();
         let parts: Vec<PartInfo> = profile.parts().collect();
         let default_kinds = HostKind::ALL.iter().map(|k| k.as_str());
         let fast = parts
@@ -432,11 +432,10 @@ pub fn plain_byte(b: u8) -> bool {
 }
 
 /// A column's name.
-fn name(profile: Profile, ex: &Extractor, c: &Column) -> String {
+fn name(profile: Profile, c: &Column) -> String {
     let pre = |u: u8| if u == 1 { "referer_" } else { "" };
     let kind = profile.kind_part().map_or("kind", |p| p.name());
     let port = profile.part("port").map_or("port", |p| p.name());
-    let _ = ex;
     match *c {
         Column::Line => "line".into(),
         Column::File => "file".into(),
@@ -450,9 +449,4 @@ fn name(profile: Profile, ex: &Extractor, c: &Column) -> String {
         Column::Input(u) => format!("{}input", pre(u)),
         Column::Carried(_, f) => f.name().into(),
     }
-}
-
-/// The target forms' names (a dictionary's values).
-pub fn target_forms() -> [&'static str; 4] {
-    TargetForm::NAMES
 }

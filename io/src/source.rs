@@ -211,22 +211,6 @@ impl Reader {
         }
     }
 
-    /// The inputs' names, in order.
-    pub fn names(&self) -> impl Iterator<Item = String> + '_ {
-        self.paths.iter().map(|p| p.to_string_lossy().into_owned())
-    }
-
-    /// The total size of the inputs that are files (for a progress bar).
-    pub fn total_file_bytes(&self) -> u64 {
-        self.paths
-            .iter()
-            .filter(|p| p.as_os_str() != "-")
-            .filter_map(|p| std::fs::metadata(p).ok())
-            .filter(|m| m.is_file())
-            .map(|m| m.len())
-            .sum()
-    }
-
     /// Opens input `i`, or says why it cannot be read.
     fn open(&mut self, i: usize) -> Result<Current, String> {
         let path = self.paths[i].clone();
