@@ -87,4 +87,6 @@ pub use normalize::{default_port, normalize_into, NormalizeOptions};
 pub use resolve::{relativize_into, resolve_into, DotAboveRoot, ResolveError, ResolveOptions};
 pub use uri::error::{ErrorKind, ParseError};
 pub use uri::host::Host;
-pub use uri::reference::{Component, HostKind, Occurrences, Parser, Syntax, UriRef, UriRefBuf};
+pub use uri::reference::{
+    port_number, Component, HostKind, Occurrences, Parser, Syntax, UriRef, UriRefBuf,
+};

@@ -508,14 +508,10 @@ impl BatchBuilder {
                                     None => c.push_null(),
                                 },
                                 FastCol::Port => {
-                                    match entry.span(Component::Port).map(|s| &line[s]) {
-                                        Some(p) if !p.is_empty() && p.len() <= 5 => {
-                                            let n = p
-                                                .iter()
-                                                .fold(0u64, |n, &d| n * 10 + u64::from(d - b'0'));
-                                            c.append(Cell::U64(n));
-                                        }
-                                        _ => c.push_null(),
+                                    let port = entry.span(Component::Port).map(|s| &line[s]);
+                                    match port.and_then(urilex::port_number) {
+                                        Some(n) => c.append(Cell::U64(u64::from(n))),
+                                        None => c.push_null(),
                                     }
                                 }
                                 FastCol::Null => c.push_null(),

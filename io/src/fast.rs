@@ -239,12 +239,9 @@ impl FastRows {
                     }
                 }
                 Op::Port { u, null, key } => {
-                    let n = uris[*u].as_ref().and_then(|(e, line)| {
-                        let p = &line[e.span(Component::Port)?];
-                        (!p.is_empty() && p.len() <= 5)
-                            .then(|| p.iter().fold(0u32, |n, &d| n * 10 + u32::from(d - b'0')))
-                            .filter(|&n| n <= u32::from(u16::MAX))
-                    });
+                    let n = uris[*u]
+                        .as_ref()
+                        .and_then(|(e, line)| urilex::port_number(&line[e.span(Component::Port)?]));
                     match n {
                         Some(n) => {
                             pos = put(row, pos, key);

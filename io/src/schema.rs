@@ -412,16 +412,9 @@ fn uri_error<'a>(e: ParseError, input: &'a [u8]) -> Uri<'a> {
 }
 
 fn port_number(port: Option<&[u8]>) -> Cell<'static> {
-    match port {
-        Some(p) if !p.is_empty() && p.len() <= 5 => {
-            let n = p.iter().fold(0u64, |n, &d| n * 10 + u64::from(d - b'0'));
-            if n <= u64::from(u16::MAX) {
-                Cell::U64(n)
-            } else {
-                Cell::Null
-            }
-        }
-        _ => Cell::Null,
+    match port.and_then(urilex::port_number) {
+        Some(n) => Cell::U64(u64::from(n)),
+        None => Cell::Null,
     }
 }
 

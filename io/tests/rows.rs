@@ -788,3 +788,48 @@ fn rows_written_at_their_offsets_equal_the_stream() {
         }
     }
 }
+
+/// `port_number` is the port's value as RFC 3986 3.2.3 writes it (`*DIGIT`:
+/// leading zeros allowed), the same on the straight line and the general
+/// path, in every format.
+#[test]
+fn port_numbers_as_the_grammar_reads_them() {
+    let file = temp(
+        "ports.txt",
+        b"http://a:000080/\nhttp://a:65535/\nhttp://a:65536/\nhttp://a:/\nhttp://a/\n",
+    );
+    let want = [
+        json!(80),
+        json!(65535),
+        Value::Null,
+        Value::Null,
+        Value::Null,
+    ];
+    let run = Run::new(InputFormat::Lines);
+    let rows = run.jsonl(std::slice::from_ref(&file));
+    let got: Vec<Value> = rows.iter().map(|r| r["port_number"].clone()).collect();
+    assert_eq!(got, want);
+    assert_eq!(rows[0]["port"], "000080");
+    for f in [OutputFormat::Arrow, OutputFormat::Parquet] {
+        let (out, _, _) = run.out(std::slice::from_ref(&file), f);
+        let got: Vec<Value> = json_rows(&read_back(&out, f))
+            .iter()
+            .map(|r| r["port_number"].clone())
+            .collect();
+        assert_eq!(got, want, "{f:?}");
+    }
+}
+
+/// A TSV column by header name: the header gives no row.
+#[test]
+fn a_tsv_column_by_header_name() {
+    let file = temp("named.tsv", b"id\turl\n1\thttp://a/\n2\tnot a uri\n");
+    let rows = Run::new(InputFormat::Tsv(urilex_io::format::ColumnRef::Name(
+        "url".into(),
+    )))
+    .jsonl(&[file]);
+    assert_eq!(rows.len(), 2);
+    assert_eq!(rows[0]["line"], 2);
+    assert_eq!(rows[0]["host"], "a");
+    assert_eq!(rows[1]["valid"], false);
+}

@@ -573,18 +573,7 @@ impl<'a> UriRef<'a> {
     }
     /// The port as a number, `None` when absent, empty or above 65535.
     pub fn port_u16(&self) -> Option<u16> {
-        let p = self.port()?;
-        if p.is_empty() {
-            return None;
-        }
-        let mut v: u32 = 0;
-        for b in p.bytes() {
-            v = v * 10 + u32::from(b.wrapping_sub(b'0'));
-            if v > u32::from(u16::MAX) {
-                return None;
-            }
-        }
-        Some(v as u16)
+        port_number(self.port()?.as_bytes())
     }
     /// The path; every reference has one, possibly empty (RFC 3986 3.3).
     #[inline]
@@ -921,4 +910,27 @@ mod serde_impl {
             UriRefBuf::parse(&s).map_err(de::Error::custom)
         }
     }
+}
+
+/// The number a port's digits stand for (RFC 3986 3.2.3, `port = *DIGIT`):
+/// `None` when empty or over 65535; leading zeros count for nothing. For
+/// a port already known to be digits, as a valid reference's is.
+///
+/// ```
+/// assert_eq!(urilex::port_number(b"000080"), Some(80));
+/// assert_eq!(urilex::port_number(b"65536"), None);
+/// assert_eq!(urilex::port_number(b""), None);
+/// ```
+pub fn port_number(port: &[u8]) -> Option<u16> {
+    if port.is_empty() {
+        return None;
+    }
+    let mut v: u32 = 0;
+    for &b in port {
+        v = v * 10 + u32::from(b.wrapping_sub(b'0'));
+        if v > u32::from(u16::MAX) {
+            return None;
+        }
+    }
+    Some(v as u16)
 }
