@@ -2,7 +2,7 @@
 //! parse, then hand each chunk's rows (or whatever a caller makes of them)
 //! on in input order, across threads.
 
-use crate::columnar::{encode_row_group, BatchBuilder, ParquetSink};
+use crate::columnar::{encode_row_group, BatchBuilder, EncodedRowGroup, ParquetSink};
 use crate::delimited::csv_header;
 use crate::format::InputFormat;
 use crate::pipeline::run_ordered;
@@ -10,6 +10,7 @@ use crate::rows::{ChunkRows, Engine, Job, Worker};
 use crate::schema::Schema;
 use crate::source::{Item, ReadOptions, Reader};
 use crate::text::{TextFormat, TextWriter};
+use arrow_array::RecordBatch;
 use std::io::{self, Write};
 use std::path::PathBuf;
 
@@ -188,23 +189,13 @@ pub fn write_rows<W: Write + Send>(
                 threads,
                 || (),
                 |_, rows| builder.build(rows),
-                |done| -> Result<(), RunError> {
-                    match done {
-                        Done::Rows(batch, bytes) => {
-                            summary.rows += batch.num_rows() as u64;
-                            if batch.num_rows() > 0 {
-                                w.write(&batch).map_err(arrow_error)?;
-                                w.flush().map_err(arrow_error)?;
-                            }
-                            progress(bytes);
-                        }
-                        Done::Fault(m) => {
-                            summary.faults += 1;
-                            faults(&m);
-                        }
+                counted(&mut summary, faults, progress, |batch: RecordBatch| {
+                    if batch.num_rows() > 0 {
+                        w.write(&batch).map_err(arrow_error)?;
+                        w.flush().map_err(arrow_error)?;
                     }
-                    Ok(())
-                },
+                    Ok(batch.num_rows())
+                }),
             )?;
             w.finish().map_err(arrow_error)?;
             w.into_inner().map_err(arrow_error)?.flush()?;
@@ -223,21 +214,16 @@ pub fn write_rows<W: Write + Send>(
                     let batch = builder.build(rows);
                     (batch.num_rows(), encode_row_group(&encoder, &batch))
                 },
-                |done| -> Result<(), RunError> {
-                    match done {
-                        Done::Rows((n, rg), bytes) => {
-                            summary.rows += n as u64;
-                            sink.append(rg.map_err(parquet_error)?)
-                                .map_err(parquet_error)?;
-                            progress(bytes);
-                        }
-                        Done::Fault(m) => {
-                            summary.faults += 1;
-                            faults(&m);
-                        }
-                    }
-                    Ok(())
-                },
+                counted(
+                    &mut summary,
+                    faults,
+                    progress,
+                    |(n, rg): (usize, parquet::errors::Result<EncodedRowGroup>)| {
+                        sink.append(rg.map_err(parquet_error)?)
+                            .map_err(parquet_error)?;
+                        Ok(n)
+                    },
+                ),
             )?;
             sink.finish().map_err(parquet_error)?;
         }
@@ -412,27 +398,18 @@ fn write_text_at<W: Write + Send>(
                 let len = w.write(rows, &mut buf);
                 (buf, len, rows.len())
             },
-            |done| -> Result<(), RunError> {
-                match done {
-                    Done::Rows((buf, len, n), bytes) => {
-                        summary.rows += n as u64;
-                        progress(bytes);
-                        if failed.lock().map(|f| f.is_some()).unwrap_or(true) {
-                            return Err(RunError::Other(String::new()));
-                        }
-                        let at = offset;
-                        offset += len as u64;
-                        if tx.send((buf, len, at)).is_err() {
-                            return Err(RunError::Other(String::new()));
-                        }
-                    }
-                    Done::Fault(m) => {
-                        summary.faults += 1;
-                        faults(&m);
-                    }
+            counted(&mut summary, faults, progress, |(buf, len, n)| {
+                if failed.lock().map(|f| f.is_some()).unwrap_or(true) {
+                    return Err(RunError::Other(String::new()));
                 }
-                Ok(())
-            },
+                let at = offset;
+                offset += len as u64;
+                // A writer that stopped has its error.
+                if tx.send((buf, len, at)).is_err() {
+                    return Err(RunError::Other(String::new()));
+                }
+                Ok(n)
+            }),
         );
         drop(tx);
         r
@@ -446,6 +423,30 @@ fn write_text_at<W: Write + Send>(
     }
     *end = offset;
     Ok(summary)
+}
+
+/// [`process`]'s sink for a writer: counts the rows, reports faults and
+/// progress, and hands each chunk's output to `put`, which writes it and
+/// says how many rows it held.
+fn counted<'a, T>(
+    summary: &'a mut Summary,
+    faults: &'a mut dyn FnMut(&str),
+    progress: &'a mut dyn FnMut(u64),
+    mut put: impl FnMut(T) -> Result<usize, RunError> + 'a,
+) -> impl FnMut(Done<T>) -> Result<(), RunError> + 'a {
+    move |done| {
+        match done {
+            Done::Rows(out, bytes) => {
+                summary.rows += put(out)? as u64;
+                progress(bytes);
+            }
+            Done::Fault(m) => {
+                summary.faults += 1;
+                faults(&m);
+            }
+        }
+        Ok(())
+    }
 }
 
 fn arrow_error(e: arrow_schema::ArrowError) -> RunError {
