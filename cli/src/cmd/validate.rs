@@ -61,13 +61,13 @@ impl Tally {
                 ..
             } => {
                 c.total += 1;
-                match batch.error(*index) {
-                    None if entry.is_valid() => {
-                        c.valid += 1;
-                        return Some(v);
-                    }
-                    Some(e) => c.invalid[e.kind as usize] += 1,
-                    None => {}
+                if entry.is_valid() {
+                    c.valid += 1;
+                    return Some(v);
+                }
+                // The record is decoded again only for an invalid reference.
+                if let Some(e) = batch.error(*index) {
+                    c.invalid[e.kind as usize] += 1;
                 }
             }
             Value::Single(res, _) => {
