@@ -1,20 +1,16 @@
-//! Reading the inputs, in order, as chunks that end just after a line end:
-//! files memory-mapped, standard input streamed. A file that cannot be read
-//! is reported on stderr when it is met and the others are still read
-//! (exit status 2 at the end, as grep does).
-//!
-//! Standard input is never read whole: a reader thread hands over blocks
-//! through a bounded queue, and the lines that have arrived are processed
-//! as soon as the queue runs dry, so a row appears once its line is in
-//! even when the writer pauses, and memory stays bounded (the queue, one
-//! chunk and the line still coming in) whatever the input's size. When
-//! the input comes fast the queue fills and the chunks grow to `size`,
-//! large enough to keep every core busy.
+//! Reading the inputs for the subcommands that do not read records
+//! (`extract`, `parse --semantics`), and where rows go. Both read through
+//! urilex-io's reader, as the record subcommands do: files memory-mapped,
+//! standard input streamed in bounded memory (a chunk is handed on as soon
+//! as the queue of blocks runs dry, so `tail -f` shows rows as lines
+//! arrive), gzip and zstd read as they are. A file that cannot be read is
+//! reported on stderr when it is met and the others are still read (exit
+//! status 2 at the end, as grep does).
 
 use crate::failure::Failure;
-use std::io::{self, IsTerminal, Read};
+use std::io::{self, IsTerminal};
 use std::path::{Path, PathBuf};
-use std::sync::mpsc;
+use urilex_io::source::{Item, ReadOptions, Reader};
 
 /// One chunk of an input: whole lines, the first of them line `first_line`
 /// (1-based; 0 when the caller did not ask for line numbers).
@@ -23,189 +19,46 @@ pub struct Chunk<'a> {
     pub first_line: u64,
 }
 
-/// Blocks read from standard input at a time, and how many may wait.
-const BLOCK: usize = 256 << 10;
-const QUEUED: usize = 32;
-
 /// Runs `each` on every chunk of every input (standard input when `files`
-/// is empty, and for `-`), in order; chunks are about `size` bytes, and
-/// numbered (`Chunk::first_line`) when `numbered` (a pass of memchr over
-/// every chunk, which a command that reports no line spares). A
-/// progress bar goes to stderr when it is a terminal and the files add up
-/// to 64 MiB or more.
+/// is empty, and for `-`), in order; chunks are about `size` bytes (less
+/// from a stream), cut after a line end, and numbered when `numbered`.
+/// A progress display goes to stderr on a terminal.
 pub fn for_each_chunk(
     files: &[PathBuf],
     size: usize,
     numbered: bool,
     mut each: impl FnMut(&Chunk) -> Result<(), Failure>,
 ) -> Result<(), Failure> {
-    let stdin = [PathBuf::from("-")];
-    let paths: &[PathBuf] = if files.is_empty() { &stdin } else { files };
-    let total: u64 = paths
-        .iter()
-        .filter(|p| p.as_os_str() != "-")
-        .filter_map(|p| std::fs::metadata(p).ok())
-        .map(|m| m.len())
-        .sum();
-    let bar = (io::stderr().is_terminal() && total >= 64 << 20).then(|| {
-        let b = indicatif::ProgressBar::new(total);
-        b.set_style(
-            indicatif::ProgressStyle::with_template(
-                "{bar:40} {bytes}/{total_bytes} {bytes_per_sec} eta {eta}",
-            )
-            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
-        );
-        b
-    });
+    let read = ReadOptions {
+        chunk_bytes: size,
+        // Free text has no record limit: a line is as long as it is.
+        max_record_bytes: usize::MAX,
+        number_lines: numbered,
+        ..ReadOptions::default()
+    };
+    let mut progress = Progress::new(files);
     let mut failed = false;
-    for p in paths {
-        let mut line = u64::from(numbered);
-        let mut feed = |bytes: &[u8]| -> Result<(), Failure> {
-            let c = Chunk {
-                bytes,
-                first_line: line,
-            };
-            each(&c)?;
-            if numbered {
-                line += line_count(bytes);
+    for item in Reader::new(files, read) {
+        match item {
+            Item::Chunk(c) => {
+                each(&Chunk {
+                    bytes: &c.data,
+                    first_line: c.first_line,
+                })?;
+                progress.inc(c.input_bytes);
             }
-            if let Some(b) = &bar {
-                if p.as_os_str() != "-" {
-                    b.inc(bytes.len() as u64);
-                }
-            }
-            Ok(())
-        };
-        if p.as_os_str() == "-" {
-            stream_stdin(size, &mut feed)?;
-            continue;
-        }
-        match open_file(p) {
-            Ok(input) => {
-                for c in chunks(&input, size) {
-                    feed(c)?;
-                }
-            }
-            Err(e) => {
-                eprintln!("urilex: {}: {e}", p.display());
+            Item::Fault(m) => {
                 failed = true;
+                progress.suspend(|| eprintln!("urilex: {m}"));
             }
         }
     }
-    if let Some(b) = bar {
-        b.finish_and_clear();
-    }
+    progress.finish();
     if failed {
         Err(Failure::Inputs)
     } else {
         Ok(())
     }
-}
-
-/// Standard input through a reader thread and a bounded queue (see the
-/// module's documentation).
-fn stream_stdin(
-    size: usize,
-    feed: &mut dyn FnMut(&[u8]) -> Result<(), Failure>,
-) -> Result<(), Failure> {
-    let (tx, rx) = mpsc::sync_channel::<io::Result<Vec<u8>>>(QUEUED);
-    std::thread::spawn(move || {
-        let mut stdin = io::stdin().lock();
-        loop {
-            let mut block = vec![0u8; BLOCK];
-            match stdin.read(&mut block) {
-                Ok(0) => break,
-                Ok(n) => {
-                    block.truncate(n);
-                    if tx.send(Ok(block)).is_err() {
-                        break;
-                    }
-                }
-                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-                Err(e) => {
-                    let _ = tx.send(Err(e));
-                    break;
-                }
-            }
-        }
-    });
-    let fail = |e: io::Error| Failure::Message(format!("reading standard input: {e}"));
-    let mut buf: Vec<u8> = Vec::new();
-    let mut done = false;
-    while !done {
-        // Wait for something, then take what else is already there.
-        match rx.recv() {
-            Ok(block) => buf.extend_from_slice(&block.map_err(fail)?),
-            Err(_) => break,
-        }
-        while buf.len() < size {
-            match rx.try_recv() {
-                Ok(block) => buf.extend_from_slice(&block.map_err(fail)?),
-                Err(mpsc::TryRecvError::Empty) => break,
-                Err(mpsc::TryRecvError::Disconnected) => {
-                    done = true;
-                    break;
-                }
-            }
-        }
-        if let Some(last) = buf.iter().rposition(|&b| b == b'\n') {
-            feed(&buf[..=last])?;
-            buf.drain(..=last);
-        }
-    }
-    if !buf.is_empty() {
-        feed(&buf)?;
-    }
-    Ok(())
-}
-
-/// How many lines `bytes` holds, as `urilex::lines` gives them: one per
-/// LF, and one more for bytes after the last LF. A pass of memchr instead
-/// of the line iterator: `validate` does nothing else per line, and the
-/// count had cost it a third of its time.
-fn line_count(bytes: &[u8]) -> u64 {
-    let lfs = memchr::memchr_iter(b'\n', bytes).count();
-    (lfs + usize::from(!bytes.is_empty() && !bytes.ends_with(b"\n"))) as u64
-}
-
-/// The bytes of one file: memory-mapped, or read.
-enum Input {
-    Mapped(memmap2::Mmap),
-    Owned(Vec<u8>),
-}
-
-impl std::ops::Deref for Input {
-    type Target = [u8];
-    fn deref(&self) -> &[u8] {
-        match self {
-            Input::Mapped(m) => m,
-            Input::Owned(v) => v,
-        }
-    }
-}
-
-fn open_file(path: &Path) -> io::Result<Input> {
-    let file = std::fs::File::open(path)?;
-    let meta = file.metadata()?;
-    if meta.is_dir() {
-        return Err(io::Error::other("is a directory"));
-    }
-    if meta.len() > 0 && meta.is_file() {
-        // SAFETY: the map is read-only and lives as long as the `Input`. If
-        // another process changes the file meanwhile we may read the changed
-        // bytes, which urilex handles like any other input; truncation could
-        // fault, the usual risk of mapping a file that changes underfoot,
-        // accepted here for the speed on large logs.
-        #[allow(unsafe_code)]
-        // Populated up front: page faults taken lazily by several threads
-        // serialize in the kernel and cost a third of the two-thread speed.
-        if let Ok(m) = unsafe { memmap2::MmapOptions::new().populate().map(&file) } {
-            return Ok(Input::Mapped(m));
-        }
-    }
-    let mut v = Vec::new();
-    (&file).read_to_end(&mut v)?;
-    Ok(Input::Owned(v))
 }
 
 /// Chunks of about `size` bytes that end just after a LF (or at the end).
@@ -360,35 +213,6 @@ impl Progress {
     pub fn finish(&mut self) {
         if let Some(b) = self.0.take() {
             b.finish_and_clear();
-        }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn line_count_is_that_of_the_line_iterator() {
-        let cases: [&[u8]; 12] = [
-            b"",
-            b"\n",
-            b"\n\n",
-            b"a",
-            b"a\n",
-            b"a\nb",
-            b"a\r\nb\r\n",
-            b"a\r",
-            b"\r\n",
-            b"\r",
-            b"a\n\nb\n\n",
-            b"x\ry\rz",
-        ];
-        for c in cases {
-            assert_eq!(
-                super::line_count(c),
-                urilex::lines(c).count() as u64,
-                "{:?}",
-                String::from_utf8_lossy(c)
-            );
         }
     }
 }
