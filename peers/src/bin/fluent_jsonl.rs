@@ -2,9 +2,8 @@
 //! what a Rust user writes without urilex.
 use fluent_uri::UriRef;
 use serde::Serialize;
-use std::io::{BufWriter, Write};
 
-#[derive(Serialize)]
+#[derive(Serialize, Default)]
 struct Row<'a> {
     line: u64,
     valid: bool,
@@ -20,21 +19,13 @@ struct Row<'a> {
 }
 
 fn main() {
-    let path = std::env::args().nth(1).expect("FILE");
-    let file = std::fs::File::open(path).unwrap();
-    // SAFETY: read-only map of a file nobody changes during the run.
-    let map = unsafe { memmap2::Mmap::map(&file).unwrap() };
-    let body = map.strip_suffix(b"\n").unwrap_or(&map);
-    let mut out = BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
-    for (i, line) in body.split(|&b| b == b'\n').enumerate() {
-        let line = line.strip_suffix(b"\r").unwrap_or(line);
-        let text = String::from_utf8_lossy(line);
-        let parsed = UriRef::parse(text.as_ref());
+    urilex_peers::rows(|line, text, out| {
+        let parsed = UriRef::parse(text);
         let row = match &parsed {
             Ok(u) => {
                 let a = u.authority();
                 Row {
-                    line: i as u64 + 1,
+                    line,
                     valid: true,
                     scheme: u.scheme().map(|s| s.as_str()),
                     authority: a.map(|a| a.as_str()),
@@ -48,21 +39,11 @@ fn main() {
                 }
             }
             Err(e) => Row {
-                line: i as u64 + 1,
-                valid: false,
-                scheme: None,
-                authority: None,
-                userinfo: None,
-                host: None,
-                port: None,
-                path: None,
-                query: None,
-                fragment: None,
+                line,
                 error: Some(e.to_string()),
+                ..Row::default()
             },
         };
-        serde_json::to_writer(&mut out, &row).unwrap();
-        out.write_all(b"\n").unwrap();
-    }
-    out.flush().unwrap();
+        serde_json::to_writer(out, &row).unwrap();
+    });
 }
