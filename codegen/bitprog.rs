@@ -53,9 +53,7 @@ use super::program::{Op, Pool, Program};
 use std::collections::{HashMap, HashSet, VecDeque};
 use std::fmt::Write;
 
-// The escape the runtime folds into runs, shared with it.
-#[path = "../src/engine/escape.rs"]
-mod escape;
+use super::escape;
 
 /// Most run sets a profile classifies a line into (the runtime's bitmap
 /// count; one more is the line end).

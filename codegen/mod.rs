@@ -12,16 +12,25 @@
 //!    the same program as a tagged DFA, for every span in one pass;
 //!    [`bitprog`]: the same program over bitmaps of the line, each choice
 //!    decided without backtracking (the fast path).
-//! 6. [`emit`]: deterministic Rust source.
+//! 6. [`emit`]: deterministic Rust source, one file of what every profile
+//!    shares and one per profile (each behind its cargo feature).
+//!
+//! Two small modules are both generator and runtime: [`escape`] (the form
+//! of a percent-escape that runs fold) and [`ranges`] (a byte set as
+//! ranges, for the SSE2 kernel). The generator uses them, and `emit` copies
+//! their source into the generated `tables.rs`, so the runtime compiles the
+//! same text without reaching into this folder.
 #![allow(dead_code)]
 
 pub mod abnf;
 pub mod bitprog;
 pub mod dfa;
 pub mod emit;
+pub mod escape;
 pub mod ir;
 pub mod nfa;
 pub mod program;
+pub mod ranges;
 pub mod tdfa;
 
 use std::path::Path;
@@ -90,11 +99,24 @@ pub fn compile_dir(dir: &Path) -> Result<Vec<emit::Compiled>, abnf::GrammarError
     Ok(out)
 }
 
-/// The Rust source of the tables for every profile in `dir`, headed by the
-/// hash of what it was generated from (see [`input_hash`]).
-pub fn generate(dir: &Path) -> Result<String, abnf::GrammarError> {
-    let body = emit::emit(&compile_dir(dir)?);
-    Ok(format!("{}{body}", hash_line(input_hash(dir))))
+/// The generated files for every profile in `dir` as (file name, text):
+/// `tables.rs` first, headed by the hash of what it was generated from
+/// (see [`input_hash`]), then one file per profile.
+pub fn generate(dir: &Path) -> Result<Vec<(String, String)>, abnf::GrammarError> {
+    let mut files = emit::emit(&compile_dir(dir)?);
+    files[0].1.insert_str(0, &hash_line(input_hash(dir)));
+    Ok(files)
+}
+
+/// The profile files a generated `tables.rs` includes, in order.
+pub fn included_files(tables: &str) -> Vec<String> {
+    tables
+        .lines()
+        .filter_map(|l| {
+            let rest = l.split("include!(concat!(env!(\"OUT_DIR\"), \"/").nth(1)?;
+            Some(rest.split('"').next()?.to_string())
+        })
+        .collect()
 }
 
 /// The first line of a generated file: the hash of its inputs.
@@ -109,8 +131,7 @@ pub fn recorded_hash(generated: &str) -> Option<u64> {
 }
 
 /// The files a generation depends on: the grammars in `abnf` and the
-/// generator's own sources (`../codegen/*.rs`, and the range helper it
-/// shares with the runtime), in a fixed order.
+/// generator's own sources (`../codegen/*.rs`), in a fixed order.
 pub fn inputs(abnf: &Path) -> Vec<std::path::PathBuf> {
     let root = abnf.parent().unwrap_or(abnf);
     let mut files = Vec::new();
@@ -124,8 +145,6 @@ pub fn inputs(abnf: &Path) -> Vec<std::path::PathBuf> {
             }
         }
     }
-    files.push(root.join("src/scan/ranges.rs"));
-    files.push(root.join("src/engine/escape.rs"));
     files.sort();
     files
 }

@@ -1,8 +1,6 @@
 //! Normalization and equivalence: RFC 3986 section 6.2.2 (syntax-based) and,
 //! on request, 6.2.3 (scheme-based) and RFC 5952 IPv6 text.
 
-use crate::engine::in_set;
-use crate::pct::{pct_at, push_pct};
 use crate::resolve::{reparse, DotAboveRoot};
 use crate::{Component, UriRef, UriRefBuf};
 
@@ -104,53 +102,12 @@ pub fn default_port(scheme: &str) -> Option<u16> {
         .map(|&(_, p)| p)
 }
 
-/// Copies `s`, upper-casing percent hex, decoding unreserved characters
-/// and, with `lower`, lower-casing letters (decoded ones too).
+/// Copies `s` as `o` asks: escapes' hex upper-cased (`case`), the
+/// unreserved ones decoded (`percent`), and with `lower` letters
+/// lower-cased (decoded ones too).
 fn pct_copy(s: &str, unreserved: &[u64; 4], o: &NormalizeOptions, lower: bool, out: &mut String) {
-    let b = s.as_bytes();
-    // Fast path: nothing to change, copy the whole run.
-    let next = |from: usize| crate::scan::find_pct_or_upper(&b[from..], lower).map(|k| from + k);
-    let Some(first) = next(0) else {
-        out.push_str(s);
-        return;
-    };
-    out.push_str(&s[..first]);
-    let mut i = first;
-    while i < b.len() {
-        if let Some(v) = pct_at(b, i) {
-            if o.percent && in_set(unreserved, v) {
-                out.push(if lower { v.to_ascii_lowercase() } else { v } as char);
-            } else if o.case {
-                push_pct(out, v);
-            } else {
-                out.push_str(&s[i..i + 3]);
-            }
-            i += 3;
-        } else {
-            // Copy up to the next byte that needs work.
-            let end = next(i + 1).unwrap_or(b.len());
-            let c = b[i];
-            if lower && c.is_ascii_uppercase() {
-                out.push(c.to_ascii_lowercase() as char);
-                out.push_str(&s[i + 1..end]);
-            } else {
-                out.push_str(&s[i..end]);
-            }
-            i = end;
-        }
-    }
-}
-
-/// Appends `s` with the hex digits of its percent-encodings in upper case,
-/// nothing decoded (RFC 8141 section 3, seed 004 section 5 step 3).
-pub(crate) fn push_upper_pct(s: &str, out: &mut String) {
-    pct_copy(
-        s,
-        &[0; 4],
-        &NormalizeOptions::new().percent(false),
-        false,
-        out,
-    );
+    let decode = if o.percent { unreserved } else { &[0; 4] };
+    crate::pct::copy_folded(s, decode, o.case, lower, out);
 }
 
 /// Writes the normal form of `u` into `out` (cleared first).

@@ -15,7 +15,7 @@
 //! assert!(u.equivalent(&Urn::parse("urn:EXAMPLE:a123%2C456").unwrap(), QueryRule::Drop));
 //! ```
 
-use crate::normalize::push_upper_pct;
+use crate::pct::push_upper as push_upper_pct;
 use crate::{ParseError, Parser, Profile, UriRef, UriRefBuf};
 use core::fmt;
 use core::str::FromStr;

@@ -282,6 +282,7 @@ fn validate_lines_splits_lines_as_lines_does() {
 /// that parsed each line: the batch (sequential and parallel) gives every
 /// part of every line exactly as parsing the line alone does.
 #[test]
+#[cfg(feature = "rfc1738")]
 fn rfc1738_parts_through_the_batch() {
     let text = include_str!("data/rfc1738-urls.txt");
     let mut buf = String::new();

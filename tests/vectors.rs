@@ -124,13 +124,14 @@ fn rfc_and_seed_examples() {
             // RFC 1738 (seed 002) too (3.1: a host is a domain name or a
             // dotted IPv4 address), and has no fragment ("#" is unsafe,
             // 2.2; the fragment is not part of the URL, its appendix).
-            let want = match p {
-                urilex::Profile::UrlDraft05 => !s.contains('['),
-                urilex::Profile::Rfc1738 => !s.contains(['[', '#']),
+            // (By name: `ALL` holds the profiles this build compiled.)
+            let want = match p.name() {
+                "url-draft-05" => !s.contains('['),
+                "rfc1738" => !s.contains(['[', '#']),
                 // The URN grammars take URNs only (RFC 8141 section 2, seed
                 // 004 section 2): the two examples with the scheme "urn"
                 // are valid under both.
-                p if urilex::urn::is_urn_profile(*p) => s.starts_with("urn:"),
+                "rfc8141" | "urn-draft-03" => s.starts_with("urn:"),
                 _ => true,
             };
             assert_eq!(r.is_ok(), want, "{s} under {}: {:?}", p.name(), r);

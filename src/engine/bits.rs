@@ -360,12 +360,7 @@ fn classify_single(input: &[u8], runs: &RowSets, rows: &mut [Row]) {
     crate::steps::add(input.len() + 1);
 }
 
-/// Whether `text[at..]` begins a valid escape (`super::escape`).
-#[inline(always)]
-fn escape_at(text: &[u8], at: usize) -> bool {
-    use super::escape::{is_digit, INTRO};
-    matches!(text.get(at..at + 3), Some(&[i, h, l]) if i == INTRO && is_digit(h) && is_digit(l))
-}
+use super::tables::escape::escape_at;
 
 /// Clears position `p`'s stop (in its row) in each set of `mask`.
 #[inline(always)]
@@ -915,8 +910,14 @@ mod tests {
         for i in escape_inputs() {
             answered += check_all(&i).unwrap();
         }
-        // Most of them are valid in some profile: the fast paths answered.
-        assert!(answered > 10_000, "{answered}");
+        // Most of them are valid in some profile: the fast paths answered
+        // (6,457 with RFC 3986 alone, over 10,000 with every profile).
+        let floor = if crate::Profile::ALL.len() == 1 {
+            6_000
+        } else {
+            10_000
+        };
+        assert!(answered > floor, "{answered}");
         assert!(crate::Profile::ALL
             .iter()
             .any(|p| p.tables().line_sets.escapes() != 0));

@@ -6,11 +6,10 @@
 //! stopped.
 
 pub(crate) mod bits;
-mod escape;
 pub(crate) mod run;
 pub(crate) mod tables;
 
 pub(crate) use run::*;
 pub(crate) use tables::*;
 // The public types the tables define (the crate root re-exports them).
-pub use tables::{Component, HostKind, PartInfo, Profile, Syntax};
+pub use tables::{Component, HostKind, PartInfo, Profile, Syntax, UnknownProfile};

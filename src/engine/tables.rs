@@ -12,7 +12,12 @@ use crate::scan::RowSets;
 
 /// Which resolution algorithm a profile uses (its grammar file's
 /// `;@ resolution` directive).
+///
+/// Only the generated tables of a profile name its algorithm: a build
+/// without the drafts' features (`rfc2396bis-00`, `url-draft-05`) never
+/// constructs theirs, and keeps the small code that would run them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[allow(dead_code)]
 pub(crate) enum Algorithm {
     /// RFC 3986 sections 5.2.1 to 5.3.
     Rfc3986,
@@ -316,14 +321,51 @@ pub(crate) struct Entry {
     pub rule: &'static str,
 }
 
+/// A profile name [`Profile::by_name`] could not give: unknown, or defined
+/// by a grammar whose cargo feature this build lacks.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnknownProfile {
+    name: String,
+    feature: Option<&'static str>,
+}
+
+impl UnknownProfile {
+    /// The cargo feature of urilex that brings the profile, if a grammar
+    /// defines one by that name.
+    pub fn feature(&self) -> Option<&'static str> {
+        self.feature
+    }
+}
+
+impl std::fmt::Display for UnknownProfile {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.feature {
+            Some(feat) => write!(
+                f,
+                "profile `{}` is not in this build: enable urilex's cargo feature `{feat}`",
+                self.name
+            ),
+            None => {
+                write!(f, "no profile named `{}` (profiles: ", self.name)?;
+                let names: Vec<&str> = DEFINED.iter().map(|(n, _)| *n).collect();
+                write!(f, "{})", names.join(", "))
+            }
+        }
+    }
+}
+
+impl std::error::Error for UnknownProfile {}
+
 /// A part of a reference that a profile's grammar declares (`;@ part`).
 ///
 /// ```
+/// # #[cfg(feature = "rfc6874")] {
 /// use urilex::Profile;
 /// let zone = Profile::Rfc6874.part("zone").unwrap();
 /// assert_eq!(zone.name(), "zone");
 /// assert!(Profile::Rfc3986.part("zone").is_none());
 /// assert!(Profile::Rfc3986.parts().any(|p| p.name() == "host"));
+/// # }
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct PartInfo {
@@ -408,6 +450,40 @@ pub(crate) struct ProfileTables {
 }
 
 impl Profile {
+    /// The profile with this command-line name, or why there is none: a
+    /// profile whose cargo feature this build lacks names the feature.
+    ///
+    /// ```
+    /// use urilex::Profile;
+    /// assert_eq!(Profile::by_name("rfc3986"), Ok(Profile::Rfc3986));
+    /// let e = Profile::by_name("rfc9999").unwrap_err();
+    /// assert!(e.to_string().starts_with("no profile named `rfc9999`"));
+    /// # #[cfg(not(feature = "rfc1738"))]
+    /// assert_eq!(
+    ///     Profile::by_name("rfc1738").unwrap_err().to_string(),
+    ///     "profile `rfc1738` is not in this build: enable urilex's cargo feature `rfc1738`"
+    /// );
+    /// ```
+    pub fn by_name(name: &str) -> Result<Profile, UnknownProfile> {
+        if let Some(p) = Profile::from_name(name) {
+            return Ok(p);
+        }
+        let feature = DEFINED.iter().find(|(n, _)| *n == name).map(|&(_, f)| f);
+        Err(UnknownProfile {
+            name: name.to_string(),
+            feature,
+        })
+    }
+
+    /// The names of every profile the grammars define, whether this build
+    /// compiled it or not, with the cargo feature that brings it (`None`
+    /// for the default profile, always compiled).
+    pub fn defined() -> impl Iterator<Item = (&'static str, Option<&'static str>)> {
+        DEFINED
+            .iter()
+            .map(|&(n, f)| (n, (!f.is_empty()).then_some(f)))
+    }
+
     /// The parts its grammar declares (`;@ part`), in layout order.
     ///
     /// ```
@@ -467,9 +543,11 @@ impl Profile {
     /// profile has that entry.
     ///
     /// ```
+    /// # #[cfg(feature = "rfc1738")] {
     /// use urilex::{Profile, Syntax};
     /// assert_eq!(Profile::Rfc3986.entry_rule(Syntax::Uri), Some("URI"));
     /// assert_eq!(Profile::Rfc1738.entry_rule(Syntax::RelativeRef), None);
+    /// # }
     /// ```
     pub fn entry_rule(self, syntax: super::Syntax) -> Option<&'static str> {
         self.tables().entries[syntax as usize]

@@ -31,7 +31,10 @@ pub(crate) type Nibbles = [u8; 32];
 /// scalar).
 pub(crate) type Ranges = [u8; 32];
 
-mod ranges;
+/// `codegen/ranges.rs`, as the build writes it beside the tables.
+mod ranges {
+    include!(concat!(env!("OUT_DIR"), "/ranges.rs"));
+}
 /// A nibble-table set as its maximal runs of consecutive bytes (see
 /// `Ranges`); the generator emits every table with this same function.
 #[doc(hidden)]

@@ -98,10 +98,12 @@ impl ParseError {
     /// `zone`).
     ///
     /// ```
+    /// # #[cfg(feature = "rfc6874")] {
     /// use urilex::{Parser, Profile};
     /// let e = Parser::new().profile(Profile::Rfc6874).parse("http://[::1%25a%2]/").unwrap_err();
     /// assert_eq!(e.part(), Some("zone"));
     /// assert_eq!(e.component(), None);
+    /// # }
     /// ```
     pub const fn part(&self) -> Option<&'static str> {
         self.part

@@ -21,11 +21,13 @@ pub enum Host<'a> {
     /// it is not guessed (`lint` flags it).
     ///
     /// ```
+    /// # #[cfg(feature = "url-draft-05")] {
     /// use urilex::{Host, HostKind, Parser, Profile};
     /// let u = Parser::new().profile(Profile::UrlDraft05).parse("http://1.2.3.256/").unwrap();
     /// assert_eq!(u.host(), Some(Host::Ipv4Text("1.2.3.256")));
     /// assert_eq!(u.host_kind(), Some(HostKind::Ipv4));
     /// assert_eq!(u.host().unwrap().kind(), HostKind::Ipv4);
+    /// # }
     /// ```
     Ipv4Text(&'a str),
     /// `IPv6address` inside `[` `]`.

@@ -282,11 +282,13 @@ impl Parser {
     /// Checks one part on its own, by the name the profile's grammar gives it.
     ///
     /// ```
+    /// # #[cfg(feature = "rfc6874")] {
     /// use urilex::{Parser, Profile};
     /// let p = Parser::new().profile(Profile::Rfc6874);
     /// assert!(p.validate_part("zone", b"eth0").is_ok());
     /// assert!(p.validate_part("zone", b"eth 0").is_err());
     /// assert!(Parser::new().validate_part("zone", b"eth0").is_err()); // RFC 3986 has none
+    /// # }
     /// ```
     pub fn validate_part(&self, name: &str, input: &[u8]) -> Result<(), ParseError> {
         match self.profile.part(name) {
@@ -612,11 +614,13 @@ impl<'a> UriRef<'a> {
     /// ASCII case ignored; `None` when absent or not a part of the profile.
     ///
     /// ```
+    /// # #[cfg(feature = "rfc6874")] {
     /// use urilex::{Parser, Profile};
     /// let r = Parser::new().profile(Profile::Rfc6874).parse("http://[fe80::1%25eth0]:8080/").unwrap();
     /// assert_eq!(r.part("zone"), Some("eth0"));
     /// assert_eq!(r.part("port"), Some("8080"));
     /// assert_eq!(r.part("no-such-part"), None);
+    /// # }
     /// ```
     pub fn part(&self, name: &str) -> Option<&'a str> {
         self.part_at(self.profile.part(name)?.index())
@@ -696,10 +700,12 @@ impl<'a> UriRef<'a> {
     /// or `None` when it matched its entry's rule.
     ///
     /// ```
+    /// # #[cfg(feature = "rfc1738")] {
     /// use urilex::{Parser, Profile};
     /// let p = Parser::new().profile(Profile::Rfc1738);
     /// assert_eq!(p.parse("ftp://host/file").unwrap().scheme_rule(), Some("ftpurl"));
     /// assert_eq!(p.parse("x-other:thing").unwrap().scheme_rule(), None);
+    /// # }
     /// ```
     pub fn scheme_rule(&self) -> Option<&'static str> {
         let k = self.spans.scheme_rule()?;
@@ -713,10 +719,12 @@ impl<'a> UriRef<'a> {
     /// A repeated part gives its first occurrence.
     ///
     /// ```
+    /// # #[cfg(feature = "rfc1738")] {
     /// use urilex::{Parser, Profile};
     /// let u = Parser::new().profile(Profile::Rfc1738).parse("news:*").unwrap();
     /// let v: Vec<_> = u.rule_parts().map(|(p, t)| (p.name(), t)).collect();
     /// assert_eq!(v, [("scheme", Some("news")), ("host", None), ("grouppart", Some("*")), ("group", None), ("article", None)]);
+    /// # }
     /// ```
     pub fn rule_parts(&self) -> impl Iterator<Item = (PartInfo, Option<&'a str>)> + '_ {
         self.profile

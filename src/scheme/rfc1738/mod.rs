@@ -159,7 +159,7 @@ impl<'a> Url<'a> {
 /// Percent-decoded text of a part of a valid URL (every `%` there starts
 /// a valid escape, so this cannot fail; were it ever to, the text is kept).
 pub(crate) fn decoded(s: &str) -> Cow<'_, [u8]> {
-    crate::pct::decode(s).unwrap_or(Cow::Borrowed(s.as_bytes()))
+    crate::pct::decode_or_raw(s)
 }
 
 /// The port of a server-based scheme's URL, or its scheme's default

@@ -1,7 +1,8 @@
 //! Byte sets as ranges, for the SSE2 kernel (which has no byte shuffle to
-//! read nibble tables with). One function, compiled into both the generator
-//! (`codegen/emit.rs` includes this file), which emits a range table for
-//! every DFA state, and the library, which the tests use to check sets.
+//! read nibble tables with). One function for two users: the generator
+//! (`emit`), which writes a range table for every DFA state, and the
+//! library, which reads this text from the generated `tables.rs` and whose
+//! tests check sets with it.
 
 /// The range count that stands for "more than 15".
 pub const TOO_MANY: u8 = 0xff;
