@@ -695,6 +695,29 @@ pub fn emit(profiles: &[Compiled]) -> Vec<(String, String)> {
         );
     }
     out.push_str("        }\n    }\n\n");
+    for (what, f, kind, doc) in [
+        (
+            "LINES",
+            "fast_loop",
+            "FastLoop",
+            "the batch variant of its fast path",
+        ),
+        ("COUNT", "count_loop", "CountLoop", "its spanless fast path"),
+    ] {
+        let _ = writeln!(
+            out,
+            "    /// `v` run with {doc}, for the entry at `syntax` of a profile that\n    /// does not choose its rule by the scheme; `None` for an entry without one.\n    #[inline]\n    pub(crate) fn {f}<V: {kind}>(self, syntax: Syntax, v: V) -> Option<V::Out> {{\n        match self {{"
+        );
+        for (i, p) in profiles.iter().enumerate() {
+            let _ = writeln!(
+                out,
+                "            {}Profile::{} => P{i}_{what}(syntax as usize, v),",
+                gate(p, "            "),
+                p.spec.variant
+            );
+        }
+        out.push_str("        }\n    }\n\n");
+    }
     out.push_str(
         "    pub(crate) const fn tables(self) -> &'static ProfileTables {\n        match self {\n",
     );
@@ -863,33 +886,23 @@ fn emit_profile(
             head.push('\n');
             out.insert_str(at, &head);
             // `validate_lines`' loop with its own instance of the spanless
-            // fast path inlined (`Entry::count`).
-            // `Batch::parse_lines`' loop with the record variant inlined
-            // (`Entry::records`).
+            // fast path inlined (`Entry::count`), and the line loop with
+            // the batch variant inlined, generic over the caller's sink
+            // (`Profile::fast_lines`; the batch's records).
             if loops {
                 let _ = writeln!(
                     out,
-                    "#[allow(non_snake_case, clippy::redundant_closure)]\n#[inline(never)]\nfn {name}_COUNT(t: &ProfileTables, buf: &[u8], slow: &mut dyn FnMut(&[u8])) -> usize {{\n    super::bits::count_lines(t, buf, slow, #[inline(always)] |l| {name}_VALID{rec}(l))\n}}"
+                    "#[allow(non_snake_case, clippy::redundant_closure)]\n#[inline(never)]\nfn {name}_COUNT<V: CountLoop>(v: V) -> V::Out {{\n    v.run(&P{i}, #[inline(always)] |l| {name}_VALID{rec}(l))\n}}"
                 );
                 let _ = writeln!(
                     out,
-                    "#[allow(non_snake_case, clippy::redundant_closure)]\n#[inline(never)]\nfn {name}_RECS(t: &ProfileTables, buf: &[u8], out: &mut LineRecords<'_>) {{\n    super::bits::record_lines(t, buf, out, #[inline(always)] |l, s| {name}_FAST{rec}::<RecordSink>(l, s))\n}}"
+                    "#[allow(non_snake_case, clippy::redundant_closure)]\n#[inline(never)]\nfn {name}_LINES<V: FastLoop>(v: V) -> V::Out {{\n    v.run(&P{i}, #[inline(always)] |l, s| {name}_FAST{rec}::<V::Spans>(l, s))\n}}"
                 );
             }
             (
                 format!("Some({name}_FAST::<Spans>)"),
                 format!("Some({name}_VALID)"),
-                format!("Some({name}_FAST{rec}::<RecordSink>)"),
-                if loops {
-                    format!("Some({name}_COUNT)")
-                } else {
-                    "None".to_string()
-                },
-                if loops {
-                    format!("Some({name}_RECS)")
-                } else {
-                    "None".to_string()
-                },
+                format!("Some({name}_FAST{rec}::<Spans>)"),
             )
         });
         if let Some(t) = tdfa {
@@ -904,14 +917,12 @@ fn emit_profile(
             );
         }
         format!(
-            "Entry {{ dfa: {}, ops: &{name}_OPS, exact: {}, fast: {}, valid: {}, record: {}, count: {}, records: {}, tdfa: {}, line_ends: {}, rule: {:?} }}",
+            "Entry {{ dfa: {}, ops: &{name}_OPS, exact: {}, fast: {}, valid: {}, batch: {}, tdfa: {}, line_ends: {}, rule: {:?} }}",
             dfa_value(&name, d, true),
             prog.exact,
             fast.as_ref().map_or("None", |f| f.0.as_str()),
             fast.as_ref().map_or("None", |f| f.1.as_str()),
             fast.as_ref().map_or("None", |f| f.2.as_str()),
-            fast.as_ref().map_or("None", |f| f.3.as_str()),
-            fast.as_ref().map_or("None", |f| f.4.as_str()),
             match tdfa {
                 Some(_) => format!(
                     "Some({})",
@@ -942,6 +953,35 @@ fn emit_profile(
                 p.schemes.is_empty()
             )
         );
+    }
+    // The line loops by syntax (the entries' index in `P{i}.entries`).
+    let loops: Vec<(usize, usize)> = p
+        .entries
+        .iter()
+        .enumerate()
+        .filter(|(k, _)| out.contains(&format!("fn P{i}_E{k}_LINES<")))
+        .map(|(k, (n, _))| (syn.iter().position(|s| s == n).expect("entry"), k))
+        .collect();
+    for (what, kind, doc) in [
+        ("LINES", "FastLoop", "batch fast path"),
+        ("COUNT", "CountLoop", "spanless fast path"),
+    ] {
+        let _ = writeln!(
+            out,
+            "/// `v` run with the {doc} of the entry at `syntax`; `None` when it has none.\n#[allow(non_snake_case)]\n#[inline]"
+        );
+        if loops.is_empty() {
+            let _ = writeln!(out, "fn P{i}_{what}<V: {kind}>(_syntax: usize, _v: V) -> Option<V::Out> {{\n    None\n}}");
+        } else {
+            let _ = writeln!(
+                out,
+                "fn P{i}_{what}<V: {kind}>(syntax: usize, v: V) -> Option<V::Out> {{\n    Some(match syntax {{"
+            );
+            for (at, k) in &loops {
+                let _ = writeln!(out, "        {at} => P{i}_E{k}_{what}(v),");
+            }
+            out.push_str("        _ => return None,\n    })\n}\n");
+        }
     }
     let mut schemes = Vec::new();
     for (k, (n, b)) in p.schemes.iter().enumerate() {

@@ -285,7 +285,7 @@ pub struct FindIter<'a> {
 /// may hold (whose first outsider ends the token).
 #[derive(Clone, Debug)]
 struct Fast {
-    valid: crate::engine::bits::FastValid,
+    valid: crate::engine::FastValid,
     sets: crate::scan::RowSets,
     /// Whether every run set lies in the token's set: then a token's end
     /// is a stop of every run, and the validator needs no stops put there.

@@ -112,3 +112,85 @@ fn no_module_depends_on_itself_through_others() {
         "{engine:?}"
     );
 }
+
+/// Inside the engine, the files depend on each other one way too, read
+/// the same way (`super::NAME` paths and `use super::{...}` lists), with
+/// the generated files counted as `tables.rs`, which includes them:
+/// `line.rs` (what the generated fast paths read and write) at the bottom,
+/// `tables.rs` (the generated tables and the types they are written in)
+/// over it, the runners (`run.rs`) and the bitmap loops (`bits.rs`) above.
+/// And no engine file names the batch, its records or anything above.
+#[test]
+fn engine_files_depend_one_way() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/engine");
+    let mut names = BTreeSet::new();
+    for e in std::fs::read_dir(&dir).unwrap().flatten() {
+        let p = e.path();
+        if p.extension().is_some_and(|x| x == "rs") && !p.ends_with("mod.rs") {
+            names.insert(p.file_stem().unwrap().to_string_lossy().into_owned());
+        }
+    }
+    assert!(names.len() >= 4, "{names:?}");
+    let generated: String = std::fs::read_dir(env!("OUT_DIR"))
+        .unwrap()
+        .flatten()
+        .filter(|e| e.path().extension().is_some_and(|x| x == "rs"))
+        .map(|e| std::fs::read_to_string(e.path()).unwrap())
+        .collect();
+    assert!(
+        generated.contains("fn P"),
+        "the generated files are in OUT_DIR"
+    );
+    let mut deps: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    for n in &names {
+        let mut text = code(&std::fs::read_to_string(dir.join(format!("{n}.rs"))).unwrap());
+        if n == "tables" {
+            text.push_str(&code(&generated));
+        }
+        for forbidden in [
+            "crate::batch",
+            "crate::uri",
+            "crate::extract",
+            "Record",
+            "Batch",
+        ] {
+            assert!(
+                !text.contains(forbidden),
+                "engine/{n}.rs (or the generated code) names `{forbidden}`"
+            );
+        }
+        let mut used = Vec::new();
+        for part in text.split("super::").skip(1) {
+            let part = part.trim_start_matches("super::");
+            if let Some(list) = part.strip_prefix('{') {
+                used.extend(words(list.split('}').next().unwrap_or("")).map(String::from));
+            } else if let Some(w) = words(part).next() {
+                used.push(w.to_string());
+            }
+        }
+        for u in used {
+            if names.contains(&u) && u != *n {
+                deps.entry(n.clone()).or_default().insert(u);
+            }
+        }
+    }
+    for m in &names {
+        let mut seen = BTreeSet::new();
+        let mut stack = vec![m.clone()];
+        while let Some(x) = stack.pop() {
+            for y in deps.get(&x).into_iter().flatten() {
+                assert!(
+                    y != m,
+                    "engine/{m}.rs depends on itself through engine/{x}.rs: {deps:?}"
+                );
+                if seen.insert(y.clone()) {
+                    stack.push(y.clone());
+                }
+            }
+        }
+    }
+    // The bottom knows no other engine file; the tables know only it.
+    assert!(deps.get("line").is_none_or(|d| d.is_empty()), "{deps:?}");
+    let tables = deps.get("tables").cloned().unwrap_or_default();
+    assert!(tables.iter().all(|d| d == "line"), "{deps:?}");
+}

@@ -8911,13 +8911,13 @@ fn P1_E0_VALIDE(l: &Line) -> bool {
 }
 #[allow(non_snake_case, clippy::redundant_closure)]
 #[inline(never)]
-fn P1_E0_COUNT(t: &ProfileTables, buf: &[u8], slow: &mut dyn FnMut(&[u8])) -> usize {
-    super::bits::count_lines(t, buf, slow, #[inline(always)] |l| P1_E0_VALIDE(l))
+fn P1_E0_COUNT<V: CountLoop>(v: V) -> V::Out {
+    v.run(&P1, #[inline(always)] |l| P1_E0_VALIDE(l))
 }
 #[allow(non_snake_case, clippy::redundant_closure)]
 #[inline(never)]
-fn P1_E0_RECS(t: &ProfileTables, buf: &[u8], out: &mut LineRecords<'_>) {
-    super::bits::record_lines(t, buf, out, #[inline(always)] |l, s| P1_E0_FASTE::<RecordSink>(l, s))
+fn P1_E0_LINES<V: FastLoop>(v: V) -> V::Out {
+    v.run(&P1, #[inline(always)] |l, s| P1_E0_FASTE::<V::Spans>(l, s))
 }
 // entry uri
 static P1_E1_CLASSES: [u8; 256] = [
@@ -10194,13 +10194,13 @@ fn P1_E1_VALIDE(l: &Line) -> bool {
 }
 #[allow(non_snake_case, clippy::redundant_closure)]
 #[inline(never)]
-fn P1_E1_COUNT(t: &ProfileTables, buf: &[u8], slow: &mut dyn FnMut(&[u8])) -> usize {
-    super::bits::count_lines(t, buf, slow, #[inline(always)] |l| P1_E1_VALIDE(l))
+fn P1_E1_COUNT<V: CountLoop>(v: V) -> V::Out {
+    v.run(&P1, #[inline(always)] |l| P1_E1_VALIDE(l))
 }
 #[allow(non_snake_case, clippy::redundant_closure)]
 #[inline(never)]
-fn P1_E1_RECS(t: &ProfileTables, buf: &[u8], out: &mut LineRecords<'_>) {
-    super::bits::record_lines(t, buf, out, #[inline(always)] |l, s| P1_E1_FASTE::<RecordSink>(l, s))
+fn P1_E1_LINES<V: FastLoop>(v: V) -> V::Out {
+    v.run(&P1, #[inline(always)] |l, s| P1_E1_FASTE::<V::Spans>(l, s))
 }
 // entry absolute-uri
 static P1_E2_CLASSES: [u8; 256] = [
@@ -11426,13 +11426,13 @@ fn P1_E2_VALIDE(l: &Line) -> bool {
 }
 #[allow(non_snake_case, clippy::redundant_closure)]
 #[inline(never)]
-fn P1_E2_COUNT(t: &ProfileTables, buf: &[u8], slow: &mut dyn FnMut(&[u8])) -> usize {
-    super::bits::count_lines(t, buf, slow, #[inline(always)] |l| P1_E2_VALIDE(l))
+fn P1_E2_COUNT<V: CountLoop>(v: V) -> V::Out {
+    v.run(&P1, #[inline(always)] |l| P1_E2_VALIDE(l))
 }
 #[allow(non_snake_case, clippy::redundant_closure)]
 #[inline(never)]
-fn P1_E2_RECS(t: &ProfileTables, buf: &[u8], out: &mut LineRecords<'_>) {
-    super::bits::record_lines(t, buf, out, #[inline(always)] |l, s| P1_E2_FASTE::<RecordSink>(l, s))
+fn P1_E2_LINES<V: FastLoop>(v: V) -> V::Out {
+    v.run(&P1, #[inline(always)] |l, s| P1_E2_FASTE::<V::Spans>(l, s))
 }
 // entry relative-ref
 static P1_E3_CLASSES: [u8; 256] = [
@@ -12612,13 +12612,37 @@ fn P1_E3_VALIDE(l: &Line) -> bool {
 }
 #[allow(non_snake_case, clippy::redundant_closure)]
 #[inline(never)]
-fn P1_E3_COUNT(t: &ProfileTables, buf: &[u8], slow: &mut dyn FnMut(&[u8])) -> usize {
-    super::bits::count_lines(t, buf, slow, #[inline(always)] |l| P1_E3_VALIDE(l))
+fn P1_E3_COUNT<V: CountLoop>(v: V) -> V::Out {
+    v.run(&P1, #[inline(always)] |l| P1_E3_VALIDE(l))
 }
 #[allow(non_snake_case, clippy::redundant_closure)]
 #[inline(never)]
-fn P1_E3_RECS(t: &ProfileTables, buf: &[u8], out: &mut LineRecords<'_>) {
-    super::bits::record_lines(t, buf, out, #[inline(always)] |l, s| P1_E3_FASTE::<RecordSink>(l, s))
+fn P1_E3_LINES<V: FastLoop>(v: V) -> V::Out {
+    v.run(&P1, #[inline(always)] |l, s| P1_E3_FASTE::<V::Spans>(l, s))
+}
+/// `v` run with the batch fast path of the entry at `syntax`; `None` when it has none.
+#[allow(non_snake_case)]
+#[inline]
+fn P1_LINES<V: FastLoop>(syntax: usize, v: V) -> Option<V::Out> {
+    Some(match syntax {
+        0 => P1_E0_LINES(v),
+        1 => P1_E1_LINES(v),
+        2 => P1_E2_LINES(v),
+        3 => P1_E3_LINES(v),
+        _ => return None,
+    })
+}
+/// `v` run with the spanless fast path of the entry at `syntax`; `None` when it has none.
+#[allow(non_snake_case)]
+#[inline]
+fn P1_COUNT<V: CountLoop>(syntax: usize, v: V) -> Option<V::Out> {
+    Some(match syntax {
+        0 => P1_E0_COUNT(v),
+        1 => P1_E1_COUNT(v),
+        2 => P1_E2_COUNT(v),
+        3 => P1_E3_COUNT(v),
+        _ => return None,
+    })
 }
 // part scheme
 static P1_C0_CLASSES: [u8; 256] = [
@@ -15753,10 +15777,10 @@ static P1: ProfileTables = ProfileTables {
     single_sets: RowSets::new(P1_RUNS.split_at(P1_RUNS.len() - 1).0),
     regions: &[],
     entries: [
-        Some(Entry { dfa: Dfa { classes: &P1_E0_CLASSES, stride: 20, trans: &P1_E0_TRANS, accept: &P1_E0_ACCEPT, stay: &P1_E0_STAY, nibbles: &P1_E0_NIBBLES, ranges: &P1_E0_RANGES, labels: &P1_E0_LABELS }, ops: &P1_E0_OPS, exact: true, fast: Some(P1_E0_FAST::<Spans>), valid: Some(P1_E0_VALID), record: Some(P1_E0_FASTE::<RecordSink>), count: Some(P1_E0_COUNT), records: Some(P1_E0_RECS), tdfa: None, line_ends: true, rule: "URI-reference" }),
-        Some(Entry { dfa: Dfa { classes: &P1_E1_CLASSES, stride: 20, trans: &P1_E1_TRANS, accept: &P1_E1_ACCEPT, stay: &P1_E1_STAY, nibbles: &P1_E1_NIBBLES, ranges: &P1_E1_RANGES, labels: &P1_E1_LABELS }, ops: &P1_E1_OPS, exact: true, fast: Some(P1_E1_FAST::<Spans>), valid: Some(P1_E1_VALID), record: Some(P1_E1_FASTE::<RecordSink>), count: Some(P1_E1_COUNT), records: Some(P1_E1_RECS), tdfa: None, line_ends: true, rule: "absolute-URI-reference" }),
-        Some(Entry { dfa: Dfa { classes: &P1_E2_CLASSES, stride: 19, trans: &P1_E2_TRANS, accept: &P1_E2_ACCEPT, stay: &P1_E2_STAY, nibbles: &P1_E2_NIBBLES, ranges: &P1_E2_RANGES, labels: &P1_E2_LABELS }, ops: &P1_E2_OPS, exact: true, fast: Some(P1_E2_FAST::<Spans>), valid: Some(P1_E2_VALID), record: Some(P1_E2_FASTE::<RecordSink>), count: Some(P1_E2_COUNT), records: Some(P1_E2_RECS), tdfa: None, line_ends: true, rule: "absolute-URI" }),
-        Some(Entry { dfa: Dfa { classes: &P1_E3_CLASSES, stride: 17, trans: &P1_E3_TRANS, accept: &P1_E3_ACCEPT, stay: &P1_E3_STAY, nibbles: &P1_E3_NIBBLES, ranges: &P1_E3_RANGES, labels: &P1_E3_LABELS }, ops: &P1_E3_OPS, exact: true, fast: Some(P1_E3_FAST::<Spans>), valid: Some(P1_E3_VALID), record: Some(P1_E3_FASTE::<RecordSink>), count: Some(P1_E3_COUNT), records: Some(P1_E3_RECS), tdfa: None, line_ends: true, rule: "relative-URI" }),
+        Some(Entry { dfa: Dfa { classes: &P1_E0_CLASSES, stride: 20, trans: &P1_E0_TRANS, accept: &P1_E0_ACCEPT, stay: &P1_E0_STAY, nibbles: &P1_E0_NIBBLES, ranges: &P1_E0_RANGES, labels: &P1_E0_LABELS }, ops: &P1_E0_OPS, exact: true, fast: Some(P1_E0_FAST::<Spans>), valid: Some(P1_E0_VALID), batch: Some(P1_E0_FASTE::<Spans>), tdfa: None, line_ends: true, rule: "URI-reference" }),
+        Some(Entry { dfa: Dfa { classes: &P1_E1_CLASSES, stride: 20, trans: &P1_E1_TRANS, accept: &P1_E1_ACCEPT, stay: &P1_E1_STAY, nibbles: &P1_E1_NIBBLES, ranges: &P1_E1_RANGES, labels: &P1_E1_LABELS }, ops: &P1_E1_OPS, exact: true, fast: Some(P1_E1_FAST::<Spans>), valid: Some(P1_E1_VALID), batch: Some(P1_E1_FASTE::<Spans>), tdfa: None, line_ends: true, rule: "absolute-URI-reference" }),
+        Some(Entry { dfa: Dfa { classes: &P1_E2_CLASSES, stride: 19, trans: &P1_E2_TRANS, accept: &P1_E2_ACCEPT, stay: &P1_E2_STAY, nibbles: &P1_E2_NIBBLES, ranges: &P1_E2_RANGES, labels: &P1_E2_LABELS }, ops: &P1_E2_OPS, exact: true, fast: Some(P1_E2_FAST::<Spans>), valid: Some(P1_E2_VALID), batch: Some(P1_E2_FASTE::<Spans>), tdfa: None, line_ends: true, rule: "absolute-URI" }),
+        Some(Entry { dfa: Dfa { classes: &P1_E3_CLASSES, stride: 17, trans: &P1_E3_TRANS, accept: &P1_E3_ACCEPT, stay: &P1_E3_STAY, nibbles: &P1_E3_NIBBLES, ranges: &P1_E3_RANGES, labels: &P1_E3_LABELS }, ops: &P1_E3_OPS, exact: true, fast: Some(P1_E3_FAST::<Spans>), valid: Some(P1_E3_VALID), batch: Some(P1_E3_FASTE::<Spans>), tdfa: None, line_ends: true, rule: "relative-URI" }),
         None,
         None,
     ],
@@ -15764,14 +15788,14 @@ static P1: ProfileTables = ProfileTables {
         
     ],
     components: &[
-        Some(Entry { dfa: Dfa { classes: &P1_C0_CLASSES, stride: 3, trans: &P1_C0_TRANS, accept: &P1_C0_ACCEPT, stay: &P1_C0_STAY, nibbles: &P1_C0_NIBBLES, ranges: &P1_C0_RANGES, labels: &P1_C0_LABELS }, ops: &P1_C0_OPS, exact: true, fast: None, valid: None, record: None, count: None, records: None, tdfa: Some(Tdfa { dfa: Dfa { classes: &P1_C0_T_CLASSES, stride: 4, trans: &P1_C0_T_TRANS, accept: &P1_C0_T_ACCEPT, stay: &P1_C0_T_STAY, nibbles: &P1_C0_T_NIBBLES, ranges: &P1_C0_T_RANGES, labels: &[] }, shift: 2, packed: &P1_C0_T_PACKED, ops: &P1_C0_T_OPS, apply: P1_C0_T_APPLY, finish: P1_C0_T_FINISH, finals: &P1_C0_T_FINALS, nslots: 17 }), line_ends: true, rule: "scheme" }),
-        Some(Entry { dfa: Dfa { classes: &P1_C1_CLASSES, stride: 15, trans: &P1_C1_TRANS, accept: &P1_C1_ACCEPT, stay: &P1_C1_STAY, nibbles: &P1_C1_NIBBLES, ranges: &P1_C1_RANGES, labels: &P1_C1_LABELS }, ops: &P1_C1_OPS, exact: true, fast: None, valid: None, record: None, count: None, records: None, tdfa: None, line_ends: true, rule: "authority" }),
-        Some(Entry { dfa: Dfa { classes: &P1_C2_CLASSES, stride: 4, trans: &P1_C2_TRANS, accept: &P1_C2_ACCEPT, stay: &P1_C2_STAY, nibbles: &P1_C2_NIBBLES, ranges: &P1_C2_RANGES, labels: &P1_C2_LABELS }, ops: &P1_C2_OPS, exact: true, fast: None, valid: None, record: None, count: None, records: None, tdfa: Some(Tdfa { dfa: Dfa { classes: &P1_C2_T_CLASSES, stride: 4, trans: &P1_C2_T_TRANS, accept: &P1_C2_T_ACCEPT, stay: &P1_C2_T_STAY, nibbles: &P1_C2_T_NIBBLES, ranges: &P1_C2_T_RANGES, labels: &[] }, shift: 2, packed: &P1_C2_T_PACKED, ops: &P1_C2_T_OPS, apply: P1_C2_T_APPLY, finish: P1_C2_T_FINISH, finals: &P1_C2_T_FINALS, nslots: 17 }), line_ends: true, rule: "userinfo" }),
-        Some(Entry { dfa: Dfa { classes: &P1_C3_CLASSES, stride: 14, trans: &P1_C3_TRANS, accept: &P1_C3_ACCEPT, stay: &P1_C3_STAY, nibbles: &P1_C3_NIBBLES, ranges: &P1_C3_RANGES, labels: &P1_C3_LABELS }, ops: &P1_C3_OPS, exact: true, fast: None, valid: None, record: None, count: None, records: None, tdfa: Some(Tdfa { dfa: Dfa { classes: &P1_C3_T_CLASSES, stride: 16, trans: &P1_C3_T_TRANS, accept: &P1_C3_T_ACCEPT, stay: &P1_C3_T_STAY, nibbles: &P1_C3_T_NIBBLES, ranges: &P1_C3_T_RANGES, labels: &[] }, shift: 4, packed: &P1_C3_T_PACKED, ops: &P1_C3_T_OPS, apply: P1_C3_T_APPLY, finish: P1_C3_T_FINISH, finals: &P1_C3_T_FINALS, nslots: 17 }), line_ends: true, rule: "host / reg-name" }),
-        Some(Entry { dfa: Dfa { classes: &P1_C4_CLASSES, stride: 2, trans: &P1_C4_TRANS, accept: &P1_C4_ACCEPT, stay: &P1_C4_STAY, nibbles: &P1_C4_NIBBLES, ranges: &P1_C4_RANGES, labels: &P1_C4_LABELS }, ops: &P1_C4_OPS, exact: true, fast: None, valid: None, record: None, count: None, records: None, tdfa: Some(Tdfa { dfa: Dfa { classes: &P1_C4_T_CLASSES, stride: 2, trans: &P1_C4_T_TRANS, accept: &P1_C4_T_ACCEPT, stay: &P1_C4_T_STAY, nibbles: &P1_C4_T_NIBBLES, ranges: &P1_C4_T_RANGES, labels: &[] }, shift: 1, packed: &P1_C4_T_PACKED, ops: &P1_C4_T_OPS, apply: P1_C4_T_APPLY, finish: P1_C4_T_FINISH, finals: &P1_C4_T_FINALS, nslots: 17 }), line_ends: true, rule: "port" }),
-        Some(Entry { dfa: Dfa { classes: &P1_C5_CLASSES, stride: 6, trans: &P1_C5_TRANS, accept: &P1_C5_ACCEPT, stay: &P1_C5_STAY, nibbles: &P1_C5_NIBBLES, ranges: &P1_C5_RANGES, labels: &P1_C5_LABELS }, ops: &P1_C5_OPS, exact: true, fast: None, valid: None, record: None, count: None, records: None, tdfa: Some(Tdfa { dfa: Dfa { classes: &P1_C5_T_CLASSES, stride: 8, trans: &P1_C5_T_TRANS, accept: &P1_C5_T_ACCEPT, stay: &P1_C5_T_STAY, nibbles: &P1_C5_T_NIBBLES, ranges: &P1_C5_T_RANGES, labels: &[] }, shift: 3, packed: &P1_C5_T_PACKED, ops: &P1_C5_T_OPS, apply: P1_C5_T_APPLY, finish: P1_C5_T_FINISH, finals: &P1_C5_T_FINALS, nslots: 17 }), line_ends: true, rule: "abs-path / opaque-part / rel-path" }),
-        Some(Entry { dfa: Dfa { classes: &P1_C6_CLASSES, stride: 4, trans: &P1_C6_TRANS, accept: &P1_C6_ACCEPT, stay: &P1_C6_STAY, nibbles: &P1_C6_NIBBLES, ranges: &P1_C6_RANGES, labels: &P1_C6_LABELS }, ops: &P1_C6_OPS, exact: true, fast: None, valid: None, record: None, count: None, records: None, tdfa: Some(Tdfa { dfa: Dfa { classes: &P1_C6_T_CLASSES, stride: 4, trans: &P1_C6_T_TRANS, accept: &P1_C6_T_ACCEPT, stay: &P1_C6_T_STAY, nibbles: &P1_C6_T_NIBBLES, ranges: &P1_C6_T_RANGES, labels: &[] }, shift: 2, packed: &P1_C6_T_PACKED, ops: &P1_C6_T_OPS, apply: P1_C6_T_APPLY, finish: P1_C6_T_FINISH, finals: &P1_C6_T_FINALS, nslots: 17 }), line_ends: true, rule: "query" }),
-        Some(Entry { dfa: Dfa { classes: &P1_C7_CLASSES, stride: 4, trans: &P1_C7_TRANS, accept: &P1_C7_ACCEPT, stay: &P1_C7_STAY, nibbles: &P1_C7_NIBBLES, ranges: &P1_C7_RANGES, labels: &P1_C7_LABELS }, ops: &P1_C7_OPS, exact: true, fast: None, valid: None, record: None, count: None, records: None, tdfa: Some(Tdfa { dfa: Dfa { classes: &P1_C7_T_CLASSES, stride: 4, trans: &P1_C7_T_TRANS, accept: &P1_C7_T_ACCEPT, stay: &P1_C7_T_STAY, nibbles: &P1_C7_T_NIBBLES, ranges: &P1_C7_T_RANGES, labels: &[] }, shift: 2, packed: &P1_C7_T_PACKED, ops: &P1_C7_T_OPS, apply: P1_C7_T_APPLY, finish: P1_C7_T_FINISH, finals: &P1_C7_T_FINALS, nslots: 17 }), line_ends: true, rule: "fragment" }),
+        Some(Entry { dfa: Dfa { classes: &P1_C0_CLASSES, stride: 3, trans: &P1_C0_TRANS, accept: &P1_C0_ACCEPT, stay: &P1_C0_STAY, nibbles: &P1_C0_NIBBLES, ranges: &P1_C0_RANGES, labels: &P1_C0_LABELS }, ops: &P1_C0_OPS, exact: true, fast: None, valid: None, batch: None, tdfa: Some(Tdfa { dfa: Dfa { classes: &P1_C0_T_CLASSES, stride: 4, trans: &P1_C0_T_TRANS, accept: &P1_C0_T_ACCEPT, stay: &P1_C0_T_STAY, nibbles: &P1_C0_T_NIBBLES, ranges: &P1_C0_T_RANGES, labels: &[] }, shift: 2, packed: &P1_C0_T_PACKED, ops: &P1_C0_T_OPS, apply: P1_C0_T_APPLY, finish: P1_C0_T_FINISH, finals: &P1_C0_T_FINALS, nslots: 17 }), line_ends: true, rule: "scheme" }),
+        Some(Entry { dfa: Dfa { classes: &P1_C1_CLASSES, stride: 15, trans: &P1_C1_TRANS, accept: &P1_C1_ACCEPT, stay: &P1_C1_STAY, nibbles: &P1_C1_NIBBLES, ranges: &P1_C1_RANGES, labels: &P1_C1_LABELS }, ops: &P1_C1_OPS, exact: true, fast: None, valid: None, batch: None, tdfa: None, line_ends: true, rule: "authority" }),
+        Some(Entry { dfa: Dfa { classes: &P1_C2_CLASSES, stride: 4, trans: &P1_C2_TRANS, accept: &P1_C2_ACCEPT, stay: &P1_C2_STAY, nibbles: &P1_C2_NIBBLES, ranges: &P1_C2_RANGES, labels: &P1_C2_LABELS }, ops: &P1_C2_OPS, exact: true, fast: None, valid: None, batch: None, tdfa: Some(Tdfa { dfa: Dfa { classes: &P1_C2_T_CLASSES, stride: 4, trans: &P1_C2_T_TRANS, accept: &P1_C2_T_ACCEPT, stay: &P1_C2_T_STAY, nibbles: &P1_C2_T_NIBBLES, ranges: &P1_C2_T_RANGES, labels: &[] }, shift: 2, packed: &P1_C2_T_PACKED, ops: &P1_C2_T_OPS, apply: P1_C2_T_APPLY, finish: P1_C2_T_FINISH, finals: &P1_C2_T_FINALS, nslots: 17 }), line_ends: true, rule: "userinfo" }),
+        Some(Entry { dfa: Dfa { classes: &P1_C3_CLASSES, stride: 14, trans: &P1_C3_TRANS, accept: &P1_C3_ACCEPT, stay: &P1_C3_STAY, nibbles: &P1_C3_NIBBLES, ranges: &P1_C3_RANGES, labels: &P1_C3_LABELS }, ops: &P1_C3_OPS, exact: true, fast: None, valid: None, batch: None, tdfa: Some(Tdfa { dfa: Dfa { classes: &P1_C3_T_CLASSES, stride: 16, trans: &P1_C3_T_TRANS, accept: &P1_C3_T_ACCEPT, stay: &P1_C3_T_STAY, nibbles: &P1_C3_T_NIBBLES, ranges: &P1_C3_T_RANGES, labels: &[] }, shift: 4, packed: &P1_C3_T_PACKED, ops: &P1_C3_T_OPS, apply: P1_C3_T_APPLY, finish: P1_C3_T_FINISH, finals: &P1_C3_T_FINALS, nslots: 17 }), line_ends: true, rule: "host / reg-name" }),
+        Some(Entry { dfa: Dfa { classes: &P1_C4_CLASSES, stride: 2, trans: &P1_C4_TRANS, accept: &P1_C4_ACCEPT, stay: &P1_C4_STAY, nibbles: &P1_C4_NIBBLES, ranges: &P1_C4_RANGES, labels: &P1_C4_LABELS }, ops: &P1_C4_OPS, exact: true, fast: None, valid: None, batch: None, tdfa: Some(Tdfa { dfa: Dfa { classes: &P1_C4_T_CLASSES, stride: 2, trans: &P1_C4_T_TRANS, accept: &P1_C4_T_ACCEPT, stay: &P1_C4_T_STAY, nibbles: &P1_C4_T_NIBBLES, ranges: &P1_C4_T_RANGES, labels: &[] }, shift: 1, packed: &P1_C4_T_PACKED, ops: &P1_C4_T_OPS, apply: P1_C4_T_APPLY, finish: P1_C4_T_FINISH, finals: &P1_C4_T_FINALS, nslots: 17 }), line_ends: true, rule: "port" }),
+        Some(Entry { dfa: Dfa { classes: &P1_C5_CLASSES, stride: 6, trans: &P1_C5_TRANS, accept: &P1_C5_ACCEPT, stay: &P1_C5_STAY, nibbles: &P1_C5_NIBBLES, ranges: &P1_C5_RANGES, labels: &P1_C5_LABELS }, ops: &P1_C5_OPS, exact: true, fast: None, valid: None, batch: None, tdfa: Some(Tdfa { dfa: Dfa { classes: &P1_C5_T_CLASSES, stride: 8, trans: &P1_C5_T_TRANS, accept: &P1_C5_T_ACCEPT, stay: &P1_C5_T_STAY, nibbles: &P1_C5_T_NIBBLES, ranges: &P1_C5_T_RANGES, labels: &[] }, shift: 3, packed: &P1_C5_T_PACKED, ops: &P1_C5_T_OPS, apply: P1_C5_T_APPLY, finish: P1_C5_T_FINISH, finals: &P1_C5_T_FINALS, nslots: 17 }), line_ends: true, rule: "abs-path / opaque-part / rel-path" }),
+        Some(Entry { dfa: Dfa { classes: &P1_C6_CLASSES, stride: 4, trans: &P1_C6_TRANS, accept: &P1_C6_ACCEPT, stay: &P1_C6_STAY, nibbles: &P1_C6_NIBBLES, ranges: &P1_C6_RANGES, labels: &P1_C6_LABELS }, ops: &P1_C6_OPS, exact: true, fast: None, valid: None, batch: None, tdfa: Some(Tdfa { dfa: Dfa { classes: &P1_C6_T_CLASSES, stride: 4, trans: &P1_C6_T_TRANS, accept: &P1_C6_T_ACCEPT, stay: &P1_C6_T_STAY, nibbles: &P1_C6_T_NIBBLES, ranges: &P1_C6_T_RANGES, labels: &[] }, shift: 2, packed: &P1_C6_T_PACKED, ops: &P1_C6_T_OPS, apply: P1_C6_T_APPLY, finish: P1_C6_T_FINISH, finals: &P1_C6_T_FINALS, nslots: 17 }), line_ends: true, rule: "query" }),
+        Some(Entry { dfa: Dfa { classes: &P1_C7_CLASSES, stride: 4, trans: &P1_C7_TRANS, accept: &P1_C7_ACCEPT, stay: &P1_C7_STAY, nibbles: &P1_C7_NIBBLES, ranges: &P1_C7_RANGES, labels: &P1_C7_LABELS }, ops: &P1_C7_OPS, exact: true, fast: None, valid: None, batch: None, tdfa: Some(Tdfa { dfa: Dfa { classes: &P1_C7_T_CLASSES, stride: 4, trans: &P1_C7_T_TRANS, accept: &P1_C7_T_ACCEPT, stay: &P1_C7_T_STAY, nibbles: &P1_C7_T_NIBBLES, ranges: &P1_C7_T_RANGES, labels: &[] }, shift: 2, packed: &P1_C7_T_PACKED, ops: &P1_C7_T_OPS, apply: P1_C7_T_APPLY, finish: P1_C7_T_FINISH, finals: &P1_C7_T_FINALS, nslots: 17 }), line_ends: true, rule: "fragment" }),
     ],
 };
 

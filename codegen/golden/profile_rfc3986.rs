@@ -6186,13 +6186,13 @@ fn P2_E0_VALIDE(l: &Line) -> bool {
 }
 #[allow(non_snake_case, clippy::redundant_closure)]
 #[inline(never)]
-fn P2_E0_COUNT(t: &ProfileTables, buf: &[u8], slow: &mut dyn FnMut(&[u8])) -> usize {
-    super::bits::count_lines(t, buf, slow, #[inline(always)] |l| P2_E0_VALIDE(l))
+fn P2_E0_COUNT<V: CountLoop>(v: V) -> V::Out {
+    v.run(&P2, #[inline(always)] |l| P2_E0_VALIDE(l))
 }
 #[allow(non_snake_case, clippy::redundant_closure)]
 #[inline(never)]
-fn P2_E0_RECS(t: &ProfileTables, buf: &[u8], out: &mut LineRecords<'_>) {
-    super::bits::record_lines(t, buf, out, #[inline(always)] |l, s| P2_E0_FASTE::<RecordSink>(l, s))
+fn P2_E0_LINES<V: FastLoop>(v: V) -> V::Out {
+    v.run(&P2, #[inline(always)] |l, s| P2_E0_FASTE::<V::Spans>(l, s))
 }
 static P2_E0_T_CLASSES: [u8; 256] = [
     0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
@@ -8997,13 +8997,13 @@ fn P2_E1_VALIDE(l: &Line) -> bool {
 }
 #[allow(non_snake_case, clippy::redundant_closure)]
 #[inline(never)]
-fn P2_E1_COUNT(t: &ProfileTables, buf: &[u8], slow: &mut dyn FnMut(&[u8])) -> usize {
-    super::bits::count_lines(t, buf, slow, #[inline(always)] |l| P2_E1_VALIDE(l))
+fn P2_E1_COUNT<V: CountLoop>(v: V) -> V::Out {
+    v.run(&P2, #[inline(always)] |l| P2_E1_VALIDE(l))
 }
 #[allow(non_snake_case, clippy::redundant_closure)]
 #[inline(never)]
-fn P2_E1_RECS(t: &ProfileTables, buf: &[u8], out: &mut LineRecords<'_>) {
-    super::bits::record_lines(t, buf, out, #[inline(always)] |l, s| P2_E1_FASTE::<RecordSink>(l, s))
+fn P2_E1_LINES<V: FastLoop>(v: V) -> V::Out {
+    v.run(&P2, #[inline(always)] |l, s| P2_E1_FASTE::<V::Spans>(l, s))
 }
 static P2_E1_T_CLASSES: [u8; 256] = [
     0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
@@ -11735,13 +11735,13 @@ fn P2_E2_VALIDE(l: &Line) -> bool {
 }
 #[allow(non_snake_case, clippy::redundant_closure)]
 #[inline(never)]
-fn P2_E2_COUNT(t: &ProfileTables, buf: &[u8], slow: &mut dyn FnMut(&[u8])) -> usize {
-    super::bits::count_lines(t, buf, slow, #[inline(always)] |l| P2_E2_VALIDE(l))
+fn P2_E2_COUNT<V: CountLoop>(v: V) -> V::Out {
+    v.run(&P2, #[inline(always)] |l| P2_E2_VALIDE(l))
 }
 #[allow(non_snake_case, clippy::redundant_closure)]
 #[inline(never)]
-fn P2_E2_RECS(t: &ProfileTables, buf: &[u8], out: &mut LineRecords<'_>) {
-    super::bits::record_lines(t, buf, out, #[inline(always)] |l, s| P2_E2_FASTE::<RecordSink>(l, s))
+fn P2_E2_LINES<V: FastLoop>(v: V) -> V::Out {
+    v.run(&P2, #[inline(always)] |l, s| P2_E2_FASTE::<V::Spans>(l, s))
 }
 static P2_E2_T_CLASSES: [u8; 256] = [
     0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
@@ -14477,13 +14477,13 @@ fn P2_E3_VALIDE(l: &Line) -> bool {
 }
 #[allow(non_snake_case, clippy::redundant_closure)]
 #[inline(never)]
-fn P2_E3_COUNT(t: &ProfileTables, buf: &[u8], slow: &mut dyn FnMut(&[u8])) -> usize {
-    super::bits::count_lines(t, buf, slow, #[inline(always)] |l| P2_E3_VALIDE(l))
+fn P2_E3_COUNT<V: CountLoop>(v: V) -> V::Out {
+    v.run(&P2, #[inline(always)] |l| P2_E3_VALIDE(l))
 }
 #[allow(non_snake_case, clippy::redundant_closure)]
 #[inline(never)]
-fn P2_E3_RECS(t: &ProfileTables, buf: &[u8], out: &mut LineRecords<'_>) {
-    super::bits::record_lines(t, buf, out, #[inline(always)] |l, s| P2_E3_FASTE::<RecordSink>(l, s))
+fn P2_E3_LINES<V: FastLoop>(v: V) -> V::Out {
+    v.run(&P2, #[inline(always)] |l, s| P2_E3_FASTE::<V::Spans>(l, s))
 }
 static P2_E3_T_CLASSES: [u8; 256] = [
     0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
@@ -16201,13 +16201,13 @@ fn P2_E4_VALIDE(l: &Line) -> bool {
 }
 #[allow(non_snake_case, clippy::redundant_closure)]
 #[inline(never)]
-fn P2_E4_COUNT(t: &ProfileTables, buf: &[u8], slow: &mut dyn FnMut(&[u8])) -> usize {
-    super::bits::count_lines(t, buf, slow, #[inline(always)] |l| P2_E4_VALIDE(l))
+fn P2_E4_COUNT<V: CountLoop>(v: V) -> V::Out {
+    v.run(&P2, #[inline(always)] |l| P2_E4_VALIDE(l))
 }
 #[allow(non_snake_case, clippy::redundant_closure)]
 #[inline(never)]
-fn P2_E4_RECS(t: &ProfileTables, buf: &[u8], out: &mut LineRecords<'_>) {
-    super::bits::record_lines(t, buf, out, #[inline(always)] |l, s| P2_E4_FASTE::<RecordSink>(l, s))
+fn P2_E4_LINES<V: FastLoop>(v: V) -> V::Out {
+    v.run(&P2, #[inline(always)] |l, s| P2_E4_FASTE::<V::Spans>(l, s))
 }
 static P2_E4_T_CLASSES: [u8; 256] = [
     0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
@@ -17105,13 +17105,13 @@ fn P2_E5_VALIDE(l: &Line) -> bool {
 }
 #[allow(non_snake_case, clippy::redundant_closure)]
 #[inline(never)]
-fn P2_E5_COUNT(t: &ProfileTables, buf: &[u8], slow: &mut dyn FnMut(&[u8])) -> usize {
-    super::bits::count_lines(t, buf, slow, #[inline(always)] |l| P2_E5_VALIDE(l))
+fn P2_E5_COUNT<V: CountLoop>(v: V) -> V::Out {
+    v.run(&P2, #[inline(always)] |l| P2_E5_VALIDE(l))
 }
 #[allow(non_snake_case, clippy::redundant_closure)]
 #[inline(never)]
-fn P2_E5_RECS(t: &ProfileTables, buf: &[u8], out: &mut LineRecords<'_>) {
-    super::bits::record_lines(t, buf, out, #[inline(always)] |l, s| P2_E5_FASTE::<RecordSink>(l, s))
+fn P2_E5_LINES<V: FastLoop>(v: V) -> V::Out {
+    v.run(&P2, #[inline(always)] |l, s| P2_E5_FASTE::<V::Spans>(l, s))
 }
 static P2_E5_T_CLASSES: [u8; 256] = [
     0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
@@ -18134,6 +18134,34 @@ fn P2_E5_T_FINISH(s: usize, r: &[u32; REG_FILE]) -> Spans {
     }
 }
 const _: () = assert!(tdfa_ok(&P2_E5_T_PACKED, &P2_E5_T_TRANS, &P2_E5_T_OPS, &P2_E5_T_FINALS, 16));
+/// `v` run with the batch fast path of the entry at `syntax`; `None` when it has none.
+#[allow(non_snake_case)]
+#[inline]
+fn P2_LINES<V: FastLoop>(syntax: usize, v: V) -> Option<V::Out> {
+    Some(match syntax {
+        0 => P2_E0_LINES(v),
+        1 => P2_E1_LINES(v),
+        2 => P2_E2_LINES(v),
+        3 => P2_E3_LINES(v),
+        4 => P2_E4_LINES(v),
+        5 => P2_E5_LINES(v),
+        _ => return None,
+    })
+}
+/// `v` run with the spanless fast path of the entry at `syntax`; `None` when it has none.
+#[allow(non_snake_case)]
+#[inline]
+fn P2_COUNT<V: CountLoop>(syntax: usize, v: V) -> Option<V::Out> {
+    Some(match syntax {
+        0 => P2_E0_COUNT(v),
+        1 => P2_E1_COUNT(v),
+        2 => P2_E2_COUNT(v),
+        3 => P2_E3_COUNT(v),
+        4 => P2_E4_COUNT(v),
+        5 => P2_E5_COUNT(v),
+        _ => return None,
+    })
+}
 // part scheme
 static P2_C0_CLASSES: [u8; 256] = [
     0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
@@ -22356,25 +22384,25 @@ static P2: ProfileTables = ProfileTables {
     single_sets: RowSets::new(P2_RUNS.split_at(P2_RUNS.len() - 1).0),
     regions: &[],
     entries: [
-        Some(Entry { dfa: Dfa { classes: &P2_E0_CLASSES, stride: 21, trans: &P2_E0_TRANS, accept: &P2_E0_ACCEPT, stay: &P2_E0_STAY, nibbles: &P2_E0_NIBBLES, ranges: &P2_E0_RANGES, labels: &P2_E0_LABELS }, ops: &P2_E0_OPS, exact: true, fast: Some(P2_E0_FAST::<Spans>), valid: Some(P2_E0_VALID), record: Some(P2_E0_FASTE::<RecordSink>), count: Some(P2_E0_COUNT), records: Some(P2_E0_RECS), tdfa: Some(Tdfa { dfa: Dfa { classes: &P2_E0_T_CLASSES, stride: 32, trans: &P2_E0_T_TRANS, accept: &P2_E0_T_ACCEPT, stay: &P2_E0_T_STAY, nibbles: &P2_E0_T_NIBBLES, ranges: &P2_E0_T_RANGES, labels: &[] }, shift: 5, packed: &P2_E0_T_PACKED, ops: &P2_E0_T_OPS, apply: P2_E0_T_APPLY, finish: P2_E0_T_FINISH, finals: &P2_E0_T_FINALS, nslots: 17 }), line_ends: true, rule: "URI-reference" }),
-        Some(Entry { dfa: Dfa { classes: &P2_E1_CLASSES, stride: 21, trans: &P2_E1_TRANS, accept: &P2_E1_ACCEPT, stay: &P2_E1_STAY, nibbles: &P2_E1_NIBBLES, ranges: &P2_E1_RANGES, labels: &P2_E1_LABELS }, ops: &P2_E1_OPS, exact: true, fast: Some(P2_E1_FAST::<Spans>), valid: Some(P2_E1_VALID), record: Some(P2_E1_FASTE::<RecordSink>), count: Some(P2_E1_COUNT), records: Some(P2_E1_RECS), tdfa: Some(Tdfa { dfa: Dfa { classes: &P2_E1_T_CLASSES, stride: 32, trans: &P2_E1_T_TRANS, accept: &P2_E1_T_ACCEPT, stay: &P2_E1_T_STAY, nibbles: &P2_E1_T_NIBBLES, ranges: &P2_E1_T_RANGES, labels: &[] }, shift: 5, packed: &P2_E1_T_PACKED, ops: &P2_E1_T_OPS, apply: P2_E1_T_APPLY, finish: P2_E1_T_FINISH, finals: &P2_E1_T_FINALS, nslots: 17 }), line_ends: true, rule: "URI" }),
-        Some(Entry { dfa: Dfa { classes: &P2_E2_CLASSES, stride: 20, trans: &P2_E2_TRANS, accept: &P2_E2_ACCEPT, stay: &P2_E2_STAY, nibbles: &P2_E2_NIBBLES, ranges: &P2_E2_RANGES, labels: &P2_E2_LABELS }, ops: &P2_E2_OPS, exact: true, fast: Some(P2_E2_FAST::<Spans>), valid: Some(P2_E2_VALID), record: Some(P2_E2_FASTE::<RecordSink>), count: Some(P2_E2_COUNT), records: Some(P2_E2_RECS), tdfa: Some(Tdfa { dfa: Dfa { classes: &P2_E2_T_CLASSES, stride: 32, trans: &P2_E2_T_TRANS, accept: &P2_E2_T_ACCEPT, stay: &P2_E2_T_STAY, nibbles: &P2_E2_T_NIBBLES, ranges: &P2_E2_T_RANGES, labels: &[] }, shift: 5, packed: &P2_E2_T_PACKED, ops: &P2_E2_T_OPS, apply: P2_E2_T_APPLY, finish: P2_E2_T_FINISH, finals: &P2_E2_T_FINALS, nslots: 17 }), line_ends: true, rule: "absolute-URI" }),
-        Some(Entry { dfa: Dfa { classes: &P2_E3_CLASSES, stride: 19, trans: &P2_E3_TRANS, accept: &P2_E3_ACCEPT, stay: &P2_E3_STAY, nibbles: &P2_E3_NIBBLES, ranges: &P2_E3_RANGES, labels: &P2_E3_LABELS }, ops: &P2_E3_OPS, exact: true, fast: Some(P2_E3_FAST::<Spans>), valid: Some(P2_E3_VALID), record: Some(P2_E3_FASTE::<RecordSink>), count: Some(P2_E3_COUNT), records: Some(P2_E3_RECS), tdfa: Some(Tdfa { dfa: Dfa { classes: &P2_E3_T_CLASSES, stride: 32, trans: &P2_E3_T_TRANS, accept: &P2_E3_T_ACCEPT, stay: &P2_E3_T_STAY, nibbles: &P2_E3_T_NIBBLES, ranges: &P2_E3_T_RANGES, labels: &[] }, shift: 5, packed: &P2_E3_T_PACKED, ops: &P2_E3_T_OPS, apply: P2_E3_T_APPLY, finish: P2_E3_T_FINISH, finals: &P2_E3_T_FINALS, nslots: 17 }), line_ends: true, rule: "relative-ref" }),
-        Some(Entry { dfa: Dfa { classes: &P2_E4_CLASSES, stride: 6, trans: &P2_E4_TRANS, accept: &P2_E4_ACCEPT, stay: &P2_E4_STAY, nibbles: &P2_E4_NIBBLES, ranges: &P2_E4_RANGES, labels: &P2_E4_LABELS }, ops: &P2_E4_OPS, exact: true, fast: Some(P2_E4_FAST::<Spans>), valid: Some(P2_E4_VALID), record: Some(P2_E4_FASTE::<RecordSink>), count: Some(P2_E4_COUNT), records: Some(P2_E4_RECS), tdfa: Some(Tdfa { dfa: Dfa { classes: &P2_E4_T_CLASSES, stride: 8, trans: &P2_E4_T_TRANS, accept: &P2_E4_T_ACCEPT, stay: &P2_E4_T_STAY, nibbles: &P2_E4_T_NIBBLES, ranges: &P2_E4_T_RANGES, labels: &[] }, shift: 3, packed: &P2_E4_T_PACKED, ops: &P2_E4_T_OPS, apply: P2_E4_T_APPLY, finish: P2_E4_T_FINISH, finals: &P2_E4_T_FINALS, nslots: 17 }), line_ends: true, rule: "origin-form" }),
-        Some(Entry { dfa: Dfa { classes: &P2_E5_CLASSES, stride: 15, trans: &P2_E5_TRANS, accept: &P2_E5_ACCEPT, stay: &P2_E5_STAY, nibbles: &P2_E5_NIBBLES, ranges: &P2_E5_RANGES, labels: &P2_E5_LABELS }, ops: &P2_E5_OPS, exact: true, fast: Some(P2_E5_FAST::<Spans>), valid: Some(P2_E5_VALID), record: Some(P2_E5_FASTE::<RecordSink>), count: Some(P2_E5_COUNT), records: Some(P2_E5_RECS), tdfa: Some(Tdfa { dfa: Dfa { classes: &P2_E5_T_CLASSES, stride: 16, trans: &P2_E5_T_TRANS, accept: &P2_E5_T_ACCEPT, stay: &P2_E5_T_STAY, nibbles: &P2_E5_T_NIBBLES, ranges: &P2_E5_T_RANGES, labels: &[] }, shift: 4, packed: &P2_E5_T_PACKED, ops: &P2_E5_T_OPS, apply: P2_E5_T_APPLY, finish: P2_E5_T_FINISH, finals: &P2_E5_T_FINALS, nslots: 17 }), line_ends: true, rule: "authority-form" }),
+        Some(Entry { dfa: Dfa { classes: &P2_E0_CLASSES, stride: 21, trans: &P2_E0_TRANS, accept: &P2_E0_ACCEPT, stay: &P2_E0_STAY, nibbles: &P2_E0_NIBBLES, ranges: &P2_E0_RANGES, labels: &P2_E0_LABELS }, ops: &P2_E0_OPS, exact: true, fast: Some(P2_E0_FAST::<Spans>), valid: Some(P2_E0_VALID), batch: Some(P2_E0_FASTE::<Spans>), tdfa: Some(Tdfa { dfa: Dfa { classes: &P2_E0_T_CLASSES, stride: 32, trans: &P2_E0_T_TRANS, accept: &P2_E0_T_ACCEPT, stay: &P2_E0_T_STAY, nibbles: &P2_E0_T_NIBBLES, ranges: &P2_E0_T_RANGES, labels: &[] }, shift: 5, packed: &P2_E0_T_PACKED, ops: &P2_E0_T_OPS, apply: P2_E0_T_APPLY, finish: P2_E0_T_FINISH, finals: &P2_E0_T_FINALS, nslots: 17 }), line_ends: true, rule: "URI-reference" }),
+        Some(Entry { dfa: Dfa { classes: &P2_E1_CLASSES, stride: 21, trans: &P2_E1_TRANS, accept: &P2_E1_ACCEPT, stay: &P2_E1_STAY, nibbles: &P2_E1_NIBBLES, ranges: &P2_E1_RANGES, labels: &P2_E1_LABELS }, ops: &P2_E1_OPS, exact: true, fast: Some(P2_E1_FAST::<Spans>), valid: Some(P2_E1_VALID), batch: Some(P2_E1_FASTE::<Spans>), tdfa: Some(Tdfa { dfa: Dfa { classes: &P2_E1_T_CLASSES, stride: 32, trans: &P2_E1_T_TRANS, accept: &P2_E1_T_ACCEPT, stay: &P2_E1_T_STAY, nibbles: &P2_E1_T_NIBBLES, ranges: &P2_E1_T_RANGES, labels: &[] }, shift: 5, packed: &P2_E1_T_PACKED, ops: &P2_E1_T_OPS, apply: P2_E1_T_APPLY, finish: P2_E1_T_FINISH, finals: &P2_E1_T_FINALS, nslots: 17 }), line_ends: true, rule: "URI" }),
+        Some(Entry { dfa: Dfa { classes: &P2_E2_CLASSES, stride: 20, trans: &P2_E2_TRANS, accept: &P2_E2_ACCEPT, stay: &P2_E2_STAY, nibbles: &P2_E2_NIBBLES, ranges: &P2_E2_RANGES, labels: &P2_E2_LABELS }, ops: &P2_E2_OPS, exact: true, fast: Some(P2_E2_FAST::<Spans>), valid: Some(P2_E2_VALID), batch: Some(P2_E2_FASTE::<Spans>), tdfa: Some(Tdfa { dfa: Dfa { classes: &P2_E2_T_CLASSES, stride: 32, trans: &P2_E2_T_TRANS, accept: &P2_E2_T_ACCEPT, stay: &P2_E2_T_STAY, nibbles: &P2_E2_T_NIBBLES, ranges: &P2_E2_T_RANGES, labels: &[] }, shift: 5, packed: &P2_E2_T_PACKED, ops: &P2_E2_T_OPS, apply: P2_E2_T_APPLY, finish: P2_E2_T_FINISH, finals: &P2_E2_T_FINALS, nslots: 17 }), line_ends: true, rule: "absolute-URI" }),
+        Some(Entry { dfa: Dfa { classes: &P2_E3_CLASSES, stride: 19, trans: &P2_E3_TRANS, accept: &P2_E3_ACCEPT, stay: &P2_E3_STAY, nibbles: &P2_E3_NIBBLES, ranges: &P2_E3_RANGES, labels: &P2_E3_LABELS }, ops: &P2_E3_OPS, exact: true, fast: Some(P2_E3_FAST::<Spans>), valid: Some(P2_E3_VALID), batch: Some(P2_E3_FASTE::<Spans>), tdfa: Some(Tdfa { dfa: Dfa { classes: &P2_E3_T_CLASSES, stride: 32, trans: &P2_E3_T_TRANS, accept: &P2_E3_T_ACCEPT, stay: &P2_E3_T_STAY, nibbles: &P2_E3_T_NIBBLES, ranges: &P2_E3_T_RANGES, labels: &[] }, shift: 5, packed: &P2_E3_T_PACKED, ops: &P2_E3_T_OPS, apply: P2_E3_T_APPLY, finish: P2_E3_T_FINISH, finals: &P2_E3_T_FINALS, nslots: 17 }), line_ends: true, rule: "relative-ref" }),
+        Some(Entry { dfa: Dfa { classes: &P2_E4_CLASSES, stride: 6, trans: &P2_E4_TRANS, accept: &P2_E4_ACCEPT, stay: &P2_E4_STAY, nibbles: &P2_E4_NIBBLES, ranges: &P2_E4_RANGES, labels: &P2_E4_LABELS }, ops: &P2_E4_OPS, exact: true, fast: Some(P2_E4_FAST::<Spans>), valid: Some(P2_E4_VALID), batch: Some(P2_E4_FASTE::<Spans>), tdfa: Some(Tdfa { dfa: Dfa { classes: &P2_E4_T_CLASSES, stride: 8, trans: &P2_E4_T_TRANS, accept: &P2_E4_T_ACCEPT, stay: &P2_E4_T_STAY, nibbles: &P2_E4_T_NIBBLES, ranges: &P2_E4_T_RANGES, labels: &[] }, shift: 3, packed: &P2_E4_T_PACKED, ops: &P2_E4_T_OPS, apply: P2_E4_T_APPLY, finish: P2_E4_T_FINISH, finals: &P2_E4_T_FINALS, nslots: 17 }), line_ends: true, rule: "origin-form" }),
+        Some(Entry { dfa: Dfa { classes: &P2_E5_CLASSES, stride: 15, trans: &P2_E5_TRANS, accept: &P2_E5_ACCEPT, stay: &P2_E5_STAY, nibbles: &P2_E5_NIBBLES, ranges: &P2_E5_RANGES, labels: &P2_E5_LABELS }, ops: &P2_E5_OPS, exact: true, fast: Some(P2_E5_FAST::<Spans>), valid: Some(P2_E5_VALID), batch: Some(P2_E5_FASTE::<Spans>), tdfa: Some(Tdfa { dfa: Dfa { classes: &P2_E5_T_CLASSES, stride: 16, trans: &P2_E5_T_TRANS, accept: &P2_E5_T_ACCEPT, stay: &P2_E5_T_STAY, nibbles: &P2_E5_T_NIBBLES, ranges: &P2_E5_T_RANGES, labels: &[] }, shift: 4, packed: &P2_E5_T_PACKED, ops: &P2_E5_T_OPS, apply: P2_E5_T_APPLY, finish: P2_E5_T_FINISH, finals: &P2_E5_T_FINALS, nslots: 17 }), line_ends: true, rule: "authority-form" }),
     ],
     schemes: &[
         
     ],
     components: &[
-        Some(Entry { dfa: Dfa { classes: &P2_C0_CLASSES, stride: 3, trans: &P2_C0_TRANS, accept: &P2_C0_ACCEPT, stay: &P2_C0_STAY, nibbles: &P2_C0_NIBBLES, ranges: &P2_C0_RANGES, labels: &P2_C0_LABELS }, ops: &P2_C0_OPS, exact: true, fast: None, valid: None, record: None, count: None, records: None, tdfa: Some(Tdfa { dfa: Dfa { classes: &P2_C0_T_CLASSES, stride: 4, trans: &P2_C0_T_TRANS, accept: &P2_C0_T_ACCEPT, stay: &P2_C0_T_STAY, nibbles: &P2_C0_T_NIBBLES, ranges: &P2_C0_T_RANGES, labels: &[] }, shift: 2, packed: &P2_C0_T_PACKED, ops: &P2_C0_T_OPS, apply: P2_C0_T_APPLY, finish: P2_C0_T_FINISH, finals: &P2_C0_T_FINALS, nslots: 17 }), line_ends: true, rule: "scheme" }),
-        Some(Entry { dfa: Dfa { classes: &P2_C1_CLASSES, stride: 16, trans: &P2_C1_TRANS, accept: &P2_C1_ACCEPT, stay: &P2_C1_STAY, nibbles: &P2_C1_NIBBLES, ranges: &P2_C1_RANGES, labels: &P2_C1_LABELS }, ops: &P2_C1_OPS, exact: true, fast: None, valid: None, record: None, count: None, records: None, tdfa: Some(Tdfa { dfa: Dfa { classes: &P2_C1_T_CLASSES, stride: 16, trans: &P2_C1_T_TRANS, accept: &P2_C1_T_ACCEPT, stay: &P2_C1_T_STAY, nibbles: &P2_C1_T_NIBBLES, ranges: &P2_C1_T_RANGES, labels: &[] }, shift: 4, packed: &P2_C1_T_PACKED, ops: &P2_C1_T_OPS, apply: P2_C1_T_APPLY, finish: P2_C1_T_FINISH, finals: &P2_C1_T_FINALS, nslots: 17 }), line_ends: true, rule: "authority / authority-form" }),
-        Some(Entry { dfa: Dfa { classes: &P2_C2_CLASSES, stride: 4, trans: &P2_C2_TRANS, accept: &P2_C2_ACCEPT, stay: &P2_C2_STAY, nibbles: &P2_C2_NIBBLES, ranges: &P2_C2_RANGES, labels: &P2_C2_LABELS }, ops: &P2_C2_OPS, exact: true, fast: None, valid: None, record: None, count: None, records: None, tdfa: Some(Tdfa { dfa: Dfa { classes: &P2_C2_T_CLASSES, stride: 4, trans: &P2_C2_T_TRANS, accept: &P2_C2_T_ACCEPT, stay: &P2_C2_T_STAY, nibbles: &P2_C2_T_NIBBLES, ranges: &P2_C2_T_RANGES, labels: &[] }, shift: 2, packed: &P2_C2_T_PACKED, ops: &P2_C2_T_OPS, apply: P2_C2_T_APPLY, finish: P2_C2_T_FINISH, finals: &P2_C2_T_FINALS, nslots: 17 }), line_ends: true, rule: "userinfo" }),
-        Some(Entry { dfa: Dfa { classes: &P2_C3_CLASSES, stride: 15, trans: &P2_C3_TRANS, accept: &P2_C3_ACCEPT, stay: &P2_C3_STAY, nibbles: &P2_C3_NIBBLES, ranges: &P2_C3_RANGES, labels: &P2_C3_LABELS }, ops: &P2_C3_OPS, exact: true, fast: None, valid: None, record: None, count: None, records: None, tdfa: Some(Tdfa { dfa: Dfa { classes: &P2_C3_T_CLASSES, stride: 16, trans: &P2_C3_T_TRANS, accept: &P2_C3_T_ACCEPT, stay: &P2_C3_T_STAY, nibbles: &P2_C3_T_NIBBLES, ranges: &P2_C3_T_RANGES, labels: &[] }, shift: 4, packed: &P2_C3_T_PACKED, ops: &P2_C3_T_OPS, apply: P2_C3_T_APPLY, finish: P2_C3_T_FINISH, finals: &P2_C3_T_FINALS, nslots: 17 }), line_ends: true, rule: "host" }),
-        Some(Entry { dfa: Dfa { classes: &P2_C4_CLASSES, stride: 2, trans: &P2_C4_TRANS, accept: &P2_C4_ACCEPT, stay: &P2_C4_STAY, nibbles: &P2_C4_NIBBLES, ranges: &P2_C4_RANGES, labels: &P2_C4_LABELS }, ops: &P2_C4_OPS, exact: true, fast: None, valid: None, record: None, count: None, records: None, tdfa: Some(Tdfa { dfa: Dfa { classes: &P2_C4_T_CLASSES, stride: 2, trans: &P2_C4_T_TRANS, accept: &P2_C4_T_ACCEPT, stay: &P2_C4_T_STAY, nibbles: &P2_C4_T_NIBBLES, ranges: &P2_C4_T_RANGES, labels: &[] }, shift: 1, packed: &P2_C4_T_PACKED, ops: &P2_C4_T_OPS, apply: P2_C4_T_APPLY, finish: P2_C4_T_FINISH, finals: &P2_C4_T_FINALS, nslots: 17 }), line_ends: true, rule: "port" }),
-        Some(Entry { dfa: Dfa { classes: &P2_C5_CLASSES, stride: 5, trans: &P2_C5_TRANS, accept: &P2_C5_ACCEPT, stay: &P2_C5_STAY, nibbles: &P2_C5_NIBBLES, ranges: &P2_C5_RANGES, labels: &P2_C5_LABELS }, ops: &P2_C5_OPS, exact: true, fast: None, valid: None, record: None, count: None, records: None, tdfa: Some(Tdfa { dfa: Dfa { classes: &P2_C5_T_CLASSES, stride: 8, trans: &P2_C5_T_TRANS, accept: &P2_C5_T_ACCEPT, stay: &P2_C5_T_STAY, nibbles: &P2_C5_T_NIBBLES, ranges: &P2_C5_T_RANGES, labels: &[] }, shift: 3, packed: &P2_C5_T_PACKED, ops: &P2_C5_T_OPS, apply: P2_C5_T_APPLY, finish: P2_C5_T_FINISH, finals: &P2_C5_T_FINALS, nslots: 17 }), line_ends: true, rule: "path-abempty / path-absolute / path-noscheme / path-rootless / path-empty / absolute-path" }),
-        Some(Entry { dfa: Dfa { classes: &P2_C6_CLASSES, stride: 4, trans: &P2_C6_TRANS, accept: &P2_C6_ACCEPT, stay: &P2_C6_STAY, nibbles: &P2_C6_NIBBLES, ranges: &P2_C6_RANGES, labels: &P2_C6_LABELS }, ops: &P2_C6_OPS, exact: true, fast: None, valid: None, record: None, count: None, records: None, tdfa: Some(Tdfa { dfa: Dfa { classes: &P2_C6_T_CLASSES, stride: 4, trans: &P2_C6_T_TRANS, accept: &P2_C6_T_ACCEPT, stay: &P2_C6_T_STAY, nibbles: &P2_C6_T_NIBBLES, ranges: &P2_C6_T_RANGES, labels: &[] }, shift: 2, packed: &P2_C6_T_PACKED, ops: &P2_C6_T_OPS, apply: P2_C6_T_APPLY, finish: P2_C6_T_FINISH, finals: &P2_C6_T_FINALS, nslots: 17 }), line_ends: true, rule: "query" }),
-        Some(Entry { dfa: Dfa { classes: &P2_C7_CLASSES, stride: 4, trans: &P2_C7_TRANS, accept: &P2_C7_ACCEPT, stay: &P2_C7_STAY, nibbles: &P2_C7_NIBBLES, ranges: &P2_C7_RANGES, labels: &P2_C7_LABELS }, ops: &P2_C7_OPS, exact: true, fast: None, valid: None, record: None, count: None, records: None, tdfa: Some(Tdfa { dfa: Dfa { classes: &P2_C7_T_CLASSES, stride: 4, trans: &P2_C7_T_TRANS, accept: &P2_C7_T_ACCEPT, stay: &P2_C7_T_STAY, nibbles: &P2_C7_T_NIBBLES, ranges: &P2_C7_T_RANGES, labels: &[] }, shift: 2, packed: &P2_C7_T_PACKED, ops: &P2_C7_T_OPS, apply: P2_C7_T_APPLY, finish: P2_C7_T_FINISH, finals: &P2_C7_T_FINALS, nslots: 17 }), line_ends: true, rule: "fragment" }),
+        Some(Entry { dfa: Dfa { classes: &P2_C0_CLASSES, stride: 3, trans: &P2_C0_TRANS, accept: &P2_C0_ACCEPT, stay: &P2_C0_STAY, nibbles: &P2_C0_NIBBLES, ranges: &P2_C0_RANGES, labels: &P2_C0_LABELS }, ops: &P2_C0_OPS, exact: true, fast: None, valid: None, batch: None, tdfa: Some(Tdfa { dfa: Dfa { classes: &P2_C0_T_CLASSES, stride: 4, trans: &P2_C0_T_TRANS, accept: &P2_C0_T_ACCEPT, stay: &P2_C0_T_STAY, nibbles: &P2_C0_T_NIBBLES, ranges: &P2_C0_T_RANGES, labels: &[] }, shift: 2, packed: &P2_C0_T_PACKED, ops: &P2_C0_T_OPS, apply: P2_C0_T_APPLY, finish: P2_C0_T_FINISH, finals: &P2_C0_T_FINALS, nslots: 17 }), line_ends: true, rule: "scheme" }),
+        Some(Entry { dfa: Dfa { classes: &P2_C1_CLASSES, stride: 16, trans: &P2_C1_TRANS, accept: &P2_C1_ACCEPT, stay: &P2_C1_STAY, nibbles: &P2_C1_NIBBLES, ranges: &P2_C1_RANGES, labels: &P2_C1_LABELS }, ops: &P2_C1_OPS, exact: true, fast: None, valid: None, batch: None, tdfa: Some(Tdfa { dfa: Dfa { classes: &P2_C1_T_CLASSES, stride: 16, trans: &P2_C1_T_TRANS, accept: &P2_C1_T_ACCEPT, stay: &P2_C1_T_STAY, nibbles: &P2_C1_T_NIBBLES, ranges: &P2_C1_T_RANGES, labels: &[] }, shift: 4, packed: &P2_C1_T_PACKED, ops: &P2_C1_T_OPS, apply: P2_C1_T_APPLY, finish: P2_C1_T_FINISH, finals: &P2_C1_T_FINALS, nslots: 17 }), line_ends: true, rule: "authority / authority-form" }),
+        Some(Entry { dfa: Dfa { classes: &P2_C2_CLASSES, stride: 4, trans: &P2_C2_TRANS, accept: &P2_C2_ACCEPT, stay: &P2_C2_STAY, nibbles: &P2_C2_NIBBLES, ranges: &P2_C2_RANGES, labels: &P2_C2_LABELS }, ops: &P2_C2_OPS, exact: true, fast: None, valid: None, batch: None, tdfa: Some(Tdfa { dfa: Dfa { classes: &P2_C2_T_CLASSES, stride: 4, trans: &P2_C2_T_TRANS, accept: &P2_C2_T_ACCEPT, stay: &P2_C2_T_STAY, nibbles: &P2_C2_T_NIBBLES, ranges: &P2_C2_T_RANGES, labels: &[] }, shift: 2, packed: &P2_C2_T_PACKED, ops: &P2_C2_T_OPS, apply: P2_C2_T_APPLY, finish: P2_C2_T_FINISH, finals: &P2_C2_T_FINALS, nslots: 17 }), line_ends: true, rule: "userinfo" }),
+        Some(Entry { dfa: Dfa { classes: &P2_C3_CLASSES, stride: 15, trans: &P2_C3_TRANS, accept: &P2_C3_ACCEPT, stay: &P2_C3_STAY, nibbles: &P2_C3_NIBBLES, ranges: &P2_C3_RANGES, labels: &P2_C3_LABELS }, ops: &P2_C3_OPS, exact: true, fast: None, valid: None, batch: None, tdfa: Some(Tdfa { dfa: Dfa { classes: &P2_C3_T_CLASSES, stride: 16, trans: &P2_C3_T_TRANS, accept: &P2_C3_T_ACCEPT, stay: &P2_C3_T_STAY, nibbles: &P2_C3_T_NIBBLES, ranges: &P2_C3_T_RANGES, labels: &[] }, shift: 4, packed: &P2_C3_T_PACKED, ops: &P2_C3_T_OPS, apply: P2_C3_T_APPLY, finish: P2_C3_T_FINISH, finals: &P2_C3_T_FINALS, nslots: 17 }), line_ends: true, rule: "host" }),
+        Some(Entry { dfa: Dfa { classes: &P2_C4_CLASSES, stride: 2, trans: &P2_C4_TRANS, accept: &P2_C4_ACCEPT, stay: &P2_C4_STAY, nibbles: &P2_C4_NIBBLES, ranges: &P2_C4_RANGES, labels: &P2_C4_LABELS }, ops: &P2_C4_OPS, exact: true, fast: None, valid: None, batch: None, tdfa: Some(Tdfa { dfa: Dfa { classes: &P2_C4_T_CLASSES, stride: 2, trans: &P2_C4_T_TRANS, accept: &P2_C4_T_ACCEPT, stay: &P2_C4_T_STAY, nibbles: &P2_C4_T_NIBBLES, ranges: &P2_C4_T_RANGES, labels: &[] }, shift: 1, packed: &P2_C4_T_PACKED, ops: &P2_C4_T_OPS, apply: P2_C4_T_APPLY, finish: P2_C4_T_FINISH, finals: &P2_C4_T_FINALS, nslots: 17 }), line_ends: true, rule: "port" }),
+        Some(Entry { dfa: Dfa { classes: &P2_C5_CLASSES, stride: 5, trans: &P2_C5_TRANS, accept: &P2_C5_ACCEPT, stay: &P2_C5_STAY, nibbles: &P2_C5_NIBBLES, ranges: &P2_C5_RANGES, labels: &P2_C5_LABELS }, ops: &P2_C5_OPS, exact: true, fast: None, valid: None, batch: None, tdfa: Some(Tdfa { dfa: Dfa { classes: &P2_C5_T_CLASSES, stride: 8, trans: &P2_C5_T_TRANS, accept: &P2_C5_T_ACCEPT, stay: &P2_C5_T_STAY, nibbles: &P2_C5_T_NIBBLES, ranges: &P2_C5_T_RANGES, labels: &[] }, shift: 3, packed: &P2_C5_T_PACKED, ops: &P2_C5_T_OPS, apply: P2_C5_T_APPLY, finish: P2_C5_T_FINISH, finals: &P2_C5_T_FINALS, nslots: 17 }), line_ends: true, rule: "path-abempty / path-absolute / path-noscheme / path-rootless / path-empty / absolute-path" }),
+        Some(Entry { dfa: Dfa { classes: &P2_C6_CLASSES, stride: 4, trans: &P2_C6_TRANS, accept: &P2_C6_ACCEPT, stay: &P2_C6_STAY, nibbles: &P2_C6_NIBBLES, ranges: &P2_C6_RANGES, labels: &P2_C6_LABELS }, ops: &P2_C6_OPS, exact: true, fast: None, valid: None, batch: None, tdfa: Some(Tdfa { dfa: Dfa { classes: &P2_C6_T_CLASSES, stride: 4, trans: &P2_C6_T_TRANS, accept: &P2_C6_T_ACCEPT, stay: &P2_C6_T_STAY, nibbles: &P2_C6_T_NIBBLES, ranges: &P2_C6_T_RANGES, labels: &[] }, shift: 2, packed: &P2_C6_T_PACKED, ops: &P2_C6_T_OPS, apply: P2_C6_T_APPLY, finish: P2_C6_T_FINISH, finals: &P2_C6_T_FINALS, nslots: 17 }), line_ends: true, rule: "query" }),
+        Some(Entry { dfa: Dfa { classes: &P2_C7_CLASSES, stride: 4, trans: &P2_C7_TRANS, accept: &P2_C7_ACCEPT, stay: &P2_C7_STAY, nibbles: &P2_C7_NIBBLES, ranges: &P2_C7_RANGES, labels: &P2_C7_LABELS }, ops: &P2_C7_OPS, exact: true, fast: None, valid: None, batch: None, tdfa: Some(Tdfa { dfa: Dfa { classes: &P2_C7_T_CLASSES, stride: 4, trans: &P2_C7_T_TRANS, accept: &P2_C7_T_ACCEPT, stay: &P2_C7_T_STAY, nibbles: &P2_C7_T_NIBBLES, ranges: &P2_C7_T_RANGES, labels: &[] }, shift: 2, packed: &P2_C7_T_PACKED, ops: &P2_C7_T_OPS, apply: P2_C7_T_APPLY, finish: P2_C7_T_FINISH, finals: &P2_C7_T_FINALS, nslots: 17 }), line_ends: true, rule: "fragment" }),
     ],
 };
 

@@ -2171,13 +2171,13 @@ fn P5_E0_VALIDE(l: &Line) -> bool {
 }
 #[allow(non_snake_case, clippy::redundant_closure)]
 #[inline(never)]
-fn P5_E0_COUNT(t: &ProfileTables, buf: &[u8], slow: &mut dyn FnMut(&[u8])) -> usize {
-    super::bits::count_lines(t, buf, slow, #[inline(always)] |l| P5_E0_VALIDE(l))
+fn P5_E0_COUNT<V: CountLoop>(v: V) -> V::Out {
+    v.run(&P5, #[inline(always)] |l| P5_E0_VALIDE(l))
 }
 #[allow(non_snake_case, clippy::redundant_closure)]
 #[inline(never)]
-fn P5_E0_RECS(t: &ProfileTables, buf: &[u8], out: &mut LineRecords<'_>) {
-    super::bits::record_lines(t, buf, out, #[inline(always)] |l, s| P5_E0_FASTE::<RecordSink>(l, s))
+fn P5_E0_LINES<V: FastLoop>(v: V) -> V::Out {
+    v.run(&P5, #[inline(always)] |l, s| P5_E0_FASTE::<V::Spans>(l, s))
 }
 static P5_E0_T_CLASSES: [u8; 256] = [
     0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
@@ -3531,13 +3531,13 @@ fn P5_E1_VALIDE(l: &Line) -> bool {
 }
 #[allow(non_snake_case, clippy::redundant_closure)]
 #[inline(never)]
-fn P5_E1_COUNT(t: &ProfileTables, buf: &[u8], slow: &mut dyn FnMut(&[u8])) -> usize {
-    super::bits::count_lines(t, buf, slow, #[inline(always)] |l| P5_E1_VALIDE(l))
+fn P5_E1_COUNT<V: CountLoop>(v: V) -> V::Out {
+    v.run(&P5, #[inline(always)] |l| P5_E1_VALIDE(l))
 }
 #[allow(non_snake_case, clippy::redundant_closure)]
 #[inline(never)]
-fn P5_E1_RECS(t: &ProfileTables, buf: &[u8], out: &mut LineRecords<'_>) {
-    super::bits::record_lines(t, buf, out, #[inline(always)] |l, s| P5_E1_FASTE::<RecordSink>(l, s))
+fn P5_E1_LINES<V: FastLoop>(v: V) -> V::Out {
+    v.run(&P5, #[inline(always)] |l, s| P5_E1_FASTE::<V::Spans>(l, s))
 }
 static P5_E1_T_CLASSES: [u8; 256] = [
     0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
@@ -4609,13 +4609,13 @@ fn P5_E2_VALIDE(l: &Line) -> bool {
 }
 #[allow(non_snake_case, clippy::redundant_closure)]
 #[inline(never)]
-fn P5_E2_COUNT(t: &ProfileTables, buf: &[u8], slow: &mut dyn FnMut(&[u8])) -> usize {
-    super::bits::count_lines(t, buf, slow, #[inline(always)] |l| P5_E2_VALIDE(l))
+fn P5_E2_COUNT<V: CountLoop>(v: V) -> V::Out {
+    v.run(&P5, #[inline(always)] |l| P5_E2_VALIDE(l))
 }
 #[allow(non_snake_case, clippy::redundant_closure)]
 #[inline(never)]
-fn P5_E2_RECS(t: &ProfileTables, buf: &[u8], out: &mut LineRecords<'_>) {
-    super::bits::record_lines(t, buf, out, #[inline(always)] |l, s| P5_E2_FASTE::<RecordSink>(l, s))
+fn P5_E2_LINES<V: FastLoop>(v: V) -> V::Out {
+    v.run(&P5, #[inline(always)] |l, s| P5_E2_FASTE::<V::Spans>(l, s))
 }
 static P5_E2_T_CLASSES: [u8; 256] = [
     0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
@@ -5549,13 +5549,13 @@ fn P5_E3_VALIDE(l: &Line) -> bool {
 }
 #[allow(non_snake_case, clippy::redundant_closure)]
 #[inline(never)]
-fn P5_E3_COUNT(t: &ProfileTables, buf: &[u8], slow: &mut dyn FnMut(&[u8])) -> usize {
-    super::bits::count_lines(t, buf, slow, #[inline(always)] |l| P5_E3_VALIDE(l))
+fn P5_E3_COUNT<V: CountLoop>(v: V) -> V::Out {
+    v.run(&P5, #[inline(always)] |l| P5_E3_VALIDE(l))
 }
 #[allow(non_snake_case, clippy::redundant_closure)]
 #[inline(never)]
-fn P5_E3_RECS(t: &ProfileTables, buf: &[u8], out: &mut LineRecords<'_>) {
-    super::bits::record_lines(t, buf, out, #[inline(always)] |l, s| P5_E3_FASTE::<RecordSink>(l, s))
+fn P5_E3_LINES<V: FastLoop>(v: V) -> V::Out {
+    v.run(&P5, #[inline(always)] |l, s| P5_E3_FASTE::<V::Spans>(l, s))
 }
 static P5_E3_T_CLASSES: [u8; 256] = [
     0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
@@ -5914,6 +5914,30 @@ fn P5_E3_T_FINISH(s: usize, r: &[u32; REG_FILE]) -> Spans {
     }
 }
 const _: () = assert!(tdfa_ok(&P5_E3_T_PACKED, &P5_E3_T_TRANS, &P5_E3_T_OPS, &P5_E3_T_FINALS, 16));
+/// `v` run with the batch fast path of the entry at `syntax`; `None` when it has none.
+#[allow(non_snake_case)]
+#[inline]
+fn P5_LINES<V: FastLoop>(syntax: usize, v: V) -> Option<V::Out> {
+    Some(match syntax {
+        0 => P5_E0_LINES(v),
+        1 => P5_E1_LINES(v),
+        2 => P5_E2_LINES(v),
+        3 => P5_E3_LINES(v),
+        _ => return None,
+    })
+}
+/// `v` run with the spanless fast path of the entry at `syntax`; `None` when it has none.
+#[allow(non_snake_case)]
+#[inline]
+fn P5_COUNT<V: CountLoop>(syntax: usize, v: V) -> Option<V::Out> {
+    Some(match syntax {
+        0 => P5_E0_COUNT(v),
+        1 => P5_E1_COUNT(v),
+        2 => P5_E2_COUNT(v),
+        3 => P5_E3_COUNT(v),
+        _ => return None,
+    })
+}
 // part scheme
 static P5_C0_CLASSES: [u8; 256] = [
     0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
@@ -7276,10 +7300,10 @@ static P5: ProfileTables = ProfileTables {
     single_sets: RowSets::new(P5_RUNS.split_at(P5_RUNS.len() - 1).0),
     regions: &[],
     entries: [
-        Some(Entry { dfa: Dfa { classes: &P5_E0_CLASSES, stride: 11, trans: &P5_E0_TRANS, accept: &P5_E0_ACCEPT, stay: &P5_E0_STAY, nibbles: &P5_E0_NIBBLES, ranges: &P5_E0_RANGES, labels: &P5_E0_LABELS }, ops: &P5_E0_OPS, exact: true, fast: Some(P5_E0_FAST::<Spans>), valid: Some(P5_E0_VALID), record: Some(P5_E0_FASTE::<RecordSink>), count: Some(P5_E0_COUNT), records: Some(P5_E0_RECS), tdfa: Some(Tdfa { dfa: Dfa { classes: &P5_E0_T_CLASSES, stride: 16, trans: &P5_E0_T_TRANS, accept: &P5_E0_T_ACCEPT, stay: &P5_E0_T_STAY, nibbles: &P5_E0_T_NIBBLES, ranges: &P5_E0_T_RANGES, labels: &[] }, shift: 4, packed: &P5_E0_T_PACKED, ops: &P5_E0_T_OPS, apply: P5_E0_T_APPLY, finish: P5_E0_T_FINISH, finals: &P5_E0_T_FINALS, nslots: 17 }), line_ends: true, rule: "URL-reference" }),
-        Some(Entry { dfa: Dfa { classes: &P5_E1_CLASSES, stride: 10, trans: &P5_E1_TRANS, accept: &P5_E1_ACCEPT, stay: &P5_E1_STAY, nibbles: &P5_E1_NIBBLES, ranges: &P5_E1_RANGES, labels: &P5_E1_LABELS }, ops: &P5_E1_OPS, exact: true, fast: Some(P5_E1_FAST::<Spans>), valid: Some(P5_E1_VALID), record: Some(P5_E1_FASTE::<RecordSink>), count: Some(P5_E1_COUNT), records: Some(P5_E1_RECS), tdfa: Some(Tdfa { dfa: Dfa { classes: &P5_E1_T_CLASSES, stride: 16, trans: &P5_E1_T_TRANS, accept: &P5_E1_T_ACCEPT, stay: &P5_E1_T_STAY, nibbles: &P5_E1_T_NIBBLES, ranges: &P5_E1_T_RANGES, labels: &[] }, shift: 4, packed: &P5_E1_T_PACKED, ops: &P5_E1_T_OPS, apply: P5_E1_T_APPLY, finish: P5_E1_T_FINISH, finals: &P5_E1_T_FINALS, nslots: 17 }), line_ends: true, rule: "absolute-URL-reference" }),
-        Some(Entry { dfa: Dfa { classes: &P5_E2_CLASSES, stride: 9, trans: &P5_E2_TRANS, accept: &P5_E2_ACCEPT, stay: &P5_E2_STAY, nibbles: &P5_E2_NIBBLES, ranges: &P5_E2_RANGES, labels: &P5_E2_LABELS }, ops: &P5_E2_OPS, exact: true, fast: Some(P5_E2_FAST::<Spans>), valid: Some(P5_E2_VALID), record: Some(P5_E2_FASTE::<RecordSink>), count: Some(P5_E2_COUNT), records: Some(P5_E2_RECS), tdfa: Some(Tdfa { dfa: Dfa { classes: &P5_E2_T_CLASSES, stride: 16, trans: &P5_E2_T_TRANS, accept: &P5_E2_T_ACCEPT, stay: &P5_E2_T_STAY, nibbles: &P5_E2_T_NIBBLES, ranges: &P5_E2_T_RANGES, labels: &[] }, shift: 4, packed: &P5_E2_T_PACKED, ops: &P5_E2_T_OPS, apply: P5_E2_T_APPLY, finish: P5_E2_T_FINISH, finals: &P5_E2_T_FINALS, nslots: 17 }), line_ends: true, rule: "absoluteURL" }),
-        Some(Entry { dfa: Dfa { classes: &P5_E3_CLASSES, stride: 9, trans: &P5_E3_TRANS, accept: &P5_E3_ACCEPT, stay: &P5_E3_STAY, nibbles: &P5_E3_NIBBLES, ranges: &P5_E3_RANGES, labels: &P5_E3_LABELS }, ops: &P5_E3_OPS, exact: true, fast: Some(P5_E3_FAST::<Spans>), valid: Some(P5_E3_VALID), record: Some(P5_E3_FASTE::<RecordSink>), count: Some(P5_E3_COUNT), records: Some(P5_E3_RECS), tdfa: Some(Tdfa { dfa: Dfa { classes: &P5_E3_T_CLASSES, stride: 16, trans: &P5_E3_T_TRANS, accept: &P5_E3_T_ACCEPT, stay: &P5_E3_T_STAY, nibbles: &P5_E3_T_NIBBLES, ranges: &P5_E3_T_RANGES, labels: &[] }, shift: 4, packed: &P5_E3_T_PACKED, ops: &P5_E3_T_OPS, apply: P5_E3_T_APPLY, finish: P5_E3_T_FINISH, finals: &P5_E3_T_FINALS, nslots: 17 }), line_ends: true, rule: "relativeURL" }),
+        Some(Entry { dfa: Dfa { classes: &P5_E0_CLASSES, stride: 11, trans: &P5_E0_TRANS, accept: &P5_E0_ACCEPT, stay: &P5_E0_STAY, nibbles: &P5_E0_NIBBLES, ranges: &P5_E0_RANGES, labels: &P5_E0_LABELS }, ops: &P5_E0_OPS, exact: true, fast: Some(P5_E0_FAST::<Spans>), valid: Some(P5_E0_VALID), batch: Some(P5_E0_FASTE::<Spans>), tdfa: Some(Tdfa { dfa: Dfa { classes: &P5_E0_T_CLASSES, stride: 16, trans: &P5_E0_T_TRANS, accept: &P5_E0_T_ACCEPT, stay: &P5_E0_T_STAY, nibbles: &P5_E0_T_NIBBLES, ranges: &P5_E0_T_RANGES, labels: &[] }, shift: 4, packed: &P5_E0_T_PACKED, ops: &P5_E0_T_OPS, apply: P5_E0_T_APPLY, finish: P5_E0_T_FINISH, finals: &P5_E0_T_FINALS, nslots: 17 }), line_ends: true, rule: "URL-reference" }),
+        Some(Entry { dfa: Dfa { classes: &P5_E1_CLASSES, stride: 10, trans: &P5_E1_TRANS, accept: &P5_E1_ACCEPT, stay: &P5_E1_STAY, nibbles: &P5_E1_NIBBLES, ranges: &P5_E1_RANGES, labels: &P5_E1_LABELS }, ops: &P5_E1_OPS, exact: true, fast: Some(P5_E1_FAST::<Spans>), valid: Some(P5_E1_VALID), batch: Some(P5_E1_FASTE::<Spans>), tdfa: Some(Tdfa { dfa: Dfa { classes: &P5_E1_T_CLASSES, stride: 16, trans: &P5_E1_T_TRANS, accept: &P5_E1_T_ACCEPT, stay: &P5_E1_T_STAY, nibbles: &P5_E1_T_NIBBLES, ranges: &P5_E1_T_RANGES, labels: &[] }, shift: 4, packed: &P5_E1_T_PACKED, ops: &P5_E1_T_OPS, apply: P5_E1_T_APPLY, finish: P5_E1_T_FINISH, finals: &P5_E1_T_FINALS, nslots: 17 }), line_ends: true, rule: "absolute-URL-reference" }),
+        Some(Entry { dfa: Dfa { classes: &P5_E2_CLASSES, stride: 9, trans: &P5_E2_TRANS, accept: &P5_E2_ACCEPT, stay: &P5_E2_STAY, nibbles: &P5_E2_NIBBLES, ranges: &P5_E2_RANGES, labels: &P5_E2_LABELS }, ops: &P5_E2_OPS, exact: true, fast: Some(P5_E2_FAST::<Spans>), valid: Some(P5_E2_VALID), batch: Some(P5_E2_FASTE::<Spans>), tdfa: Some(Tdfa { dfa: Dfa { classes: &P5_E2_T_CLASSES, stride: 16, trans: &P5_E2_T_TRANS, accept: &P5_E2_T_ACCEPT, stay: &P5_E2_T_STAY, nibbles: &P5_E2_T_NIBBLES, ranges: &P5_E2_T_RANGES, labels: &[] }, shift: 4, packed: &P5_E2_T_PACKED, ops: &P5_E2_T_OPS, apply: P5_E2_T_APPLY, finish: P5_E2_T_FINISH, finals: &P5_E2_T_FINALS, nslots: 17 }), line_ends: true, rule: "absoluteURL" }),
+        Some(Entry { dfa: Dfa { classes: &P5_E3_CLASSES, stride: 9, trans: &P5_E3_TRANS, accept: &P5_E3_ACCEPT, stay: &P5_E3_STAY, nibbles: &P5_E3_NIBBLES, ranges: &P5_E3_RANGES, labels: &P5_E3_LABELS }, ops: &P5_E3_OPS, exact: true, fast: Some(P5_E3_FAST::<Spans>), valid: Some(P5_E3_VALID), batch: Some(P5_E3_FASTE::<Spans>), tdfa: Some(Tdfa { dfa: Dfa { classes: &P5_E3_T_CLASSES, stride: 16, trans: &P5_E3_T_TRANS, accept: &P5_E3_T_ACCEPT, stay: &P5_E3_T_STAY, nibbles: &P5_E3_T_NIBBLES, ranges: &P5_E3_T_RANGES, labels: &[] }, shift: 4, packed: &P5_E3_T_PACKED, ops: &P5_E3_T_OPS, apply: P5_E3_T_APPLY, finish: P5_E3_T_FINISH, finals: &P5_E3_T_FINALS, nslots: 17 }), line_ends: true, rule: "relativeURL" }),
         None,
         None,
     ],
@@ -7287,14 +7311,14 @@ static P5: ProfileTables = ProfileTables {
         
     ],
     components: &[
-        Some(Entry { dfa: Dfa { classes: &P5_C0_CLASSES, stride: 2, trans: &P5_C0_TRANS, accept: &P5_C0_ACCEPT, stay: &P5_C0_STAY, nibbles: &P5_C0_NIBBLES, ranges: &P5_C0_RANGES, labels: &P5_C0_LABELS }, ops: &P5_C0_OPS, exact: true, fast: None, valid: None, record: None, count: None, records: None, tdfa: Some(Tdfa { dfa: Dfa { classes: &P5_C0_T_CLASSES, stride: 2, trans: &P5_C0_T_TRANS, accept: &P5_C0_T_ACCEPT, stay: &P5_C0_T_STAY, nibbles: &P5_C0_T_NIBBLES, ranges: &P5_C0_T_RANGES, labels: &[] }, shift: 1, packed: &P5_C0_T_PACKED, ops: &P5_C0_T_OPS, apply: P5_C0_T_APPLY, finish: P5_C0_T_FINISH, finals: &P5_C0_T_FINALS, nslots: 17 }), line_ends: true, rule: "scheme" }),
-        Some(Entry { dfa: Dfa { classes: &P5_C1_CLASSES, stride: 10, trans: &P5_C1_TRANS, accept: &P5_C1_ACCEPT, stay: &P5_C1_STAY, nibbles: &P5_C1_NIBBLES, ranges: &P5_C1_RANGES, labels: &P5_C1_LABELS }, ops: &P5_C1_OPS, exact: true, fast: None, valid: None, record: None, count: None, records: None, tdfa: Some(Tdfa { dfa: Dfa { classes: &P5_C1_T_CLASSES, stride: 16, trans: &P5_C1_T_TRANS, accept: &P5_C1_T_ACCEPT, stay: &P5_C1_T_STAY, nibbles: &P5_C1_T_NIBBLES, ranges: &P5_C1_T_RANGES, labels: &[] }, shift: 4, packed: &P5_C1_T_PACKED, ops: &P5_C1_T_OPS, apply: P5_C1_T_APPLY, finish: P5_C1_T_FINISH, finals: &P5_C1_T_FINALS, nslots: 17 }), line_ends: true, rule: "site" }),
-        Some(Entry { dfa: Dfa { classes: &P5_C2_CLASSES, stride: 5, trans: &P5_C2_TRANS, accept: &P5_C2_ACCEPT, stay: &P5_C2_STAY, nibbles: &P5_C2_NIBBLES, ranges: &P5_C2_RANGES, labels: &P5_C2_LABELS }, ops: &P5_C2_OPS, exact: true, fast: None, valid: None, record: None, count: None, records: None, tdfa: Some(Tdfa { dfa: Dfa { classes: &P5_C2_T_CLASSES, stride: 8, trans: &P5_C2_T_TRANS, accept: &P5_C2_T_ACCEPT, stay: &P5_C2_T_STAY, nibbles: &P5_C2_T_NIBBLES, ranges: &P5_C2_T_RANGES, labels: &[] }, shift: 3, packed: &P5_C2_T_PACKED, ops: &P5_C2_T_OPS, apply: P5_C2_T_APPLY, finish: P5_C2_T_FINISH, finals: &P5_C2_T_FINALS, nslots: 17 }), line_ends: true, rule: "userinfo" }),
-        Some(Entry { dfa: Dfa { classes: &P5_C3_CLASSES, stride: 5, trans: &P5_C3_TRANS, accept: &P5_C3_ACCEPT, stay: &P5_C3_STAY, nibbles: &P5_C3_NIBBLES, ranges: &P5_C3_RANGES, labels: &P5_C3_LABELS }, ops: &P5_C3_OPS, exact: true, fast: None, valid: None, record: None, count: None, records: None, tdfa: Some(Tdfa { dfa: Dfa { classes: &P5_C3_T_CLASSES, stride: 8, trans: &P5_C3_T_TRANS, accept: &P5_C3_T_ACCEPT, stay: &P5_C3_T_STAY, nibbles: &P5_C3_T_NIBBLES, ranges: &P5_C3_T_RANGES, labels: &[] }, shift: 3, packed: &P5_C3_T_PACKED, ops: &P5_C3_T_OPS, apply: P5_C3_T_APPLY, finish: P5_C3_T_FINISH, finals: &P5_C3_T_FINALS, nslots: 17 }), line_ends: true, rule: "host" }),
-        Some(Entry { dfa: Dfa { classes: &P5_C4_CLASSES, stride: 2, trans: &P5_C4_TRANS, accept: &P5_C4_ACCEPT, stay: &P5_C4_STAY, nibbles: &P5_C4_NIBBLES, ranges: &P5_C4_RANGES, labels: &P5_C4_LABELS }, ops: &P5_C4_OPS, exact: true, fast: None, valid: None, record: None, count: None, records: None, tdfa: Some(Tdfa { dfa: Dfa { classes: &P5_C4_T_CLASSES, stride: 2, trans: &P5_C4_T_TRANS, accept: &P5_C4_T_ACCEPT, stay: &P5_C4_T_STAY, nibbles: &P5_C4_T_NIBBLES, ranges: &P5_C4_T_RANGES, labels: &[] }, shift: 1, packed: &P5_C4_T_PACKED, ops: &P5_C4_T_OPS, apply: P5_C4_T_APPLY, finish: P5_C4_T_FINISH, finals: &P5_C4_T_FINALS, nslots: 17 }), line_ends: true, rule: "port" }),
-        Some(Entry { dfa: Dfa { classes: &P5_C5_CLASSES, stride: 4, trans: &P5_C5_TRANS, accept: &P5_C5_ACCEPT, stay: &P5_C5_STAY, nibbles: &P5_C5_NIBBLES, ranges: &P5_C5_RANGES, labels: &P5_C5_LABELS }, ops: &P5_C5_OPS, exact: true, fast: None, valid: None, record: None, count: None, records: None, tdfa: Some(Tdfa { dfa: Dfa { classes: &P5_C5_T_CLASSES, stride: 8, trans: &P5_C5_T_TRANS, accept: &P5_C5_T_ACCEPT, stay: &P5_C5_T_STAY, nibbles: &P5_C5_T_NIBBLES, ranges: &P5_C5_T_RANGES, labels: &[] }, shift: 3, packed: &P5_C5_T_PACKED, ops: &P5_C5_T_OPS, apply: P5_C5_T_APPLY, finish: P5_C5_T_FINISH, finals: &P5_C5_T_FINALS, nslots: 17 }), line_ends: true, rule: "path-absolute / path-segments / opaque-part" }),
-        Some(Entry { dfa: Dfa { classes: &P5_C6_CLASSES, stride: 4, trans: &P5_C6_TRANS, accept: &P5_C6_ACCEPT, stay: &P5_C6_STAY, nibbles: &P5_C6_NIBBLES, ranges: &P5_C6_RANGES, labels: &P5_C6_LABELS }, ops: &P5_C6_OPS, exact: true, fast: None, valid: None, record: None, count: None, records: None, tdfa: Some(Tdfa { dfa: Dfa { classes: &P5_C6_T_CLASSES, stride: 4, trans: &P5_C6_T_TRANS, accept: &P5_C6_T_ACCEPT, stay: &P5_C6_T_STAY, nibbles: &P5_C6_T_NIBBLES, ranges: &P5_C6_T_RANGES, labels: &[] }, shift: 2, packed: &P5_C6_T_PACKED, ops: &P5_C6_T_OPS, apply: P5_C6_T_APPLY, finish: P5_C6_T_FINISH, finals: &P5_C6_T_FINALS, nslots: 17 }), line_ends: true, rule: "query" }),
-        Some(Entry { dfa: Dfa { classes: &P5_C7_CLASSES, stride: 4, trans: &P5_C7_TRANS, accept: &P5_C7_ACCEPT, stay: &P5_C7_STAY, nibbles: &P5_C7_NIBBLES, ranges: &P5_C7_RANGES, labels: &P5_C7_LABELS }, ops: &P5_C7_OPS, exact: true, fast: None, valid: None, record: None, count: None, records: None, tdfa: Some(Tdfa { dfa: Dfa { classes: &P5_C7_T_CLASSES, stride: 4, trans: &P5_C7_T_TRANS, accept: &P5_C7_T_ACCEPT, stay: &P5_C7_T_STAY, nibbles: &P5_C7_T_NIBBLES, ranges: &P5_C7_T_RANGES, labels: &[] }, shift: 2, packed: &P5_C7_T_PACKED, ops: &P5_C7_T_OPS, apply: P5_C7_T_APPLY, finish: P5_C7_T_FINISH, finals: &P5_C7_T_FINALS, nslots: 17 }), line_ends: true, rule: "fragment" }),
+        Some(Entry { dfa: Dfa { classes: &P5_C0_CLASSES, stride: 2, trans: &P5_C0_TRANS, accept: &P5_C0_ACCEPT, stay: &P5_C0_STAY, nibbles: &P5_C0_NIBBLES, ranges: &P5_C0_RANGES, labels: &P5_C0_LABELS }, ops: &P5_C0_OPS, exact: true, fast: None, valid: None, batch: None, tdfa: Some(Tdfa { dfa: Dfa { classes: &P5_C0_T_CLASSES, stride: 2, trans: &P5_C0_T_TRANS, accept: &P5_C0_T_ACCEPT, stay: &P5_C0_T_STAY, nibbles: &P5_C0_T_NIBBLES, ranges: &P5_C0_T_RANGES, labels: &[] }, shift: 1, packed: &P5_C0_T_PACKED, ops: &P5_C0_T_OPS, apply: P5_C0_T_APPLY, finish: P5_C0_T_FINISH, finals: &P5_C0_T_FINALS, nslots: 17 }), line_ends: true, rule: "scheme" }),
+        Some(Entry { dfa: Dfa { classes: &P5_C1_CLASSES, stride: 10, trans: &P5_C1_TRANS, accept: &P5_C1_ACCEPT, stay: &P5_C1_STAY, nibbles: &P5_C1_NIBBLES, ranges: &P5_C1_RANGES, labels: &P5_C1_LABELS }, ops: &P5_C1_OPS, exact: true, fast: None, valid: None, batch: None, tdfa: Some(Tdfa { dfa: Dfa { classes: &P5_C1_T_CLASSES, stride: 16, trans: &P5_C1_T_TRANS, accept: &P5_C1_T_ACCEPT, stay: &P5_C1_T_STAY, nibbles: &P5_C1_T_NIBBLES, ranges: &P5_C1_T_RANGES, labels: &[] }, shift: 4, packed: &P5_C1_T_PACKED, ops: &P5_C1_T_OPS, apply: P5_C1_T_APPLY, finish: P5_C1_T_FINISH, finals: &P5_C1_T_FINALS, nslots: 17 }), line_ends: true, rule: "site" }),
+        Some(Entry { dfa: Dfa { classes: &P5_C2_CLASSES, stride: 5, trans: &P5_C2_TRANS, accept: &P5_C2_ACCEPT, stay: &P5_C2_STAY, nibbles: &P5_C2_NIBBLES, ranges: &P5_C2_RANGES, labels: &P5_C2_LABELS }, ops: &P5_C2_OPS, exact: true, fast: None, valid: None, batch: None, tdfa: Some(Tdfa { dfa: Dfa { classes: &P5_C2_T_CLASSES, stride: 8, trans: &P5_C2_T_TRANS, accept: &P5_C2_T_ACCEPT, stay: &P5_C2_T_STAY, nibbles: &P5_C2_T_NIBBLES, ranges: &P5_C2_T_RANGES, labels: &[] }, shift: 3, packed: &P5_C2_T_PACKED, ops: &P5_C2_T_OPS, apply: P5_C2_T_APPLY, finish: P5_C2_T_FINISH, finals: &P5_C2_T_FINALS, nslots: 17 }), line_ends: true, rule: "userinfo" }),
+        Some(Entry { dfa: Dfa { classes: &P5_C3_CLASSES, stride: 5, trans: &P5_C3_TRANS, accept: &P5_C3_ACCEPT, stay: &P5_C3_STAY, nibbles: &P5_C3_NIBBLES, ranges: &P5_C3_RANGES, labels: &P5_C3_LABELS }, ops: &P5_C3_OPS, exact: true, fast: None, valid: None, batch: None, tdfa: Some(Tdfa { dfa: Dfa { classes: &P5_C3_T_CLASSES, stride: 8, trans: &P5_C3_T_TRANS, accept: &P5_C3_T_ACCEPT, stay: &P5_C3_T_STAY, nibbles: &P5_C3_T_NIBBLES, ranges: &P5_C3_T_RANGES, labels: &[] }, shift: 3, packed: &P5_C3_T_PACKED, ops: &P5_C3_T_OPS, apply: P5_C3_T_APPLY, finish: P5_C3_T_FINISH, finals: &P5_C3_T_FINALS, nslots: 17 }), line_ends: true, rule: "host" }),
+        Some(Entry { dfa: Dfa { classes: &P5_C4_CLASSES, stride: 2, trans: &P5_C4_TRANS, accept: &P5_C4_ACCEPT, stay: &P5_C4_STAY, nibbles: &P5_C4_NIBBLES, ranges: &P5_C4_RANGES, labels: &P5_C4_LABELS }, ops: &P5_C4_OPS, exact: true, fast: None, valid: None, batch: None, tdfa: Some(Tdfa { dfa: Dfa { classes: &P5_C4_T_CLASSES, stride: 2, trans: &P5_C4_T_TRANS, accept: &P5_C4_T_ACCEPT, stay: &P5_C4_T_STAY, nibbles: &P5_C4_T_NIBBLES, ranges: &P5_C4_T_RANGES, labels: &[] }, shift: 1, packed: &P5_C4_T_PACKED, ops: &P5_C4_T_OPS, apply: P5_C4_T_APPLY, finish: P5_C4_T_FINISH, finals: &P5_C4_T_FINALS, nslots: 17 }), line_ends: true, rule: "port" }),
+        Some(Entry { dfa: Dfa { classes: &P5_C5_CLASSES, stride: 4, trans: &P5_C5_TRANS, accept: &P5_C5_ACCEPT, stay: &P5_C5_STAY, nibbles: &P5_C5_NIBBLES, ranges: &P5_C5_RANGES, labels: &P5_C5_LABELS }, ops: &P5_C5_OPS, exact: true, fast: None, valid: None, batch: None, tdfa: Some(Tdfa { dfa: Dfa { classes: &P5_C5_T_CLASSES, stride: 8, trans: &P5_C5_T_TRANS, accept: &P5_C5_T_ACCEPT, stay: &P5_C5_T_STAY, nibbles: &P5_C5_T_NIBBLES, ranges: &P5_C5_T_RANGES, labels: &[] }, shift: 3, packed: &P5_C5_T_PACKED, ops: &P5_C5_T_OPS, apply: P5_C5_T_APPLY, finish: P5_C5_T_FINISH, finals: &P5_C5_T_FINALS, nslots: 17 }), line_ends: true, rule: "path-absolute / path-segments / opaque-part" }),
+        Some(Entry { dfa: Dfa { classes: &P5_C6_CLASSES, stride: 4, trans: &P5_C6_TRANS, accept: &P5_C6_ACCEPT, stay: &P5_C6_STAY, nibbles: &P5_C6_NIBBLES, ranges: &P5_C6_RANGES, labels: &P5_C6_LABELS }, ops: &P5_C6_OPS, exact: true, fast: None, valid: None, batch: None, tdfa: Some(Tdfa { dfa: Dfa { classes: &P5_C6_T_CLASSES, stride: 4, trans: &P5_C6_T_TRANS, accept: &P5_C6_T_ACCEPT, stay: &P5_C6_T_STAY, nibbles: &P5_C6_T_NIBBLES, ranges: &P5_C6_T_RANGES, labels: &[] }, shift: 2, packed: &P5_C6_T_PACKED, ops: &P5_C6_T_OPS, apply: P5_C6_T_APPLY, finish: P5_C6_T_FINISH, finals: &P5_C6_T_FINALS, nslots: 17 }), line_ends: true, rule: "query" }),
+        Some(Entry { dfa: Dfa { classes: &P5_C7_CLASSES, stride: 4, trans: &P5_C7_TRANS, accept: &P5_C7_ACCEPT, stay: &P5_C7_STAY, nibbles: &P5_C7_NIBBLES, ranges: &P5_C7_RANGES, labels: &P5_C7_LABELS }, ops: &P5_C7_OPS, exact: true, fast: None, valid: None, batch: None, tdfa: Some(Tdfa { dfa: Dfa { classes: &P5_C7_T_CLASSES, stride: 4, trans: &P5_C7_T_TRANS, accept: &P5_C7_T_ACCEPT, stay: &P5_C7_T_STAY, nibbles: &P5_C7_T_NIBBLES, ranges: &P5_C7_T_RANGES, labels: &[] }, shift: 2, packed: &P5_C7_T_PACKED, ops: &P5_C7_T_OPS, apply: P5_C7_T_APPLY, finish: P5_C7_T_FINISH, finals: &P5_C7_T_FINALS, nslots: 17 }), line_ends: true, rule: "fragment" }),
     ],
 };
 

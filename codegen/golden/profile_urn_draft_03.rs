@@ -2217,13 +2217,13 @@ fn P6_E0_VALIDE(l: &Line) -> bool {
 }
 #[allow(non_snake_case, clippy::redundant_closure)]
 #[inline(never)]
-fn P6_E0_COUNT(t: &ProfileTables, buf: &[u8], slow: &mut dyn FnMut(&[u8])) -> usize {
-    super::bits::count_lines(t, buf, slow, #[inline(always)] |l| P6_E0_VALIDE(l))
+fn P6_E0_COUNT<V: CountLoop>(v: V) -> V::Out {
+    v.run(&P6, #[inline(always)] |l| P6_E0_VALIDE(l))
 }
 #[allow(non_snake_case, clippy::redundant_closure)]
 #[inline(never)]
-fn P6_E0_RECS(t: &ProfileTables, buf: &[u8], out: &mut LineRecords<'_>) {
-    super::bits::record_lines(t, buf, out, #[inline(always)] |l, s| P6_E0_FASTE::<RecordSink>(l, s))
+fn P6_E0_LINES<V: FastLoop>(v: V) -> V::Out {
+    v.run(&P6, #[inline(always)] |l, s| P6_E0_FASTE::<V::Spans>(l, s))
 }
 static P6_E0_T_CLASSES: [u8; 256] = [
     0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
@@ -3218,13 +3218,13 @@ fn P6_E1_VALIDE(l: &Line) -> bool {
 }
 #[allow(non_snake_case, clippy::redundant_closure)]
 #[inline(never)]
-fn P6_E1_COUNT(t: &ProfileTables, buf: &[u8], slow: &mut dyn FnMut(&[u8])) -> usize {
-    super::bits::count_lines(t, buf, slow, #[inline(always)] |l| P6_E1_VALIDE(l))
+fn P6_E1_COUNT<V: CountLoop>(v: V) -> V::Out {
+    v.run(&P6, #[inline(always)] |l| P6_E1_VALIDE(l))
 }
 #[allow(non_snake_case, clippy::redundant_closure)]
 #[inline(never)]
-fn P6_E1_RECS(t: &ProfileTables, buf: &[u8], out: &mut LineRecords<'_>) {
-    super::bits::record_lines(t, buf, out, #[inline(always)] |l, s| P6_E1_FASTE::<RecordSink>(l, s))
+fn P6_E1_LINES<V: FastLoop>(v: V) -> V::Out {
+    v.run(&P6, #[inline(always)] |l, s| P6_E1_FASTE::<V::Spans>(l, s))
 }
 static P6_E1_T_CLASSES: [u8; 256] = [
     0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
@@ -4166,13 +4166,13 @@ fn P6_E2_VALIDE(l: &Line) -> bool {
 }
 #[allow(non_snake_case, clippy::redundant_closure)]
 #[inline(never)]
-fn P6_E2_COUNT(t: &ProfileTables, buf: &[u8], slow: &mut dyn FnMut(&[u8])) -> usize {
-    super::bits::count_lines(t, buf, slow, #[inline(always)] |l| P6_E2_VALIDE(l))
+fn P6_E2_COUNT<V: CountLoop>(v: V) -> V::Out {
+    v.run(&P6, #[inline(always)] |l| P6_E2_VALIDE(l))
 }
 #[allow(non_snake_case, clippy::redundant_closure)]
 #[inline(never)]
-fn P6_E2_RECS(t: &ProfileTables, buf: &[u8], out: &mut LineRecords<'_>) {
-    super::bits::record_lines(t, buf, out, #[inline(always)] |l, s| P6_E2_FASTE::<RecordSink>(l, s))
+fn P6_E2_LINES<V: FastLoop>(v: V) -> V::Out {
+    v.run(&P6, #[inline(always)] |l, s| P6_E2_FASTE::<V::Spans>(l, s))
 }
 static P6_E2_T_CLASSES: [u8; 256] = [
     0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
@@ -4648,6 +4648,28 @@ fn P6_E2_T_FINISH(s: usize, r: &[u32; REG_FILE]) -> Spans {
     }
 }
 const _: () = assert!(tdfa_ok(&P6_E2_T_PACKED, &P6_E2_T_TRANS, &P6_E2_T_OPS, &P6_E2_T_FINALS, 16));
+/// `v` run with the batch fast path of the entry at `syntax`; `None` when it has none.
+#[allow(non_snake_case)]
+#[inline]
+fn P6_LINES<V: FastLoop>(syntax: usize, v: V) -> Option<V::Out> {
+    Some(match syntax {
+        0 => P6_E0_LINES(v),
+        1 => P6_E1_LINES(v),
+        2 => P6_E2_LINES(v),
+        _ => return None,
+    })
+}
+/// `v` run with the spanless fast path of the entry at `syntax`; `None` when it has none.
+#[allow(non_snake_case)]
+#[inline]
+fn P6_COUNT<V: CountLoop>(syntax: usize, v: V) -> Option<V::Out> {
+    Some(match syntax {
+        0 => P6_E0_COUNT(v),
+        1 => P6_E1_COUNT(v),
+        2 => P6_E2_COUNT(v),
+        _ => return None,
+    })
+}
 // part scheme
 static P6_C0_CLASSES: [u8; 256] = [
     0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
@@ -6862,9 +6884,9 @@ static P6: ProfileTables = ProfileTables {
     single_sets: RowSets::new(P6_RUNS.split_at(P6_RUNS.len() - 1).0),
     regions: &[Region { slot: 6, ops: &P6_R0_OPS }],
     entries: [
-        Some(Entry { dfa: Dfa { classes: &P6_E0_CLASSES, stride: 16, trans: &P6_E0_TRANS, accept: &P6_E0_ACCEPT, stay: &P6_E0_STAY, nibbles: &P6_E0_NIBBLES, ranges: &P6_E0_RANGES, labels: &P6_E0_LABELS }, ops: &P6_E0_OPS, exact: true, fast: Some(P6_E0_FAST::<Spans>), valid: Some(P6_E0_VALID), record: Some(P6_E0_FASTE::<RecordSink>), count: Some(P6_E0_COUNT), records: Some(P6_E0_RECS), tdfa: Some(Tdfa { dfa: Dfa { classes: &P6_E0_T_CLASSES, stride: 16, trans: &P6_E0_T_TRANS, accept: &P6_E0_T_ACCEPT, stay: &P6_E0_T_STAY, nibbles: &P6_E0_T_NIBBLES, ranges: &P6_E0_T_RANGES, labels: &[] }, shift: 4, packed: &P6_E0_T_PACKED, ops: &P6_E0_T_OPS, apply: P6_E0_T_APPLY, finish: P6_E0_T_FINISH, finals: &P6_E0_T_FINALS, nslots: 17 }), line_ends: true, rule: "urn-reference" }),
-        Some(Entry { dfa: Dfa { classes: &P6_E1_CLASSES, stride: 16, trans: &P6_E1_TRANS, accept: &P6_E1_ACCEPT, stay: &P6_E1_STAY, nibbles: &P6_E1_NIBBLES, ranges: &P6_E1_RANGES, labels: &P6_E1_LABELS }, ops: &P6_E1_OPS, exact: true, fast: Some(P6_E1_FAST::<Spans>), valid: Some(P6_E1_VALID), record: Some(P6_E1_FASTE::<RecordSink>), count: Some(P6_E1_COUNT), records: Some(P6_E1_RECS), tdfa: Some(Tdfa { dfa: Dfa { classes: &P6_E1_T_CLASSES, stride: 16, trans: &P6_E1_T_TRANS, accept: &P6_E1_T_ACCEPT, stay: &P6_E1_T_STAY, nibbles: &P6_E1_T_NIBBLES, ranges: &P6_E1_T_RANGES, labels: &[] }, shift: 4, packed: &P6_E1_T_PACKED, ops: &P6_E1_T_OPS, apply: P6_E1_T_APPLY, finish: P6_E1_T_FINISH, finals: &P6_E1_T_FINALS, nslots: 17 }), line_ends: true, rule: "urn-reference" }),
-        Some(Entry { dfa: Dfa { classes: &P6_E2_CLASSES, stride: 15, trans: &P6_E2_TRANS, accept: &P6_E2_ACCEPT, stay: &P6_E2_STAY, nibbles: &P6_E2_NIBBLES, ranges: &P6_E2_RANGES, labels: &P6_E2_LABELS }, ops: &P6_E2_OPS, exact: true, fast: Some(P6_E2_FAST::<Spans>), valid: Some(P6_E2_VALID), record: Some(P6_E2_FASTE::<RecordSink>), count: Some(P6_E2_COUNT), records: Some(P6_E2_RECS), tdfa: Some(Tdfa { dfa: Dfa { classes: &P6_E2_T_CLASSES, stride: 16, trans: &P6_E2_T_TRANS, accept: &P6_E2_T_ACCEPT, stay: &P6_E2_T_STAY, nibbles: &P6_E2_T_NIBBLES, ranges: &P6_E2_T_RANGES, labels: &[] }, shift: 4, packed: &P6_E2_T_PACKED, ops: &P6_E2_T_OPS, apply: P6_E2_T_APPLY, finish: P6_E2_T_FINISH, finals: &P6_E2_T_FINALS, nslots: 17 }), line_ends: true, rule: "urn-absolute" }),
+        Some(Entry { dfa: Dfa { classes: &P6_E0_CLASSES, stride: 16, trans: &P6_E0_TRANS, accept: &P6_E0_ACCEPT, stay: &P6_E0_STAY, nibbles: &P6_E0_NIBBLES, ranges: &P6_E0_RANGES, labels: &P6_E0_LABELS }, ops: &P6_E0_OPS, exact: true, fast: Some(P6_E0_FAST::<Spans>), valid: Some(P6_E0_VALID), batch: Some(P6_E0_FASTE::<Spans>), tdfa: Some(Tdfa { dfa: Dfa { classes: &P6_E0_T_CLASSES, stride: 16, trans: &P6_E0_T_TRANS, accept: &P6_E0_T_ACCEPT, stay: &P6_E0_T_STAY, nibbles: &P6_E0_T_NIBBLES, ranges: &P6_E0_T_RANGES, labels: &[] }, shift: 4, packed: &P6_E0_T_PACKED, ops: &P6_E0_T_OPS, apply: P6_E0_T_APPLY, finish: P6_E0_T_FINISH, finals: &P6_E0_T_FINALS, nslots: 17 }), line_ends: true, rule: "urn-reference" }),
+        Some(Entry { dfa: Dfa { classes: &P6_E1_CLASSES, stride: 16, trans: &P6_E1_TRANS, accept: &P6_E1_ACCEPT, stay: &P6_E1_STAY, nibbles: &P6_E1_NIBBLES, ranges: &P6_E1_RANGES, labels: &P6_E1_LABELS }, ops: &P6_E1_OPS, exact: true, fast: Some(P6_E1_FAST::<Spans>), valid: Some(P6_E1_VALID), batch: Some(P6_E1_FASTE::<Spans>), tdfa: Some(Tdfa { dfa: Dfa { classes: &P6_E1_T_CLASSES, stride: 16, trans: &P6_E1_T_TRANS, accept: &P6_E1_T_ACCEPT, stay: &P6_E1_T_STAY, nibbles: &P6_E1_T_NIBBLES, ranges: &P6_E1_T_RANGES, labels: &[] }, shift: 4, packed: &P6_E1_T_PACKED, ops: &P6_E1_T_OPS, apply: P6_E1_T_APPLY, finish: P6_E1_T_FINISH, finals: &P6_E1_T_FINALS, nslots: 17 }), line_ends: true, rule: "urn-reference" }),
+        Some(Entry { dfa: Dfa { classes: &P6_E2_CLASSES, stride: 15, trans: &P6_E2_TRANS, accept: &P6_E2_ACCEPT, stay: &P6_E2_STAY, nibbles: &P6_E2_NIBBLES, ranges: &P6_E2_RANGES, labels: &P6_E2_LABELS }, ops: &P6_E2_OPS, exact: true, fast: Some(P6_E2_FAST::<Spans>), valid: Some(P6_E2_VALID), batch: Some(P6_E2_FASTE::<Spans>), tdfa: Some(Tdfa { dfa: Dfa { classes: &P6_E2_T_CLASSES, stride: 16, trans: &P6_E2_T_TRANS, accept: &P6_E2_T_ACCEPT, stay: &P6_E2_T_STAY, nibbles: &P6_E2_T_NIBBLES, ranges: &P6_E2_T_RANGES, labels: &[] }, shift: 4, packed: &P6_E2_T_PACKED, ops: &P6_E2_T_OPS, apply: P6_E2_T_APPLY, finish: P6_E2_T_FINISH, finals: &P6_E2_T_FINALS, nslots: 17 }), line_ends: true, rule: "urn-absolute" }),
         None,
         None,
         None,
@@ -6873,19 +6895,19 @@ static P6: ProfileTables = ProfileTables {
         
     ],
     components: &[
-        Some(Entry { dfa: Dfa { classes: &P6_C0_CLASSES, stride: 4, trans: &P6_C0_TRANS, accept: &P6_C0_ACCEPT, stay: &P6_C0_STAY, nibbles: &P6_C0_NIBBLES, ranges: &P6_C0_RANGES, labels: &P6_C0_LABELS }, ops: &P6_C0_OPS, exact: true, fast: None, valid: None, record: None, count: None, records: None, tdfa: Some(Tdfa { dfa: Dfa { classes: &P6_C0_T_CLASSES, stride: 4, trans: &P6_C0_T_TRANS, accept: &P6_C0_T_ACCEPT, stay: &P6_C0_T_STAY, nibbles: &P6_C0_T_NIBBLES, ranges: &P6_C0_T_RANGES, labels: &[] }, shift: 2, packed: &P6_C0_T_PACKED, ops: &P6_C0_T_OPS, apply: P6_C0_T_APPLY, finish: P6_C0_T_FINISH, finals: &P6_C0_T_FINALS, nslots: 17 }), line_ends: true, rule: "urn-scheme" }),
+        Some(Entry { dfa: Dfa { classes: &P6_C0_CLASSES, stride: 4, trans: &P6_C0_TRANS, accept: &P6_C0_ACCEPT, stay: &P6_C0_STAY, nibbles: &P6_C0_NIBBLES, ranges: &P6_C0_RANGES, labels: &P6_C0_LABELS }, ops: &P6_C0_OPS, exact: true, fast: None, valid: None, batch: None, tdfa: Some(Tdfa { dfa: Dfa { classes: &P6_C0_T_CLASSES, stride: 4, trans: &P6_C0_T_TRANS, accept: &P6_C0_T_ACCEPT, stay: &P6_C0_T_STAY, nibbles: &P6_C0_T_NIBBLES, ranges: &P6_C0_T_RANGES, labels: &[] }, shift: 2, packed: &P6_C0_T_PACKED, ops: &P6_C0_T_OPS, apply: P6_C0_T_APPLY, finish: P6_C0_T_FINISH, finals: &P6_C0_T_FINALS, nslots: 17 }), line_ends: true, rule: "urn-scheme" }),
         None,
         None,
         None,
         None,
-        Some(Entry { dfa: Dfa { classes: &P6_C5_CLASSES, stride: 10, trans: &P6_C5_TRANS, accept: &P6_C5_ACCEPT, stay: &P6_C5_STAY, nibbles: &P6_C5_NIBBLES, ranges: &P6_C5_RANGES, labels: &P6_C5_LABELS }, ops: &P6_C5_OPS, exact: true, fast: None, valid: None, record: None, count: None, records: None, tdfa: Some(Tdfa { dfa: Dfa { classes: &P6_C5_T_CLASSES, stride: 16, trans: &P6_C5_T_TRANS, accept: &P6_C5_T_ACCEPT, stay: &P6_C5_T_STAY, nibbles: &P6_C5_T_NIBBLES, ranges: &P6_C5_T_RANGES, labels: &[] }, shift: 4, packed: &P6_C5_T_PACKED, ops: &P6_C5_T_OPS, apply: P6_C5_T_APPLY, finish: P6_C5_T_FINISH, finals: &P6_C5_T_FINALS, nslots: 17 }), line_ends: true, rule: "urn-path" }),
-        Some(Entry { dfa: Dfa { classes: &P6_C6_CLASSES, stride: 9, trans: &P6_C6_TRANS, accept: &P6_C6_ACCEPT, stay: &P6_C6_STAY, nibbles: &P6_C6_NIBBLES, ranges: &P6_C6_RANGES, labels: &P6_C6_LABELS }, ops: &P6_C6_OPS, exact: true, fast: None, valid: None, record: None, count: None, records: None, tdfa: Some(Tdfa { dfa: Dfa { classes: &P6_C6_T_CLASSES, stride: 16, trans: &P6_C6_T_TRANS, accept: &P6_C6_T_ACCEPT, stay: &P6_C6_T_STAY, nibbles: &P6_C6_T_NIBBLES, ranges: &P6_C6_T_RANGES, labels: &[] }, shift: 4, packed: &P6_C6_T_PACKED, ops: &P6_C6_T_OPS, apply: P6_C6_T_APPLY, finish: P6_C6_T_FINISH, finals: &P6_C6_T_FINALS, nslots: 17 }), line_ends: true, rule: "urn-query" }),
-        Some(Entry { dfa: Dfa { classes: &P6_C7_CLASSES, stride: 4, trans: &P6_C7_TRANS, accept: &P6_C7_ACCEPT, stay: &P6_C7_STAY, nibbles: &P6_C7_NIBBLES, ranges: &P6_C7_RANGES, labels: &P6_C7_LABELS }, ops: &P6_C7_OPS, exact: true, fast: None, valid: None, record: None, count: None, records: None, tdfa: Some(Tdfa { dfa: Dfa { classes: &P6_C7_T_CLASSES, stride: 4, trans: &P6_C7_T_TRANS, accept: &P6_C7_T_ACCEPT, stay: &P6_C7_T_STAY, nibbles: &P6_C7_T_NIBBLES, ranges: &P6_C7_T_RANGES, labels: &[] }, shift: 2, packed: &P6_C7_T_PACKED, ops: &P6_C7_T_OPS, apply: P6_C7_T_APPLY, finish: P6_C7_T_FINISH, finals: &P6_C7_T_FINALS, nslots: 17 }), line_ends: true, rule: "fragment" }),
-        Some(Entry { dfa: Dfa { classes: &P6_C8_CLASSES, stride: 6, trans: &P6_C8_TRANS, accept: &P6_C8_ACCEPT, stay: &P6_C8_STAY, nibbles: &P6_C8_NIBBLES, ranges: &P6_C8_RANGES, labels: &P6_C8_LABELS }, ops: &P6_C8_OPS, exact: true, fast: None, valid: None, record: None, count: None, records: None, tdfa: Some(Tdfa { dfa: Dfa { classes: &P6_C8_T_CLASSES, stride: 8, trans: &P6_C8_T_TRANS, accept: &P6_C8_T_ACCEPT, stay: &P6_C8_T_STAY, nibbles: &P6_C8_T_NIBBLES, ranges: &P6_C8_T_RANGES, labels: &[] }, shift: 3, packed: &P6_C8_T_PACKED, ops: &P6_C8_T_OPS, apply: P6_C8_T_APPLY, finish: P6_C8_T_FINISH, finals: &P6_C8_T_FINALS, nslots: 17 }), line_ends: true, rule: "NID" }),
-        Some(Entry { dfa: Dfa { classes: &P6_C9_CLASSES, stride: 4, trans: &P6_C9_TRANS, accept: &P6_C9_ACCEPT, stay: &P6_C9_STAY, nibbles: &P6_C9_NIBBLES, ranges: &P6_C9_RANGES, labels: &P6_C9_LABELS }, ops: &P6_C9_OPS, exact: true, fast: None, valid: None, record: None, count: None, records: None, tdfa: Some(Tdfa { dfa: Dfa { classes: &P6_C9_T_CLASSES, stride: 4, trans: &P6_C9_T_TRANS, accept: &P6_C9_T_ACCEPT, stay: &P6_C9_T_STAY, nibbles: &P6_C9_T_NIBBLES, ranges: &P6_C9_T_RANGES, labels: &[] }, shift: 2, packed: &P6_C9_T_PACKED, ops: &P6_C9_T_OPS, apply: P6_C9_T_APPLY, finish: P6_C9_T_FINISH, finals: &P6_C9_T_FINALS, nslots: 17 }), line_ends: true, rule: "NSS" }),
-        Some(Entry { dfa: Dfa { classes: &P6_C10_CLASSES, stride: 8, trans: &P6_C10_TRANS, accept: &P6_C10_ACCEPT, stay: &P6_C10_STAY, nibbles: &P6_C10_NIBBLES, ranges: &P6_C10_RANGES, labels: &P6_C10_LABELS }, ops: &P6_C10_OPS, exact: true, fast: None, valid: None, record: None, count: None, records: None, tdfa: Some(Tdfa { dfa: Dfa { classes: &P6_C10_T_CLASSES, stride: 8, trans: &P6_C10_T_TRANS, accept: &P6_C10_T_ACCEPT, stay: &P6_C10_T_STAY, nibbles: &P6_C10_T_NIBBLES, ranges: &P6_C10_T_RANGES, labels: &[] }, shift: 3, packed: &P6_C10_T_PACKED, ops: &P6_C10_T_OPS, apply: P6_C10_T_APPLY, finish: P6_C10_T_FINISH, finals: &P6_C10_T_FINALS, nslots: 17 }), line_ends: true, rule: "directive" }),
-        Some(Entry { dfa: Dfa { classes: &P6_C11_CLASSES, stride: 4, trans: &P6_C11_TRANS, accept: &P6_C11_ACCEPT, stay: &P6_C11_STAY, nibbles: &P6_C11_NIBBLES, ranges: &P6_C11_RANGES, labels: &P6_C11_LABELS }, ops: &P6_C11_OPS, exact: true, fast: None, valid: None, record: None, count: None, records: None, tdfa: Some(Tdfa { dfa: Dfa { classes: &P6_C11_T_CLASSES, stride: 4, trans: &P6_C11_T_TRANS, accept: &P6_C11_T_ACCEPT, stay: &P6_C11_T_STAY, nibbles: &P6_C11_T_NIBBLES, ranges: &P6_C11_T_RANGES, labels: &[] }, shift: 2, packed: &P6_C11_T_PACKED, ops: &P6_C11_T_OPS, apply: P6_C11_T_APPLY, finish: P6_C11_T_FINISH, finals: &P6_C11_T_FINALS, nslots: 17 }), line_ends: true, rule: "keywd" }),
-        Some(Entry { dfa: Dfa { classes: &P6_C12_CLASSES, stride: 4, trans: &P6_C12_TRANS, accept: &P6_C12_ACCEPT, stay: &P6_C12_STAY, nibbles: &P6_C12_NIBBLES, ranges: &P6_C12_RANGES, labels: &P6_C12_LABELS }, ops: &P6_C12_OPS, exact: true, fast: None, valid: None, record: None, count: None, records: None, tdfa: Some(Tdfa { dfa: Dfa { classes: &P6_C12_T_CLASSES, stride: 4, trans: &P6_C12_T_TRANS, accept: &P6_C12_T_ACCEPT, stay: &P6_C12_T_STAY, nibbles: &P6_C12_T_NIBBLES, ranges: &P6_C12_T_RANGES, labels: &[] }, shift: 2, packed: &P6_C12_T_PACKED, ops: &P6_C12_T_OPS, apply: P6_C12_T_APPLY, finish: P6_C12_T_FINISH, finals: &P6_C12_T_FINALS, nslots: 17 }), line_ends: true, rule: "value" }),
+        Some(Entry { dfa: Dfa { classes: &P6_C5_CLASSES, stride: 10, trans: &P6_C5_TRANS, accept: &P6_C5_ACCEPT, stay: &P6_C5_STAY, nibbles: &P6_C5_NIBBLES, ranges: &P6_C5_RANGES, labels: &P6_C5_LABELS }, ops: &P6_C5_OPS, exact: true, fast: None, valid: None, batch: None, tdfa: Some(Tdfa { dfa: Dfa { classes: &P6_C5_T_CLASSES, stride: 16, trans: &P6_C5_T_TRANS, accept: &P6_C5_T_ACCEPT, stay: &P6_C5_T_STAY, nibbles: &P6_C5_T_NIBBLES, ranges: &P6_C5_T_RANGES, labels: &[] }, shift: 4, packed: &P6_C5_T_PACKED, ops: &P6_C5_T_OPS, apply: P6_C5_T_APPLY, finish: P6_C5_T_FINISH, finals: &P6_C5_T_FINALS, nslots: 17 }), line_ends: true, rule: "urn-path" }),
+        Some(Entry { dfa: Dfa { classes: &P6_C6_CLASSES, stride: 9, trans: &P6_C6_TRANS, accept: &P6_C6_ACCEPT, stay: &P6_C6_STAY, nibbles: &P6_C6_NIBBLES, ranges: &P6_C6_RANGES, labels: &P6_C6_LABELS }, ops: &P6_C6_OPS, exact: true, fast: None, valid: None, batch: None, tdfa: Some(Tdfa { dfa: Dfa { classes: &P6_C6_T_CLASSES, stride: 16, trans: &P6_C6_T_TRANS, accept: &P6_C6_T_ACCEPT, stay: &P6_C6_T_STAY, nibbles: &P6_C6_T_NIBBLES, ranges: &P6_C6_T_RANGES, labels: &[] }, shift: 4, packed: &P6_C6_T_PACKED, ops: &P6_C6_T_OPS, apply: P6_C6_T_APPLY, finish: P6_C6_T_FINISH, finals: &P6_C6_T_FINALS, nslots: 17 }), line_ends: true, rule: "urn-query" }),
+        Some(Entry { dfa: Dfa { classes: &P6_C7_CLASSES, stride: 4, trans: &P6_C7_TRANS, accept: &P6_C7_ACCEPT, stay: &P6_C7_STAY, nibbles: &P6_C7_NIBBLES, ranges: &P6_C7_RANGES, labels: &P6_C7_LABELS }, ops: &P6_C7_OPS, exact: true, fast: None, valid: None, batch: None, tdfa: Some(Tdfa { dfa: Dfa { classes: &P6_C7_T_CLASSES, stride: 4, trans: &P6_C7_T_TRANS, accept: &P6_C7_T_ACCEPT, stay: &P6_C7_T_STAY, nibbles: &P6_C7_T_NIBBLES, ranges: &P6_C7_T_RANGES, labels: &[] }, shift: 2, packed: &P6_C7_T_PACKED, ops: &P6_C7_T_OPS, apply: P6_C7_T_APPLY, finish: P6_C7_T_FINISH, finals: &P6_C7_T_FINALS, nslots: 17 }), line_ends: true, rule: "fragment" }),
+        Some(Entry { dfa: Dfa { classes: &P6_C8_CLASSES, stride: 6, trans: &P6_C8_TRANS, accept: &P6_C8_ACCEPT, stay: &P6_C8_STAY, nibbles: &P6_C8_NIBBLES, ranges: &P6_C8_RANGES, labels: &P6_C8_LABELS }, ops: &P6_C8_OPS, exact: true, fast: None, valid: None, batch: None, tdfa: Some(Tdfa { dfa: Dfa { classes: &P6_C8_T_CLASSES, stride: 8, trans: &P6_C8_T_TRANS, accept: &P6_C8_T_ACCEPT, stay: &P6_C8_T_STAY, nibbles: &P6_C8_T_NIBBLES, ranges: &P6_C8_T_RANGES, labels: &[] }, shift: 3, packed: &P6_C8_T_PACKED, ops: &P6_C8_T_OPS, apply: P6_C8_T_APPLY, finish: P6_C8_T_FINISH, finals: &P6_C8_T_FINALS, nslots: 17 }), line_ends: true, rule: "NID" }),
+        Some(Entry { dfa: Dfa { classes: &P6_C9_CLASSES, stride: 4, trans: &P6_C9_TRANS, accept: &P6_C9_ACCEPT, stay: &P6_C9_STAY, nibbles: &P6_C9_NIBBLES, ranges: &P6_C9_RANGES, labels: &P6_C9_LABELS }, ops: &P6_C9_OPS, exact: true, fast: None, valid: None, batch: None, tdfa: Some(Tdfa { dfa: Dfa { classes: &P6_C9_T_CLASSES, stride: 4, trans: &P6_C9_T_TRANS, accept: &P6_C9_T_ACCEPT, stay: &P6_C9_T_STAY, nibbles: &P6_C9_T_NIBBLES, ranges: &P6_C9_T_RANGES, labels: &[] }, shift: 2, packed: &P6_C9_T_PACKED, ops: &P6_C9_T_OPS, apply: P6_C9_T_APPLY, finish: P6_C9_T_FINISH, finals: &P6_C9_T_FINALS, nslots: 17 }), line_ends: true, rule: "NSS" }),
+        Some(Entry { dfa: Dfa { classes: &P6_C10_CLASSES, stride: 8, trans: &P6_C10_TRANS, accept: &P6_C10_ACCEPT, stay: &P6_C10_STAY, nibbles: &P6_C10_NIBBLES, ranges: &P6_C10_RANGES, labels: &P6_C10_LABELS }, ops: &P6_C10_OPS, exact: true, fast: None, valid: None, batch: None, tdfa: Some(Tdfa { dfa: Dfa { classes: &P6_C10_T_CLASSES, stride: 8, trans: &P6_C10_T_TRANS, accept: &P6_C10_T_ACCEPT, stay: &P6_C10_T_STAY, nibbles: &P6_C10_T_NIBBLES, ranges: &P6_C10_T_RANGES, labels: &[] }, shift: 3, packed: &P6_C10_T_PACKED, ops: &P6_C10_T_OPS, apply: P6_C10_T_APPLY, finish: P6_C10_T_FINISH, finals: &P6_C10_T_FINALS, nslots: 17 }), line_ends: true, rule: "directive" }),
+        Some(Entry { dfa: Dfa { classes: &P6_C11_CLASSES, stride: 4, trans: &P6_C11_TRANS, accept: &P6_C11_ACCEPT, stay: &P6_C11_STAY, nibbles: &P6_C11_NIBBLES, ranges: &P6_C11_RANGES, labels: &P6_C11_LABELS }, ops: &P6_C11_OPS, exact: true, fast: None, valid: None, batch: None, tdfa: Some(Tdfa { dfa: Dfa { classes: &P6_C11_T_CLASSES, stride: 4, trans: &P6_C11_T_TRANS, accept: &P6_C11_T_ACCEPT, stay: &P6_C11_T_STAY, nibbles: &P6_C11_T_NIBBLES, ranges: &P6_C11_T_RANGES, labels: &[] }, shift: 2, packed: &P6_C11_T_PACKED, ops: &P6_C11_T_OPS, apply: P6_C11_T_APPLY, finish: P6_C11_T_FINISH, finals: &P6_C11_T_FINALS, nslots: 17 }), line_ends: true, rule: "keywd" }),
+        Some(Entry { dfa: Dfa { classes: &P6_C12_CLASSES, stride: 4, trans: &P6_C12_TRANS, accept: &P6_C12_ACCEPT, stay: &P6_C12_STAY, nibbles: &P6_C12_NIBBLES, ranges: &P6_C12_RANGES, labels: &P6_C12_LABELS }, ops: &P6_C12_OPS, exact: true, fast: None, valid: None, batch: None, tdfa: Some(Tdfa { dfa: Dfa { classes: &P6_C12_T_CLASSES, stride: 4, trans: &P6_C12_T_TRANS, accept: &P6_C12_T_ACCEPT, stay: &P6_C12_T_STAY, nibbles: &P6_C12_T_NIBBLES, ranges: &P6_C12_T_RANGES, labels: &[] }, shift: 2, packed: &P6_C12_T_PACKED, ops: &P6_C12_T_OPS, apply: P6_C12_T_APPLY, finish: P6_C12_T_FINISH, finals: &P6_C12_T_FINALS, nslots: 17 }), line_ends: true, rule: "value" }),
     ],
 };
 

@@ -18,10 +18,10 @@ pub use lines::lines;
 #[cfg(feature = "rayon")]
 pub use parallel::validate_lines_parallel;
 #[allow(unused_imports)]
-use record::{error_record, record, valid_record, Record, LONG, VALID};
+use record::{error_record, record, valid_record, Record, RecordSink, LONG, VALID};
 
-use crate::engine::bits::{put_record, LineRecords};
-use crate::engine::{Spans, DEFAULT_SLOTS};
+use crate::engine::bits::{count_lines, fast_lines};
+use crate::engine::{LineSink, Spans, DEFAULT_SLOTS};
 use crate::{Component, ErrorKind, HostKind, ParseError, Parser, Profile, UriRef};
 use core::ops::Range;
 
@@ -440,12 +440,12 @@ impl Counts {
 /// ```
 pub fn validate_lines(parser: &Parser, buf: &[u8]) -> Counts {
     let mut c = Counts::default();
-    if let Some((t, _, count)) = parser.line_fast() {
-        let mut total = 0;
-        let passed = count(t, buf, &mut |line| {
-            total += 1;
-            c.count_exact(parser, line);
-        });
+    let mut total = 0;
+    let mut slow = |line: &[u8]| {
+        total += 1;
+        c.count_exact(parser, line);
+    };
+    if let Some(passed) = count_lines(parser.get_profile(), parser.get_syntax(), buf, &mut slow) {
         c.total += total + passed;
         c.valid += passed;
         return c;
@@ -498,9 +498,49 @@ pub(super) struct Records<'a> {
 }
 
 impl Records<'_> {
+    /// Stores a record's words after the last, past the caches when
+    /// `stream`.
     #[inline(always)]
     fn put(&mut self, words: [u64; 5]) {
-        put_record(self.records, self.stream, words);
+        if self.stream {
+            crate::scan::push_streaming(self.records, words);
+        } else {
+            self.records.push(words);
+        }
+    }
+}
+
+/// `parse_buf`'s sink for the engine's line loop (`Profile::fast_lines`):
+/// a line the fast path answered becomes a record from its [`RecordSink`]
+/// words, any other line a record from the exact engine.
+struct FastRecords<'r, 'a> {
+    parser: &'r Parser,
+    out: &'r mut Records<'a>,
+}
+
+impl LineSink for FastRecords<'_, '_> {
+    type Spans = RecordSink;
+
+    #[inline(always)]
+    fn spans(&self) -> RecordSink {
+        RecordSink::new()
+    }
+
+    #[inline(always)]
+    fn fast(&mut self, at: usize, spans: &RecordSink) -> bool {
+        match spans.record(self.out.base + at) {
+            Some(words) => {
+                self.out.put(words);
+                true
+            }
+            None => false,
+        }
+    }
+
+    #[inline(never)]
+    fn slow(&mut self, at: usize, line: &[u8]) {
+        let words = record(self.parser, self.out.base + at, line, self.out.long).words();
+        self.out.put(words);
     }
 }
 
@@ -540,22 +580,17 @@ fn scan_lines<'b, T>(
 }
 
 /// The records of the lines of `buf` in order, into `out` (its `base`
-/// added to their offsets). With the profile's fast path, `record_lines`.
+/// added to their offsets). With the profile's fast path, the engine's
+/// line loop for the parser's entry, into [`FastRecords`].
 /// With a tagged DFA that stops at line ends, one run per line
 /// over the buffer finds the line and its spans together (`scan_lines`); a
 /// line it gives up on is parsed again on its own for the exact error.
 fn parse_buf(parser: &Parser, buf: &[u8], out: &mut Records<'_>) {
-    if let Some((t, records, _)) = parser.line_fast() {
-        let long = &mut *out.long;
-        let mut slow = |at: usize, line: &[u8]| record(parser, at, line, long).words();
-        let mut lines = LineRecords {
-            base: out.base,
-            records: &mut *out.records,
-            stream: out.stream,
-            slow: &mut slow,
-        };
-        return records(t, buf, &mut lines);
+    let mut sink = FastRecords { parser, out };
+    if fast_lines(parser.get_profile(), parser.get_syntax(), buf, &mut sink) {
+        return;
     }
+    let out = sink.out;
     let Some(t) = parser.line_tdfa() else {
         for (start, line) in lines(buf) {
             let r = record(parser, out.base + start, line, out.long);

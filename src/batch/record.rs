@@ -1,11 +1,11 @@
 //! One reference's result in a batch: a 40-byte record (five plain words in
 //! storage), and building it from spans or from an error.
 
-use crate::engine::bits::head_word;
-use crate::engine::{Spans, DEFAULT_SLOTS, MAX_SLOTS, NONE};
-use crate::{ParseError, Parser};
+use crate::engine::{Sink, Spans, DEFAULT_SLOTS, MAX_SLOTS, NONE};
+use crate::{Component, ParseError, Parser};
 
-pub(super) const VALID: u8 = crate::engine::bits::VALID_STATUS;
+/// A record's status for a valid line.
+pub(super) const VALID: u8 = 0;
 /// Set in `status` when the spans live in `Batch::long`.
 pub(super) const LONG: u8 = 0x80;
 
@@ -90,6 +90,116 @@ impl Record {
     pub(super) fn set_wide(&mut self, v: u32) {
         self.spans[0] = v as u16;
         self.spans[1] = (v >> 16) as u16;
+    }
+}
+
+/// The first of a record's five words: the line's offset, its status,
+/// which parts are present, the host kind and the error's part, low byte
+/// first. The one statement of that layout, for [`Record::words`] and for
+/// the records [`RecordSink`] builds.
+#[inline(always)]
+fn head_word(start: u32, status: u8, present: u8, kind: u8, err: u8) -> u64 {
+    u64::from(start)
+        | u64::from(status) << 32
+        | u64::from(present) << 40
+        | u64::from(kind) << 48
+        | u64::from(err) << 56
+}
+
+/// A record's spans as the fast path writes them (the engine's
+/// [`Sink`]): the `u16` offsets of the default grammar's parts packed four
+/// to a word, as the record stores them, and which slots were written, so
+/// that the record's words follow without a pass over 32-bit spans
+/// ([`RecordSink::record`]). Kept in words rather than in `u16`s: a record
+/// read back from narrow stores waits for them (store forwarding fails);
+/// inlined into the line loop, the words stay in registers.
+pub(super) struct RecordSink {
+    /// Slot `k`'s offset in bits `16 (k % 4)..` of word `k / 4`; an unset
+    /// slot holds 0, so that a first save is one `|` (a record's absent
+    /// parts are never read: `present` says which are there).
+    words: [u64; DEFAULT_SLOTS / 4],
+    /// Bit n: part n's start (slot `2 n`) was written; its end (`2 n + 1`).
+    /// Kept apart, so that the parts with both are one `&` (the slot of
+    /// each write is a constant in the generated code).
+    starts: u8,
+    ends: u8,
+    kind: u8,
+    fixed: u8,
+    /// A slot past the record's was written: the record cannot hold it.
+    over: bool,
+}
+
+// A part's start and end bits are one byte each; four slots to a word.
+const _: () = assert!(DEFAULT_SLOTS <= 16 && DEFAULT_SLOTS.is_multiple_of(4));
+
+impl RecordSink {
+    #[inline(always)]
+    pub(super) fn new() -> RecordSink {
+        RecordSink {
+            words: [0; DEFAULT_SLOTS / 4],
+            starts: 0,
+            ends: 0,
+            kind: u8::MAX,
+            fixed: 0,
+            over: false,
+        }
+    }
+
+    /// Whether slot `slot` was written.
+    #[inline(always)]
+    fn written(&self, slot: usize) -> bool {
+        let part = slot / 2;
+        let bits = if slot.is_multiple_of(2) {
+            self.starts
+        } else {
+            self.ends
+        };
+        part < 8 && bits >> part & 1 == 1
+    }
+
+    /// A valid line's record words (the sink's words are the record's
+    /// spans already): `None` when the spans do not fit a record (a part
+    /// beyond the default grammar's, or no path where the profile has
+    /// one), and the exact engine must build it from the full spans.
+    #[inline(always)]
+    pub(super) fn record(&self, start: usize) -> Option<[u64; 5]> {
+        let both = self.starts & self.ends;
+        let path = 1u8 << (Component::Path as u32);
+        if self.over || both & !self.fixed != 0 || (self.fixed & path != 0 && both & path == 0) {
+            return None;
+        }
+        let head = head_word(start as u32, VALID, both & self.fixed, self.kind, u8::MAX);
+        let [a, b, c, d] = self.words;
+        Some([head, a, b, c, d])
+    }
+}
+
+impl Sink for RecordSink {
+    #[inline(always)]
+    fn fixed(&mut self, fixed: u8) {
+        self.fixed = fixed;
+    }
+    #[inline(always)]
+    fn save(&mut self, slot: usize, pos: usize) {
+        debug_assert!(!self.written(slot), "slot {slot} saved twice");
+        // A line of a window is shorter than 64 KB, so that the offset
+        // needs no mask to stay in its 16 bits.
+        debug_assert!(pos <= 0xffff);
+        match self.words.get_mut(slot / 4) {
+            Some(w) => {
+                *w |= (pos as u64) << (16 * (slot % 4));
+                if slot.is_multiple_of(2) {
+                    self.starts |= 1 << (slot / 2);
+                } else {
+                    self.ends |= 1 << (slot / 2);
+                }
+            }
+            None => self.over = true,
+        }
+    }
+    #[inline(always)]
+    fn kind(&mut self, kind: u8) {
+        self.kind = kind;
     }
 }
 

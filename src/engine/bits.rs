@@ -17,268 +17,123 @@
 //! then asks the exact engine, which gives the same spans or the exact
 //! error.
 
+use super::line::{Line, Sink};
+use super::tables::{CountLoop, FastLoop, FastPath, ProfileTables};
 use crate::scan::{row_classifier, ClassifyRows, Row, RowSets, MAX_CLASSES};
 
-/// A generated fast path (`Entry::fast`): writes the spans and says
-/// whether it could (the spans are then the program's).
-pub(crate) type FastPath = fn(&Line<'_>, &mut super::Spans) -> bool;
-
-/// The same without spans (`Entry::valid`): true when the line is valid,
-/// false when it is not or the fast path cannot tell.
-pub(crate) type FastValid = fn(&Line<'_>) -> bool;
-
-/// Where a generated fast path writes what it finds: the spans' slots,
-/// the host kind, and the profile's `fixed` mask (see `Spans`).
-pub(crate) trait Sink {
-    fn fixed(&mut self, fixed: u8);
-    /// Slot `slot` is at `pos`; no save on the way here wrote it (a
-    /// program with a fast path saves each slot at most once on a path:
-    /// `codegen/bitprog.rs`, `eligible`).
-    fn save(&mut self, slot: usize, pos: usize);
-    fn kind(&mut self, kind: u8);
+/// What a caller makes of the lines of a buffer that one entry's fast path
+/// walks ([`fast_lines`]): the engine owns the loop, the bitmaps and the
+/// generated program; the caller owns where a line's spans go and what the
+/// line becomes (a batch builds its records). Generic, so that the loop,
+/// the program and the sink's writes are compiled together, an instance
+/// per entry.
+pub(crate) trait LineSink {
+    /// Where the fast path writes one line's spans.
+    type Spans: Sink;
+    /// An empty one, for the next line.
+    fn spans(&self) -> Self::Spans;
+    /// The fast path answered for the line at offset `at` of the buffer
+    /// and wrote `spans`: true when the sink took the line, false to have
+    /// it go to [`slow`](LineSink::slow) (spans it cannot hold).
+    fn fast(&mut self, at: usize, spans: &Self::Spans) -> bool;
+    /// The line at `at` that the fast path did not answer (invalid, a
+    /// choice it cannot make, or longer than a window).
+    fn slow(&mut self, at: usize, line: &[u8]);
 }
 
-impl Sink for super::Spans {
-    #[inline(always)]
-    fn fixed(&mut self, fixed: u8) {
-        self.fixed = fixed;
-    }
-    #[inline(always)]
-    fn save(&mut self, slot: usize, pos: usize) {
-        self.slots[slot] = pos as u32;
-    }
-    #[inline(always)]
-    fn kind(&mut self, kind: u8) {
-        self.kind = kind;
-    }
-}
-
-/// A batch record's spans as the fast path writes them: the `u16` offsets
-/// of the default grammar's parts packed four to a word, as the record
-/// stores them, and which slots were written, so that the record's words
-/// follow without a pass over 32-bit spans ([`RecordSink::record`]).
-/// Kept in words rather than in `u16`s: a record read back from narrow
-/// stores waits for them (store forwarding fails); inlined into a loop
-/// (`Entry::records`), the words stay in registers.
-pub(crate) struct RecordSink {
-    /// Slot `k`'s offset in bits `16 (k % 4)..` of word `k / 4`; an unset
-    /// slot holds 0, so that a first save is one `|` (a record's absent
-    /// parts are never read: `present` says which are there).
-    pub words: [u64; super::DEFAULT_SLOTS / 4],
-    /// Bit n: part n's start (slot `2 n`) was written; its end (`2 n + 1`).
-    /// Kept apart, so that the parts with both are one `&` (the slot of
-    /// each write is a constant in the generated code).
-    pub starts: u8,
-    pub ends: u8,
-    pub kind: u8,
-    pub fixed: u8,
-    /// A slot past the record's was written: the record cannot hold it.
-    pub over: bool,
-}
-
-// A part's start and end bits are one byte each; four slots to a word.
-const _: () = assert!(super::DEFAULT_SLOTS <= 16 && super::DEFAULT_SLOTS.is_multiple_of(4));
-
-impl RecordSink {
-    pub(crate) fn new() -> RecordSink {
-        RecordSink {
-            words: [0; super::DEFAULT_SLOTS / 4],
-            starts: 0,
-            ends: 0,
-            kind: u8::MAX,
-            fixed: 0,
-            over: false,
-        }
-    }
-
-    /// Slot `slot`'s offset (0 when unset).
-    #[cfg_attr(not(test), allow(dead_code))]
-    pub(crate) fn span(&self, slot: usize) -> u16 {
-        (self.words[slot / 4] >> (16 * (slot % 4))) as u16
-    }
-
-    /// Whether slot `slot` was written.
-    #[cfg_attr(not(test), allow(dead_code))]
-    pub(crate) fn written(&self, slot: usize) -> bool {
-        let part = slot / 2;
-        part < 8
-            && (if slot.is_multiple_of(2) {
-                self.starts
-            } else {
-                self.ends
-            }) >> part
-                & 1
-                == 1
-    }
-}
-
-impl Sink for RecordSink {
-    #[inline(always)]
-    fn fixed(&mut self, fixed: u8) {
-        self.fixed = fixed;
-    }
-    #[inline(always)]
-    fn save(&mut self, slot: usize, pos: usize) {
-        debug_assert!(!self.written(slot), "slot {slot} saved twice");
-        // A line of a window is shorter than 64 KB (`WINDOW`), so that the
-        // offset needs no mask to stay in its 16 bits.
-        debug_assert!(pos <= 0xffff);
-        match self.words.get_mut(slot / 4) {
-            Some(w) => {
-                *w |= (pos as u64) << (16 * (slot % 4));
-                if slot.is_multiple_of(2) {
-                    self.starts |= 1 << (slot / 2);
-                } else {
-                    self.ends |= 1 << (slot / 2);
-                }
-            }
-            None => self.over = true,
-        }
-    }
-    #[inline(always)]
-    fn kind(&mut self, kind: u8) {
-        self.kind = kind;
-    }
-}
-
-/// The fast path writing a batch record (`Entry::record`).
-pub(crate) type FastRecord = fn(&Line<'_>, &mut RecordSink) -> bool;
-
-/// The first of a batch record's five words (`batch::record::Record`):
-/// the line's offset, its status, which parts are present, the host kind
-/// and the error's part, low byte first. The one statement of that layout,
-/// for the records the batch builds and those [`record_lines`] builds.
-#[inline(always)]
-pub(crate) fn head_word(start: u32, status: u8, present: u8, kind: u8, err: u8) -> u64 {
-    u64::from(start)
-        | u64::from(status) << 32
-        | u64::from(present) << 40
-        | u64::from(kind) << 48
-        | u64::from(err) << 56
-}
-
-/// A batch record's status for a valid line.
-pub(crate) const VALID_STATUS: u8 = 0;
-
-impl RecordSink {
-    /// A valid line's record words (see [`head_word`]; the sink's words
-    /// are the record's spans already): `None` when the spans do not fit
-    /// a record (a part beyond the default grammar's, or no path where the
-    /// profile has one), and the exact engine must build it from the full
-    /// spans.
-    #[inline(always)]
-    pub(crate) fn record(&self, start: usize) -> Option<[u64; 5]> {
-        let both = self.starts & self.ends;
-        let path = 1u8 << (super::Component::Path as u32);
-        if self.over || both & !self.fixed != 0 || (self.fixed & path != 0 && both & path == 0) {
-            return None;
-        }
-        let head = head_word(
-            start as u32,
-            VALID_STATUS,
-            both & self.fixed,
-            self.kind,
-            u8::MAX,
-        );
-        let [a, b, c, d] = self.words;
-        Some([head, a, b, c, d])
-    }
-}
-
-/// Stores a record's words after `records`' last, past the caches when
-/// `stream` (a parallel parse of a large buffer).
-#[inline(always)]
-pub(crate) fn put_record(records: &mut Vec<[u64; 5]>, stream: bool, words: [u64; 5]) {
-    if stream {
-        crate::scan::push_streaming(records, words);
-    } else {
-        records.push(words);
-    }
-}
-
-/// Where [`record_lines`] puts a buffer's records, in order: offsets from
-/// `base`, into `records` (streamed when `stream`); `slow` gives the
-/// record of a line the fast path does not answer, from the exact engine
-/// (its offset with `base` added, and the line).
-pub(crate) struct LineRecords<'a> {
-    pub base: usize,
-    pub records: &'a mut Vec<[u64; 5]>,
-    pub stream: bool,
-    pub slow: &'a mut dyn FnMut(usize, &[u8]) -> [u64; 5],
-}
-
-/// `Batch::parse_lines`' loop over a buffer with one record fast path
-/// inlined (`Entry::records`; generated, an instance per fast path, from
-/// [`record_lines`]).
-pub(crate) type RecordLines = fn(&super::ProfileTables, &[u8], &mut LineRecords<'_>);
-
-/// The body of every [`RecordLines`]: the records of `buf`'s lines with
-/// the entry's record fast path `fast` inlined, so that a record's words
-/// are built in registers and stored once. A line it does not answer, or
-/// whose spans do not fit a record, takes `out.slow`.
-#[inline(always)]
-pub(crate) fn record_lines(
-    t: &super::ProfileTables,
+/// The lines of `buf` in order, each through the batch fast path of
+/// `profile`'s entry for `syntax` (over bitmaps with escapes folded into
+/// the runs) into `sink`. False, with nothing done, when the entry has no
+/// such loop (a profile that chooses its rule by the scheme, or an entry
+/// without a fast path).
+#[inline]
+pub(crate) fn fast_lines<L: LineSink>(
+    profile: super::Profile,
+    syntax: super::Syntax,
     buf: &[u8],
-    out: &mut LineRecords<'_>,
-    fast: impl Fn(&Line<'_>, &mut RecordSink) -> bool,
-) {
-    for_each_line(
-        buf,
-        &t.line_sets,
-        #[inline(always)]
-        |next| {
-            let (at, line) = match next {
-                Next::Fast(at, line) => {
-                    let mut sink = RecordSink::new();
-                    if fast(&line, &mut sink) {
-                        if let Some(words) = sink.record(out.base + at) {
-                            put_record(out.records, out.stream, words);
+    sink: &mut L,
+) -> bool {
+    profile.fast_loop(syntax, Lines { buf, sink }).is_some()
+}
+
+/// [`fast_lines`]' loop, which the generated code runs with the entry's
+/// fast path.
+struct Lines<'b, 's, L> {
+    buf: &'b [u8],
+    sink: &'s mut L,
+}
+
+impl<L: LineSink> FastLoop for Lines<'_, '_, L> {
+    type Spans = L::Spans;
+    type Out = ();
+
+    #[inline(always)]
+    fn run(self, t: &ProfileTables, fast: impl Fn(&Line<'_>, &mut L::Spans) -> bool) {
+        let sink = self.sink;
+        for_each_line(
+            self.buf,
+            &t.line_sets,
+            #[inline(always)]
+            |next| {
+                let (at, line) = match next {
+                    Next::Fast(at, line) => {
+                        let mut spans = sink.spans();
+                        if fast(&line, &mut spans) && sink.fast(at, &spans) {
                             return;
                         }
+                        (at, line.bytes())
                     }
-                    (at, line.bytes())
-                }
-                Next::Long(at, line) => (at, line),
-            };
-            let words = (out.slow)(out.base + at, line);
-            put_record(out.records, out.stream, words);
-        },
-    );
+                    Next::Long(at, line) => (at, line),
+                };
+                sink.slow(at, line);
+            },
+        );
+    }
 }
 
-/// `validate_lines`' loop over a buffer with one fast path inlined
-/// (`Entry::count`; generated, an instance per fast path, so that the
-/// loop's state and the line stay in registers): how many lines the fast
-/// path passed; every other line goes to `slow`.
-pub(crate) type CountLines = fn(&super::ProfileTables, &[u8], &mut dyn FnMut(&[u8])) -> usize;
-
-/// The body of every [`CountLines`]: `valid` is the entry's spanless
-/// fast path.
-#[inline(always)]
+/// `validate_lines`' loop: how many lines of `buf` the spanless fast path
+/// of `profile`'s entry for `syntax` passed; every other line goes to
+/// `slow`. `None`, with nothing done, when the entry has no such loop.
+#[inline]
 pub(crate) fn count_lines(
-    t: &super::ProfileTables,
+    profile: super::Profile,
+    syntax: super::Syntax,
     buf: &[u8],
     slow: &mut dyn FnMut(&[u8]),
-    valid: impl Fn(&Line<'_>) -> bool,
-) -> usize {
-    let mut passed = 0;
-    for_each_line(
-        buf,
-        &t.line_sets,
-        #[inline(always)]
-        |next| match next {
-            Next::Fast(_, line) => {
-                if valid(&line) {
-                    passed += 1;
-                } else {
-                    slow(line.bytes());
+) -> Option<usize> {
+    profile.count_loop(syntax, Counted { buf, slow })
+}
+
+/// [`count_lines`]' loop.
+struct Counted<'b, 's> {
+    buf: &'b [u8],
+    slow: &'s mut dyn FnMut(&[u8]),
+}
+
+impl CountLoop for Counted<'_, '_> {
+    type Out = usize;
+
+    #[inline(always)]
+    fn run(self, t: &ProfileTables, valid: impl Fn(&Line<'_>) -> bool) -> usize {
+        let slow = self.slow;
+        let mut passed = 0;
+        for_each_line(
+            self.buf,
+            &t.line_sets,
+            #[inline(always)]
+            |next| match next {
+                Next::Fast(_, line) => {
+                    if valid(&line) {
+                        passed += 1;
+                    } else {
+                        slow(line.bytes());
+                    }
                 }
-            }
-            Next::Long(_, line) => slow(line),
-        },
-    );
-    passed
+                Next::Long(_, line) => slow(line),
+            },
+        );
+        passed
+    }
 }
 
 /// Longest single input the fast path takes: four 64-bit words of bitmap.
@@ -291,21 +146,9 @@ const WINDOW: usize = 16 * 1024;
 /// that [`Line::stop`] and the LF search may read with the last.
 const WORDS: usize = WINDOW / 64 + 3;
 
-// A batch record's offsets are 16 bits (`RecordSink::save`): every line of
-// a window, and every position in it, fits.
+// Every line of a window, and every position in it, fits in 16 bits (a
+// batch record's offsets).
 const _: () = assert!(64 * WORDS <= 0xffff);
-
-/// One line and the bitmaps it lies in. Positions are counted from the
-/// bitmaps' start: the line is `start()..end()`.
-pub(crate) struct Line<'a> {
-    /// The bytes from the bitmaps' start to the line's end.
-    b: &'a [u8],
-    /// Where the line starts.
-    base: usize,
-    /// Bit j of `rows[w][k]` is set when byte `64 w + j` is not in run
-    /// set k; the line's end is a stop in every run set.
-    rows: &'a [Row],
-}
 
 /// Rows of a single input or a token: four for [`MAX_LINE`] bytes, and one
 /// more that [`Line::stop`] reads with the last.
@@ -332,11 +175,7 @@ impl<const N: usize> Single<N> {
     }
 
     pub(crate) fn line<'a>(&'a self, input: &'a [u8]) -> Line<'a> {
-        Line {
-            b: input,
-            base: 0,
-            rows: &self.rows,
-        }
+        Line::new(input, 0, &self.rows)
     }
 }
 
@@ -423,11 +262,7 @@ pub(crate) fn fast_single(input: &[u8], sets: &RowSets, fast: FastPath) -> Optio
         // and moved here, they were copied (a `memcpy` call per input).
         let mut rows = [[0u64; MAX_CLASSES]; N];
         classify_single(input, sets, &mut rows);
-        let line = Line {
-            b: input,
-            base: 0,
-            rows: &rows,
-        };
+        let line = Line::new(input, 0, &rows);
         let mut spans = super::Spans::EMPTY;
         fast(&line, &mut spans).then_some(spans)
     }
@@ -487,11 +322,7 @@ impl Token {
                 *s |= !0u64 << (len & 63);
             }
         }
-        Line {
-            b: &t[at..at + len],
-            base: 0,
-            rows: &self.rows,
-        }
+        Line::new(&t[at..at + len], 0, &self.rows)
     }
 }
 
@@ -634,101 +465,12 @@ pub(crate) fn for_each_line(buf: &[u8], runs: &RowSets, mut each: impl FnMut(Nex
             };
             each(Next::Fast(
                 at,
-                Line {
-                    b: &buf[start..end_of_line],
-                    base: at - start,
-                    rows: &rows,
-                },
+                Line::new(&buf[start..end_of_line], at - start, &rows),
             ));
             pos = stop + 1;
             if pos >= end {
                 continue 'windows;
             }
-        }
-    }
-}
-
-/// The first stop at or after `i` in `words` (a run of 64 bytes or more:
-/// out of line). The line's end is a stop in every run set.
-#[cold]
-#[inline(never)]
-fn far_stop(rows: &[Row], k: usize, i: usize) -> usize {
-    let mut w = i >> 6;
-    let mut m = rows[w][k] & (!0u64 << (i & 63));
-    while m == 0 {
-        w += 1;
-        m = rows[w][k];
-    }
-    64 * w + m.trailing_zeros() as usize
-}
-
-impl<'a> Line<'a> {
-    /// Where the line starts, in positions from the bitmaps' start.
-    #[inline(always)]
-    pub(crate) fn start(&self) -> usize {
-        self.base
-    }
-
-    /// Where the line ends.
-    #[inline(always)]
-    pub(crate) fn end(&self) -> usize {
-        self.b.len()
-    }
-
-    /// The line.
-    pub(crate) fn bytes(&self) -> &'a [u8] {
-        &self.b[self.base..]
-    }
-
-    /// The first position at or after `i` (`start() <= i <= end()`) whose
-    /// byte is not in run set `k`, or the end.
-    ///
-    /// The 64 positions from `i` are read as one word from two, so that
-    /// where a run crosses a word boundary is no branch: only a run of 64
-    /// bytes or more takes another. The second word is read only when the
-    /// first has no stop from `i` on, and then the line goes on into it; a
-    /// set's words have one more at the end for the read itself.
-    #[inline(always)]
-    pub(crate) fn stop(&self, k: usize, i: usize) -> usize {
-        let rows = self.rows;
-        let w = i >> 6;
-        // One bounds check for both words.
-        let two = &rows[w..w + 2];
-        let m = ((u128::from(two[1][k]) << 64 | u128::from(two[0][k])) >> (i & 63)) as u64;
-        if m != 0 {
-            return i + m.trailing_zeros() as usize;
-        }
-        // A run of 64 bytes or more (long paths): the next 64 positions
-        // the same way, then out of line.
-        let m =
-            ((u128::from(rows[w + 2][k]) << 64 | u128::from(rows[w + 1][k])) >> (i & 63)) as u64;
-        if m != 0 {
-            return i + 64 + m.trailing_zeros() as usize;
-        }
-        far_stop(rows, k, i + 128)
-    }
-
-    /// The byte at `i`, if `i` is before the end.
-    #[inline(always)]
-    pub(crate) fn at(&self, i: usize) -> Option<u8> {
-        self.b.get(i).copied()
-    }
-
-    /// Whether the byte at `i` is in `set` (false at the end); the
-    /// generated code tests sets of a few ranges with a `match` instead.
-    #[allow(dead_code)]
-    #[inline(always)]
-    pub(crate) fn byte_in(&self, set: &[u64; 4], i: usize) -> bool {
-        self.b.get(i).is_some_and(|&b| super::in_set(set, b))
-    }
-
-    /// Whether a branch whose FIRST set is `set` (and `end`) can go on at
-    /// `i`.
-    #[inline(always)]
-    pub(crate) fn first(&self, set: &[u64; 4], end: bool, i: usize) -> bool {
-        match self.b.get(i) {
-            Some(&b) => super::in_set(set, b),
-            None => end,
         }
     }
 }
@@ -748,8 +490,8 @@ pub(crate) fn check_all(input: &[u8]) -> Result<usize, String> {
         let t = p.tables();
         let single = Single::<SHORT>::new(input, &t.single_sets);
         let line = single.line(input);
-        // The batch's record variant runs over bitmaps with escapes folded
-        // into the runs (`RowSets::with_escapes`), as a batch's are.
+        // The batch variant runs over bitmaps with escapes folded into the
+        // runs (`RowSets::with_escapes`), as a batch's are.
         let sets = t.single_sets.clone().with_escapes(t.line_sets.escapes());
         let folded = Single::<SHORT>::new(input, &sets);
         let folded = folded.line(input);
@@ -767,10 +509,10 @@ pub(crate) fn check_all(input: &[u8]) -> Result<usize, String> {
 
 /// Entry `e`'s fast path (it has one) on `input`, whose bitmaps are
 /// `line` and, with escapes folded into the runs as a batch's are,
-/// `folded`: the spanless and record variants answer when it does, the
-/// record variant writes the same spans (those that fit a record) and
-/// kind, and where it answers its spans are the program's. Its answer, or
-/// what differed (see [`check_all`]).
+/// `folded`: the spanless and batch variants answer when it does, the
+/// batch variant writes the same spans and kind, and where it answers its
+/// spans are the program's. Its answer, or what differed (see
+/// [`check_all`]).
 #[cfg_attr(not(any(test, feature = "internals")), allow(dead_code))]
 pub(crate) fn check_entry(
     p: crate::Profile,
@@ -784,9 +526,9 @@ pub(crate) fn check_entry(
     let fast = e.fast.ok_or_else(|| format!("{}: no fast path", what()))?;
     let mut spans = super::Spans::EMPTY;
     let ok = fast(line, &mut spans);
-    let (Some(valid), Some(record)) = (e.valid, e.record) else {
+    let (Some(valid), Some(batch)) = (e.valid, e.batch) else {
         return Err(format!(
-            "{}: a fast path without its spanless or record variant",
+            "{}: a fast path without its spanless or batch variant",
             what()
         ));
     };
@@ -797,14 +539,11 @@ pub(crate) fn check_entry(
             !ok
         ));
     }
-    let mut sink = RecordSink::new();
-    let rec = record(folded, &mut sink);
-    let same = (0..super::DEFAULT_SLOTS)
-        .filter(|&k| sink.written(k))
-        .all(|k| u32::from(sink.span(k)) == spans.slots[k]);
-    if rec != ok || (ok && (!same || sink.kind != spans.kind)) {
+    let mut folded_spans = super::Spans::EMPTY;
+    let rec = batch(folded, &mut folded_spans);
+    if rec != ok || (ok && folded_spans != spans) {
         return Err(format!(
-            "{}: the record variant says {rec}, the fast path {ok}",
+            "{}: the batch variant says {rec} ({folded_spans:?}), the fast path {ok} ({spans:?})",
             what()
         ));
     }
@@ -1028,7 +767,7 @@ mod tests {
             with_userinfo += usize::from(userinfo && got.is_some());
         }
         assert!(with_userinfo > 1000, "{with_userinfo}");
-        // The same in a batch: the record variant and the counting loop.
+        // The same in a batch: the batch variant and the counting loop.
         batch_matches_single(&crate::Parser::new(), &inputs, &lines_buffer(&inputs));
     }
 
@@ -1040,12 +779,14 @@ mod tests {
         let inputs = escape_inputs();
         let buf = lines_buffer(&inputs);
         for &p in crate::Profile::ALL {
-            // Each line's record fast path answers in the window as it does
+            // Each line's batch fast path answers in the window as it does
             // alone, over bitmaps folded the same way.
             let t = p.tables();
             let sets = t.single_sets.clone().with_escapes(t.line_sets.escapes());
             for e in t.entries.iter().flatten() {
-                let (Some(record), Some(_)) = (e.record, e.count) else {
+                // (The entries with a line loop: a profile that does not
+                // choose its rule by the scheme.)
+                let (Some(batch), true) = (e.batch, t.schemes.is_empty()) else {
                     continue;
                 };
                 let mut n = 0;
@@ -1056,18 +797,16 @@ mod tests {
                     let i = &inputs[n];
                     n += 1;
                     let alone = Single::<SHORT>::new(i, &sets);
-                    let (mut a, mut b) = (RecordSink::new(), RecordSink::new());
+                    let (mut a, mut b) = (super::super::Spans::EMPTY, super::super::Spans::EMPTY);
                     assert_eq!(
-                        record(&line, &mut a),
-                        record(&alone.line(i), &mut b),
+                        batch(&line, &mut a),
+                        batch(&alone.line(i), &mut b),
                         "{p:?} {}: {:?}",
                         e.rule,
                         String::from_utf8_lossy(i)
                     );
-                    assert_eq!(
-                        (a.words, a.starts, a.ends, a.kind),
-                        (b.words, b.starts, b.ends, b.kind)
-                    );
+                    // Positions count from the line's start.
+                    assert_eq!(a, b);
                 });
                 assert_eq!(n, inputs.len());
             }

@@ -6,9 +6,12 @@
 //! stopped.
 
 pub(crate) mod bits;
+pub(crate) mod line;
 pub(crate) mod run;
 pub(crate) mod tables;
 
+pub(crate) use bits::LineSink;
+pub(crate) use line::Sink;
 pub(crate) use run::*;
 pub(crate) use tables::*;
 // The public types the tables define (the crate root re-exports them).

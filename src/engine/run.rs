@@ -12,82 +12,9 @@
 //! two agree.
 
 use super::tables::{
-    in_set, Component, HostKind, Op, ProfileTables, Tdfa, DEAD, MAX_FRAMES, MAX_KINDS, MAX_SLOTS,
-    MAX_TRAIL, REG_FILE, R_END, R_KIND, START,
+    in_set, Op, ProfileTables, Spans, Tdfa, DEAD, MAX_FRAMES, MAX_KINDS, MAX_TRAIL, NONE, REG_FILE,
+    R_END, R_KIND, START,
 };
-
-/// Marks an absent span boundary.
-pub(crate) const NONE: u32 = u32::MAX;
-
-/// Capture slots as the programs write them: part `c` spans
-/// `slots[2c]..slots[2c + 1]` (the profile's layout; `MAX_SLOTS` is the
-/// largest any grammar needs); `kind` is the classified part's kind or
-/// `u8::MAX`; `source` the program that wrote them (0 an entry's, `1 + k`
-/// scheme rule `k`'s), which says whose part a shared slot holds; `fixed`
-/// the default grammar's parts the profile declares (`ProfileTables::fixed`),
-/// whose slots are theirs: another's may hold one of the profile's own.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub(crate) struct Spans {
-    pub slots: [u32; MAX_SLOTS],
-    pub kind: u8,
-    pub source: u8,
-    pub fixed: u8,
-}
-
-impl Spans {
-    pub(crate) const EMPTY: Spans = Spans {
-        slots: [NONE; MAX_SLOTS],
-        kind: u8::MAX,
-        source: 0,
-        fixed: u8::MAX,
-    };
-
-    /// A part of the default grammar: its slot is its index, when the
-    /// profile declares it.
-    #[inline]
-    pub(crate) fn get(&self, c: Component) -> Option<(usize, usize)> {
-        if (self.fixed >> (c as u32)) & 1 == 0 {
-            return None;
-        }
-        self.get_slot(c as usize)
-    }
-
-    /// The span of a part of the profile these spans are of, if set by the
-    /// program that wrote them.
-    #[inline]
-    pub(crate) fn get_part(&self, p: &super::tables::PartInfo) -> Option<(usize, usize)> {
-        if !self.holds(p) {
-            return None;
-        }
-        self.get_slot(p.slot as usize)
-    }
-
-    /// Whether the program that wrote these spans can record part `p`.
-    #[inline]
-    pub(crate) fn holds(&self, p: &super::tables::PartInfo) -> bool {
-        (p.sources >> (self.source & 63)) & 1 != 0
-    }
-
-    /// The scheme rule (its index) that wrote these spans, if one did.
-    pub(crate) fn scheme_rule(&self) -> Option<usize> {
-        (self.source as usize).checked_sub(1)
-    }
-
-    /// The span in slot pair `i`, if set.
-    #[inline]
-    pub(crate) fn get_slot(&self, i: usize) -> Option<(usize, usize)> {
-        let (s, e) = (*self.slots.get(2 * i)?, *self.slots.get(2 * i + 1)?);
-        if s == NONE || e == NONE {
-            None
-        } else {
-            Some((s as usize, e as usize))
-        }
-    }
-
-    pub(crate) fn host_kind(&self) -> Option<HostKind> {
-        HostKind::from_index(self.kind)
-    }
-}
 
 /// Runs a structure program over the whole input. `None` when the input does
 /// not match.
@@ -359,7 +286,7 @@ pub(crate) mod gen;
 
 #[cfg(test)]
 mod tests {
-    use super::super::tables::{Entry, R_POS};
+    use super::super::tables::{Entry, MAX_SLOTS, R_POS};
     use super::*;
     use crate::Profile;
 

@@ -6,8 +6,8 @@
 //! what this module defines or imports, so it reaches into no other part
 //! of the crate.
 
-use super::bits::{Line, LineRecords, RecordSink, Sink};
-use super::run::{Spans, NONE};
+pub(crate) use super::line::in_set;
+use super::line::{Line, Sink};
 use crate::scan::RowSets;
 
 /// Which resolution algorithm a profile uses (its grammar file's
@@ -73,12 +73,6 @@ pub(crate) struct Dfa {
     pub ranges: &'static [[u8; 32]],
     /// One label per state for entry and component DFAs; empty for leaves.
     pub labels: &'static [Label],
-}
-
-/// Whether byte `b` is in a 256-bit set.
-#[inline(always)]
-pub(crate) fn in_set(set: &[u64; 4], b: u8) -> bool {
-    set[(b >> 6) as usize] & (1u64 << (b & 63)) != 0
 }
 
 pub(crate) const DEAD: u16 = 0;
@@ -299,19 +293,14 @@ pub(crate) struct Entry {
     /// The program over a classified line (`codegen/bitprog.rs`): true
     /// when it wrote the program's spans, false for an invalid line or one
     /// it leaves to the exact engine. Every exact entry has one.
-    pub fast: Option<super::bits::FastPath>,
+    pub fast: Option<FastPath>,
     /// The same program without spans: whether the line is valid, true
     /// only when the fast path can tell (`validate_lines`).
-    pub valid: Option<super::bits::FastValid>,
-    /// The same writing a batch record's spans (`Batch::parse_lines`).
-    pub record: Option<super::bits::FastRecord>,
-    /// `Batch::parse_lines`' loop with the record variant inlined (see
-    /// `batch::record_lines`), for the same entries as `count`.
-    pub records: Option<super::bits::RecordLines>,
-    /// `validate_lines`' loop with the spanless fast path inlined (see
-    /// `bits::count_lines`), for an entry of a profile that does not
-    /// choose its rule by the scheme.
-    pub count: Option<super::bits::CountLines>,
+    pub valid: Option<FastValid>,
+    /// The same over a batch's bitmaps, where runs go on through escapes
+    /// (the variant the line loops of `Profile::fast_lines` inline; here
+    /// for the checks that it answers as `fast` does).
+    pub batch: Option<FastPath>,
     pub tdfa: Option<Tdfa>,
     /// Whether LF and CR lead both DFAs to the dead state from every state,
     /// so that a run over a buffer of lines stops at each valid line's end
@@ -355,6 +344,128 @@ impl std::fmt::Display for UnknownProfile {
 }
 
 impl std::error::Error for UnknownProfile {}
+
+/// Marks an absent span boundary.
+pub(crate) const NONE: u32 = u32::MAX;
+
+/// Capture slots as the programs write them: part `c` spans
+/// `slots[2c]..slots[2c + 1]` (the profile's layout; `MAX_SLOTS` is the
+/// largest any grammar needs); `kind` is the classified part's kind or
+/// `u8::MAX`; `source` the program that wrote them (0 an entry's, `1 + k`
+/// scheme rule `k`'s), which says whose part a shared slot holds; `fixed`
+/// the default grammar's parts the profile declares (`ProfileTables::fixed`),
+/// whose slots are theirs: another's may hold one of the profile's own.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(crate) struct Spans {
+    pub slots: [u32; MAX_SLOTS],
+    pub kind: u8,
+    pub source: u8,
+    pub fixed: u8,
+}
+
+impl Spans {
+    pub(crate) const EMPTY: Spans = Spans {
+        slots: [NONE; MAX_SLOTS],
+        kind: u8::MAX,
+        source: 0,
+        fixed: u8::MAX,
+    };
+
+    /// A part of the default grammar: its slot is its index, when the
+    /// profile declares it.
+    #[inline]
+    pub(crate) fn get(&self, c: Component) -> Option<(usize, usize)> {
+        if (self.fixed >> (c as u32)) & 1 == 0 {
+            return None;
+        }
+        self.get_slot(c as usize)
+    }
+
+    /// The span of a part of the profile these spans are of, if set by the
+    /// program that wrote them.
+    #[inline]
+    pub(crate) fn get_part(&self, p: &PartInfo) -> Option<(usize, usize)> {
+        if !self.holds(p) {
+            return None;
+        }
+        self.get_slot(p.slot as usize)
+    }
+
+    /// Whether the program that wrote these spans can record part `p`.
+    #[inline]
+    pub(crate) fn holds(&self, p: &PartInfo) -> bool {
+        (p.sources >> (self.source & 63)) & 1 != 0
+    }
+
+    /// The scheme rule (its index) that wrote these spans, if one did.
+    pub(crate) fn scheme_rule(&self) -> Option<usize> {
+        (self.source as usize).checked_sub(1)
+    }
+
+    /// The span in slot pair `i`, if set.
+    #[inline]
+    pub(crate) fn get_slot(&self, i: usize) -> Option<(usize, usize)> {
+        let (s, e) = (*self.slots.get(2 * i)?, *self.slots.get(2 * i + 1)?);
+        if s == NONE || e == NONE {
+            None
+        } else {
+            Some((s as usize, e as usize))
+        }
+    }
+
+    pub(crate) fn host_kind(&self) -> Option<HostKind> {
+        HostKind::from_index(self.kind)
+    }
+}
+
+impl Sink for Spans {
+    #[inline(always)]
+    fn fixed(&mut self, fixed: u8) {
+        self.fixed = fixed;
+    }
+    #[inline(always)]
+    fn save(&mut self, slot: usize, pos: usize) {
+        self.slots[slot] = pos as u32;
+    }
+    #[inline(always)]
+    fn kind(&mut self, kind: u8) {
+        self.kind = kind;
+    }
+}
+
+/// A generated fast path (`Entry::fast`): writes the spans and says
+/// whether it could (the spans are then the program's).
+pub(crate) type FastPath = fn(&Line<'_>, &mut Spans) -> bool;
+
+/// The same without spans (`Entry::valid`): true when the line is valid,
+/// false when it is not or the fast path cannot tell.
+pub(crate) type FastValid = fn(&Line<'_>) -> bool;
+
+/// A loop over a buffer's lines that takes an entry's batch fast path
+/// (`Profile::fast_loop`): the generated code hands the fast path over,
+/// compiled into one instance of the loop per entry, and knows nothing of
+/// the loop (`bits::fast_lines`) or of where the spans go (`Spans`).
+pub(crate) trait FastLoop {
+    /// Where the fast path writes one line's spans.
+    type Spans: Sink;
+    /// What the loop answers.
+    type Out;
+    /// The loop over the lines, with `fast` for the tables `t`.
+    fn run(
+        self,
+        t: &ProfileTables,
+        fast: impl Fn(&Line<'_>, &mut Self::Spans) -> bool,
+    ) -> Self::Out;
+}
+
+/// The same for the spanless fast path (`Profile::count_loop`,
+/// `bits::count_lines`).
+pub(crate) trait CountLoop {
+    /// What the loop answers.
+    type Out;
+    /// The loop over the lines, with `valid` for the tables `t`.
+    fn run(self, t: &ProfileTables, valid: impl Fn(&Line<'_>) -> bool) -> Self::Out;
+}
 
 /// A part of a reference that a profile's grammar declares (`;@ part`).
 ///

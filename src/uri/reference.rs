@@ -6,7 +6,8 @@
 //! has an empty query, `http://a` has none.
 
 use super::diagnose;
-use crate::engine::bits::{fast_single, CountLines, FastValid, RecordLines, MAX_LINE};
+use crate::engine::bits::{fast_single, MAX_LINE};
+use crate::engine::FastValid;
 use crate::engine::ProfileTables;
 use crate::engine::{self as parse, Spans};
 use crate::uri::error::ParseError;
@@ -191,18 +192,6 @@ impl Parser {
     /// stops at each valid line's end (see `Batch::parse_lines`).
     pub(crate) fn line_tdfa(&self) -> Option<&'static crate::engine::Tdfa> {
         self.line_entry()?.tdfa.as_ref()
-    }
-
-    /// The tables and the fast path of this parser's entry, when the
-    /// profile does not choose its rule by the scheme (see
-    /// `Batch::parse_lines`, `validate_lines`).
-    pub(crate) fn line_fast(&self) -> Option<(&'static ProfileTables, RecordLines, CountLines)> {
-        let t: &'static ProfileTables = self.profile.tables();
-        if !t.schemes.is_empty() {
-            return None;
-        }
-        let e = t.entries[self.syntax as usize].as_ref()?;
-        Some((t, e.records?, e.count?))
     }
 
     /// This parser's entry, when its DFAs stop at line ends (and the
