@@ -4,12 +4,10 @@
 //! with URIs in mail, Markdown, HTML, JSON and Apache log lines, the URIs
 //! drawn from the bundled URL corpora (benches/data/); and, where the
 //! sibling `../shared` has it, the RFC 3986 text (prose with few URIs).
-//! Also the recall of both on the realistic table of tests/extract.rs
-//! (URIs with a scheme).
+//! (Recall and precision: `examples/extract_recall.rs`, on outside
+//! fixtures.)
 //!
 //!     cargo run --release --example extract_peers [ROUNDS]
-#[path = "../tests/support/extract_cases.rs"]
-mod cases;
 #[path = "../benches/support/race.rs"]
 mod race;
 #[path = "../benches/support/text.rs"]
@@ -78,19 +76,4 @@ fn main() {
             &mut jobs,
         );
     }
-
-    // Recall on the realistic table: expected URIs found, over all expected.
-    let (mut want, mut ours, mut theirs) = (0, 0, 0);
-    for (input, expected) in cases::REALISTIC {
-        let got: Vec<String> = find_iter(input.as_bytes(), o)
-            .map(|h| h.uri.into_owned())
-            .collect();
-        let lk: Vec<&str> = finder.links(input).map(|l| l.as_str()).collect();
-        for e in *expected {
-            want += 1;
-            ours += usize::from(got.iter().any(|g| g == e));
-            theirs += usize::from(lk.contains(e));
-        }
-    }
-    println!("recall on the realistic table: urilex {ours}/{want}, linkify {theirs}/{want}");
 }

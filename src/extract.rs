@@ -1,7 +1,7 @@
 //! Finding URIs in free text, as the documents urilex implements say: RFC
-//! 3986 Appendix C and seed 000 Appendix E ("Delimiting a URI in Context"),
-//! seed 001 Appendix E, RFC 1738's appendix on URLs in context (`<URL:…>`),
-//! and seed 000 Appendix F (abbreviated URIs, on request).
+//! 3986 Appendix C and draft-fielding-uri-rfc2396bis-00 Appendix E ("Delimiting a URI in Context"),
+//! draft-fielding-url-syntax-05 Appendix E, RFC 1738's appendix on URLs in context (`<URL:…>`),
+//! and draft-fielding-uri-rfc2396bis-00 Appendix F (abbreviated URIs, on request).
 //!
 //! - `<…>` and `<URL:…>` (with or without a space after `URL:`): the
 //!   brackets and the prefix are not part of the URI, and whitespace inside
@@ -95,7 +95,7 @@ impl Flags {
     /// not be part of the URI (RFC 3986 Appendix C).
     pub const AMBIGUOUS_HYPHEN: Flags = Flags(2);
     /// An abbreviated URI (`www.…`, `ftp.…`) completed with its scheme
-    /// (seed 000 Appendix F); only with [`ExtractOptions::abbreviated`].
+    /// (draft-fielding-uri-rfc2396bis-00 Appendix F); only with [`ExtractOptions::abbreviated`].
     pub const ABBREVIATED: Flags = Flags(4);
     /// A defanged URI (`hxxp://a[.]b`) put back; only with
     /// [`ExtractOptions::refang`].
@@ -161,7 +161,7 @@ impl ExtractOptions {
         ExtractOptions { profile, ..self }
     }
     /// Also find `www.example.com/x` and `ftp.example.com`, completed with
-    /// `http://` and `ftp://` (seed 000 Appendix F).
+    /// `http://` and `ftp://` (draft-fielding-uri-rfc2396bis-00 Appendix F).
     pub const fn abbreviated(self, yes: bool) -> ExtractOptions {
         ExtractOptions {
             abbreviated: yes,
@@ -959,7 +959,7 @@ impl<'a> FindIter<'a> {
         (hit, e.max(p + 1))
     }
 
-    /// `www.…` or `ftp.…` starting at `s` (seed 000 Appendix F).
+    /// `www.…` or `ftp.…` starting at `s` (draft-fielding-uri-rfc2396bis-00 Appendix F).
     fn abbreviated(&self, s: usize) -> Option<(Hit<'a>, usize)> {
         let t = self.text;
         if s > 0 && (self.uri_byte(t[s - 1]) && !b"([".contains(&t[s - 1])) {

@@ -12,12 +12,12 @@ use core::ops::Range;
 #[non_exhaustive]
 pub enum LintKind {
     /// A password in the userinfo ("strongly discouraged", RFC 3986 3.2.1,
-    /// seed 000 section 7). The span is the password.
+    /// draft-fielding-uri-rfc2396bis-00 section 7). The span is the password.
     PasswordInUserinfo,
     /// Userinfo in an http(s) URI: `http://bank.example@evil.example/`
     /// reads as going to bank.example (RFC 3986 7.6, semantic attacks).
     UserinfoInWebUri,
-    /// A port that is not the scheme's default (seed 000 section 7: "a port
+    /// A port that is not the scheme's default (draft-fielding-uri-rfc2396bis-00 section 7: "a port
     /// number other than that reserved for the network protocol").
     NonDefaultPort,
     /// A port below 1024 that is not the scheme's default ("especially when
@@ -26,7 +26,7 @@ pub enum LintKind {
     /// A port above 65535.
     PortOutOfRange,
     /// A percent-encoded CR, LF or NUL: unescaped before transmission it
-    /// could add lines to a protocol (seed 000 section 7, RFC 3986 7.3).
+    /// could add lines to a protocol (draft-fielding-uri-rfc2396bis-00 section 7, RFC 3986 7.3).
     EncodedControl,
     /// A ".." that climbs above the root of an absolute path: RFC 3986
     /// 5.2.4 silently drops it, a server that does not may serve what lies

@@ -113,7 +113,7 @@ fn pct_copy(s: &str, unreserved: &[u64; 4], o: &NormalizeOptions, lower: bool, o
 /// Writes the normal form of `u` into `out` (cleared first).
 ///
 /// Under the draft profiles a step can change how the grammar reads the
-/// result. Seed 000's `authority = server / reg-name` reads `%55ser:` as a
+/// result. draft-fielding-uri-rfc2396bis-00's `authority = server / reg-name` reads `%55ser:` as a
 /// reg-name but the decoded `User:` as a server with an empty port, which a
 /// further pass drops; and removing dot segments from its `opaque-part`
 /// (`file:.e/../x[y]`) gives a hierarchical path where `[` is not allowed.
@@ -230,11 +230,9 @@ fn normalize_parts(u: &UriRef<'_>, o: NormalizeOptions, out: &mut String) {
                 out.push('[');
                 out.push_str(&a.to_string());
                 // What follows the address in the literal ("%25" and the
-                // zone) is copied, never dropped.
-                let inner = &host[1..host.len().saturating_sub(1).max(1)];
-                if let Some(z) = inner.find('%') {
-                    pct_copy(&inner[z..], unreserved, &o, false, out);
-                }
+                // zone part) is copied, never dropped.
+                let (_, after) = crate::uri::host::ipv6_literal(host, u.zone_in_host());
+                pct_copy(after, unreserved, &o, false, out);
                 out.push(']');
             }
             _ => match keep {

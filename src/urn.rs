@@ -1,5 +1,5 @@
 //! URNs: RFC 8141 (profile `rfc8141`, the default here) and the 2012 draft
-//! it grew from, seed 004 (profile `urn-draft-03`), with lexical
+//! it grew from, draft-ietf-urnbis-rfc2141bis-urn-03 (profile `urn-draft-03`), with lexical
 //! equivalence as each defines it.
 //!
 //! A [`Urn`] is a reference parsed under one of those profiles, read
@@ -46,10 +46,25 @@ impl fmt::Display for UrnError {
             {
                 write!(
                 f,
-                "the NID \"urn\" is reserved (seed 004 section 2.1): '{nid}' at byte {} (rule {})",
+                "the NID \"urn\" is reserved (draft-ietf-urnbis-rfc2141bis-urn-03 section 2.1): '{nid}' at byte {} (rule {})",
                 self.error.index(),
                 self.error.rule()
             )
+            }
+            // A byte the NID's alphabet lacks, right where the run of its
+            // letters, digits and hyphens ends (not the ":" after it).
+            Some((at, nid))
+                if self.error.index() == at + nid.len()
+                    && self.error.byte().is_some_and(|b| b != b':') =>
+            {
+                let b = self.error.byte().unwrap_or_default();
+                write!(
+                    f,
+                    "an NID holds letters, digits and hyphens only: {:?} (0x{b:02X}) after '{nid}' at byte {} (rule {})",
+                    b as char,
+                    self.error.index(),
+                    self.error.rule()
+                )
             }
             Some((_, nid)) => write!(
                 f,
@@ -65,7 +80,7 @@ impl fmt::Display for UrnError {
 
 impl std::error::Error for UrnError {}
 
-/// What lexical equivalence does with a query (seed 004 section 5, step
+/// What lexical equivalence does with a query (draft-ietf-urnbis-rfc2141bis-urn-03 section 5, step
 /// 5). Under RFC 8141 the r- and q-components never count (its section 3).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 pub enum QueryRule {
@@ -78,9 +93,36 @@ pub enum QueryRule {
     Reorder,
 }
 
-/// The query keywords registered with global scope by seed 004 (section
+/// The query keywords registered with global scope by draft-ietf-urnbis-rfc2141bis-urn-03 (section
 /// 9.2.1): `s` (2.3.1) and `c` (2.3.2).
 pub const REGISTERED_KEYWORDS: &[&str] = &["s", "c"];
+
+/// Where the NID of a URN that failed to parse starts and what it holds,
+/// read with the profile's grammar: the `scheme` part's automaton over the
+/// input's start (it must end before a ":"), then the longest run of the
+/// bytes the `nid` part's automaton takes anywhere (its alphabet; an NID
+/// that is too long, or starts or ends with a hyphen, is still the whole
+/// run). `None` when the
+/// input does not begin with a scheme and ":".
+fn nid_region(profile: Profile, input: &str) -> Option<(usize, &str)> {
+    let t = profile.tables();
+    let part = |name: &str| profile.part(name).map(|p| p.index());
+    let scheme = t.components.get(part("scheme")?)?.as_ref()?;
+    let (end, state) = scheme.dfa.run_from(input.as_bytes(), 0);
+    if !scheme.dfa.accept[state as usize] || input.as_bytes().get(end) != Some(&b':') {
+        return None;
+    }
+    // The NID's alphabet: the bytes some live state of its automaton
+    // takes (an error path: the few states are read on the spot).
+    let nid = &t.components.get(part("nid")?)?.as_ref()?.dfa;
+    let takes = |b: u8| (1..nid.accept.len()).any(|s| nid.step(s as u16, b) != crate::engine::DEAD);
+    let start = end + 1;
+    let len = input.as_bytes()[start..]
+        .iter()
+        .take_while(|&&b| takes(b))
+        .count();
+    Some((start, &input[start..start + len]))
+}
 
 /// Whether `profile` is a URN grammar (it names parts `nid` and `nss`).
 pub fn is_urn_profile(profile: Profile) -> bool {
@@ -116,16 +158,16 @@ impl<'a> Urn<'a> {
                 // A fault between the scheme's ":" and the NID's is the
                 // NID's, though past its 32nd character the grammar is
                 // already between the NID and that ":".
-                let start = input.find(':').map_or(input.len(), |i| i + 1);
-                let nid_text = input[start..].split(':').next().unwrap_or("");
-                let in_nid = (start..=start + nid_text.len()).contains(&error.index())
-                    && matches!(error.part(), Some("nid") | Some("path"));
-                let nid = in_nid.then(|| {
+                let nid = nid_region(profile, input).and_then(|(start, nid_text)| {
+                    let in_nid = (start..=start + nid_text.len()).contains(&error.index())
+                        && matches!(error.part(), Some("nid") | Some("path"));
                     // The documents' rule (not a helper such as the
                     // draft's `nid3`).
-                    error.part = Some("nid");
-                    error.rule = "NID";
-                    (start, nid_text.to_string())
+                    in_nid.then(|| {
+                        error.part = Some("nid");
+                        error.rule = "NID";
+                        (start, nid_text.to_string())
+                    })
                 });
                 Err(UrnError { error, nid })
             }
@@ -177,7 +219,7 @@ impl<'a> Urn<'a> {
         self.0.occurrences("keywd").zip(self.0.occurrences("value"))
     }
 
-    /// The directives a resolver acts on (seed 004 section 2.3): a
+    /// The directives a resolver acts on (draft-ietf-urnbis-rfc2141bis-urn-03 section 2.3): a
     /// registered keyword ([`REGISTERED_KEYWORDS`]) that appears more than
     /// once makes it ignore every directive with that keyword.
     ///
@@ -200,7 +242,7 @@ impl<'a> Urn<'a> {
     /// The normalized form: two URNs are lexically equivalent exactly when
     /// their normalized forms are equal. "urn" and the NID in lower case,
     /// percent-encoding in upper case (never decoded), the fragment
-    /// dropped (RFC 8141 section 3; seed 004 section 5 steps 1 to 4); the
+    /// dropped (RFC 8141 section 3; draft-ietf-urnbis-rfc2141bis-urn-03 section 5 steps 1 to 4); the
     /// query dropped (RFC 8141; the draft's step 5a) or kept with its
     /// directives in keyword order (the draft's step 5b).
     pub fn normalized(&self, query: QueryRule) -> String {

@@ -348,3 +348,36 @@ fn parts_cut_at_line_starts_give_the_hits_of_one_search() {
     assert_eq!(it.position(), 25);
     assert_eq!(it.next(), None);
 }
+
+/// The outside fixtures (`tests/data/extract/`, measured by
+/// `examples/extract_recall.rs`): every input runs, and every hit is an
+/// absolute URI found inside its input. (Recall and precision are a
+/// measurement, reported in docs/performance.md, not asserted here.)
+#[test]
+fn outside_fixtures_give_valid_hits() {
+    let mut inputs = 0;
+    for file in ["linkify-url.jsonl", "linkify-it.jsonl"] {
+        let text = std::fs::read_to_string(format!(
+            "{}/tests/data/extract/{file}",
+            env!("CARGO_MANIFEST_DIR")
+        ))
+        .unwrap();
+        for line in text.lines() {
+            let v: serde_json::Value = serde_json::from_str(line).unwrap();
+            let input = v["input"].as_str().unwrap().as_bytes();
+            assert!(v["links"].as_array().is_some(), "{line}");
+            for o in [
+                ExtractOptions::new(),
+                ExtractOptions::new().abbreviated(true),
+            ] {
+                for h in find_iter(input, o) {
+                    assert!(h.span.end <= input.len(), "{line}");
+                    let u = Parser::new().parse(&h.uri).unwrap();
+                    assert!(u.is_absolute(), "{line}: {}", h.uri);
+                }
+            }
+            inputs += 1;
+        }
+    }
+    assert_eq!(inputs, 230 + 155);
+}

@@ -52,7 +52,7 @@ enum Command {
     Normalize(cmd::normalize::Args),
     /// Find the URIs in free text (mail, logs, documents), one row per hit.
     Extract(cmd::extract::Args),
-    /// URNs (RFC 8141, or seed 004's draft) split into NID, NSS and
+    /// URNs (RFC 8141, or draft-ietf-urnbis-rfc2141bis-urn-03) split into NID, NSS and
     /// components; with --equiv, pairs compared for lexical equivalence.
     Urn(cmd::urn::Args),
     /// Print a shell completion script (install: `urilex completions bash >

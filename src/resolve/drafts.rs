@@ -1,11 +1,11 @@
 //! The resolution algorithms of the two drafts RFC 3986 grew from: seed
 //! 000's 5.2 (dots removed only while merging, `..` above the root kept)
-//! and seed 001's 5.2 (the query joins the buffer before dot removal).
+//! and draft-fielding-url-syntax-05's 5.2 (the query joins the buffer before dot removal).
 
 #[allow(unused_imports)]
 use super::*;
 
-/// The drafts' string-buffer dot removal (seed 000 5.2 steps 3-7, seed 001
+/// The drafts' string-buffer dot removal (draft-fielding-uri-rfc2396bis-00 5.2 steps 3-7, draft-fielding-url-syntax-05
 /// 5.2 steps 6d-6g), done with a segment stack: "." segments go, a segment
 /// followed by ".." goes with it, a trailing "." or `"<segment>/.."` leaves the
 /// trailing "/", and what is left of leading ".." follows `dots`.

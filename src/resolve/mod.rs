@@ -72,13 +72,13 @@ pub enum ResolveError {
     /// The result would be longer than urilex's `u32` offsets hold.
     TooLong,
     /// Under a draft profile, the target is not a valid reference of its
-    /// grammar: seed 000's section 5.2 merges any base path, but a relative
+    /// grammar: draft-fielding-uri-rfc2396bis-00's section 5.2 merges any base path, but a relative
     /// path against an opaque base (`mailto:a[b]` + `x`) gives a hierarchical
     /// path that may hold characters only opaque parts allow.
     InvalidTarget,
     /// The base's profile defines no relative references: RFC 1738 (its
     /// section 2.3 leaves them to RFC 1808) and the URN grammars (a URN is
-    /// absolute; RFC 8141 and seed 004 define no resolution).
+    /// absolute; RFC 8141 and draft-ietf-urnbis-rfc2141bis-urn-03 define no resolution).
     NoRelativeReferences,
 }
 

@@ -1,4 +1,4 @@
-//! Resolution tests: RFC 3986 5.4, the seeds' Appendix C, dot removal
+//! Resolution tests: RFC 3986 5.4, both drafts' Appendix C, dot removal
 //! against its specification, relativization round trips.
 
 use super::*;

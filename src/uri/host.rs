@@ -16,7 +16,7 @@ pub enum Host<'a> {
     /// `IPv4address`: four dec-octets.
     Ipv4(Ipv4Addr),
     /// A host the grammar classifies as an IPv4 number whose text is not
-    /// four dec-octets: seed 001's `hostnumber` is `1*digit` four times
+    /// four dec-octets: draft-fielding-url-syntax-05's `hostnumber` is `1*digit` four times
     /// (`1.2.3.256`, `010.0.0.1`). Kept as text; how a resolver would read
     /// it is not guessed (`lint` flags it).
     ///
@@ -32,6 +32,21 @@ pub enum Host<'a> {
     Ipv4Text(&'a str),
     /// `IPv6address` inside `[` `]`.
     Ipv6(Ipv6Addr),
+    /// A host the grammar classifies as IPv6 whose text is not an address
+    /// (without the brackets and any zone): draft-fielding-uri-rfc2396bis-00's
+    /// `IPv6address` takes `65::c:` (`h4 "::" 0*5( h4 ":" ) [ h4 ]`), which
+    /// no reading makes 128 bits. RFC 3986's and RFC 6874's never give
+    /// this. Kept as text, as [`Host::Ipv4Text`] is.
+    ///
+    /// ```
+    /// # #[cfg(feature = "rfc2396bis-00")] {
+    /// use urilex::{Host, HostKind, Parser, Profile};
+    /// let u = Parser::new().profile(Profile::Rfc2396bis00).parse("http://[65::c:]/").unwrap();
+    /// assert_eq!(u.host(), Some(Host::Ipv6Text("65::c:")));
+    /// assert_eq!(u.host().unwrap().kind(), HostKind::Ipv6);
+    /// # }
+    /// ```
+    Ipv6Text(&'a str),
     /// `IPvFuture` inside `[` `]`, without the brackets, e.g. `v7.abc`.
     IpvFuture(&'a str),
     /// `reg-name` (possibly empty, possibly percent-encoded).
@@ -48,13 +63,24 @@ impl<'a> Host<'a> {
     pub fn kind(&self) -> HostKind {
         match self {
             Host::Ipv4(_) | Host::Ipv4Text(_) => HostKind::Ipv4,
-            Host::Ipv6(_) => HostKind::Ipv6,
+            Host::Ipv6(_) | Host::Ipv6Text(_) => HostKind::Ipv6,
             Host::IpvFuture(_) => HostKind::IpvFuture,
             Host::RegName(_) => HostKind::RegName,
         }
     }
 
-    pub(crate) fn from_parts(text: &'a str, kind: Option<HostKind>) -> Host<'a> {
+    /// The host `text` of the grammar's `kind`; `zone`: where the
+    /// profile's `zone` part starts in `text`, if it has one.
+    ///
+    /// An IPv6 host is `Ipv6` when its text is 128 bits, which every text
+    /// RFC 3986's and RFC 6874's grammars classify as IPv6 is (each
+    /// alternative and group count checked in
+    /// tests/regression/ipv6_hosts_are_addresses.rs), else `Ipv6Text`.
+    pub(crate) fn from_parts(
+        text: &'a str,
+        kind: Option<HostKind>,
+        zone: Option<usize>,
+    ) -> Host<'a> {
         let inner = text
             .strip_prefix('[')
             .and_then(|t| t.strip_suffix(']'))
@@ -64,10 +90,13 @@ impl<'a> Host<'a> {
                 Some(a) => Host::Ipv4(a),
                 None => Host::Ipv4Text(text),
             },
-            Some(HostKind::Ipv6) => match ipv6(zoneless(inner).as_bytes()) {
-                Some(a) => Host::Ipv6(a),
-                None => Host::RegName(text),
-            },
+            Some(HostKind::Ipv6) => {
+                let (address, _) = ipv6_literal(text, zone);
+                match ipv6(address.as_bytes()) {
+                    Some(a) => Host::Ipv6(a),
+                    None => Host::Ipv6Text(address),
+                }
+            }
             Some(HostKind::IpvFuture) => Host::IpvFuture(inner),
             Some(HostKind::RegName) | None => Host::RegName(text),
         }
@@ -146,10 +175,21 @@ pub(crate) fn ipv6(s: &[u8]) -> Option<Ipv6Addr> {
     Some(Ipv6Addr::from(all))
 }
 
-/// An IPv6 literal's address without an RFC 6874 zone (`%25` and the
-/// zone identifier, which the profile's `zone` part holds).
-fn zoneless(inner: &str) -> &str {
-    inner.split_once("%25").map_or(inner, |(a, _)| a)
+/// An IPv6 literal `[...]` as its address and what follows the address
+/// inside the brackets: nothing, or, where the profile's `zone` part starts
+/// at `zone` in `text`, RFC 6874's `"%25" ZoneID` (its section 2:
+/// `IPv6addrz = IPv6address "%25" ZoneID`, so the address ends three bytes
+/// before the zone).
+pub(crate) fn ipv6_literal(text: &str, zone: Option<usize>) -> (&str, &str) {
+    let end = text.len().saturating_sub(1).max(1);
+    let between = "%25".len();
+    match zone {
+        Some(z) if z > between && z <= end => {
+            debug_assert_eq!(&text[z - between..z], "%25");
+            (&text[1..z - between], &text[z - between..end])
+        }
+        _ => (text.get(1..end).unwrap_or(""), ""),
+    }
 }
 
 #[cfg(test)]

@@ -327,7 +327,12 @@ impl Parser {
             None => parse::run_program(t, entry.ops, bytes),
         };
         match found {
-            Some(spans) => Ok(Host::from_parts(input, spans.host_kind())),
+            Some(spans) => {
+                let zone = (self.profile.part("zone"))
+                    .and_then(|z| spans.get_part(&z))
+                    .map(|(s, _)| s);
+                Ok(Host::from_parts(input, spans.host_kind(), zone))
+            }
             None => Err(diagnose::diagnose(t, entry, entry.rule, bytes)),
         }
     }
@@ -511,11 +516,20 @@ impl<'a> UriRef<'a> {
         self.spans.get(c).map(|(s, e)| s..e)
     }
 
-    /// A component's text, if present.
+    /// A component's text, if present: the text of [`span`](Self::span).
+    /// The path is always present where the profile's grammar has RFC
+    /// 3986's path, possibly empty; under RFC 1738, whose grammar splits
+    /// each scheme's path into parts of its own, it is absent (as in a
+    /// [`Batch`](crate::Batch)).
+    ///
+    /// ```
+    /// use urilex::{Component, UriRef};
+    /// assert_eq!(UriRef::parse("http://a").unwrap().component(Component::Path), Some(""));
+    /// ```
     #[inline]
     pub fn component(&self, c: Component) -> Option<&'a str> {
         if c == Component::Path {
-            return Some(self.path());
+            return self.has_path().then(|| self.path());
         }
         self.get(c)
     }
@@ -555,8 +569,16 @@ impl<'a> UriRef<'a> {
     /// ```
     pub fn host(&self) -> Option<Host<'a>> {
         self.host_str()
-            .map(|h| Host::from_parts(h, self.spans.host_kind()))
+            .map(|h| Host::from_parts(h, self.spans.host_kind(), self.zone_in_host()))
     }
+    /// Where the profile's `zone` part (RFC 6874's zone identifier) starts
+    /// in the host's text, when the reference has one.
+    pub(crate) fn zone_in_host(&self) -> Option<usize> {
+        let host = self.span(Component::Host)?;
+        let zone = self.part_span("zone")?;
+        zone.start.checked_sub(host.start)
+    }
+
     /// The port's text, without its `:`; `Some("")` for `http://a:/`.
     #[inline]
     pub fn port(&self) -> Option<&'a str> {
@@ -699,6 +721,15 @@ impl<'a> UriRef<'a> {
     pub fn scheme_rule(&self) -> Option<&'static str> {
         let k = self.spans.scheme_rule()?;
         self.profile.tables().schemes.get(k).map(|(_, e)| e.rule)
+    }
+
+    /// The scheme name of the grammar's `;@ scheme` line whose rule parsed
+    /// this reference (`"ftp"` for `ftpurl`), as the grammar spells it;
+    /// `None` as for [`scheme_rule`](Self::scheme_rule).
+    #[cfg_attr(not(feature = "rfc1738"), allow(dead_code))]
+    pub(crate) fn scheme_entry(&self) -> Option<&'static str> {
+        let k = self.spans.scheme_rule()?;
+        self.profile.tables().schemes.get(k).map(|&(name, _)| name)
     }
 
     /// The parts the rule this reference matched can hold, with their text

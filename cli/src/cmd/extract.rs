@@ -22,7 +22,7 @@ cores.")]
 pub struct Args {
     #[command(flatten)]
     pub profile: ProfileArg,
-    /// Also complete abbreviated URIs (www..., ftp...; seed 000 Appendix F).
+    /// Also complete abbreviated URIs (www..., ftp...; draft-fielding-uri-rfc2396bis-00 Appendix F).
     #[arg(long)]
     pub abbreviated: bool,
     /// Also find defanged URIs (hxxp://a[.]b) and put them back.

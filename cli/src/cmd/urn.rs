@@ -1,4 +1,4 @@
-//! `urilex urn`: URNs (RFC 8141, or seed 004's draft), one per line, split
+//! `urilex urn`: URNs (RFC 8141, or draft-ietf-urnbis-rfc2141bis-urn-03), one per line, split
 //! into their parts; or with `--equiv`, pairs compared for lexical
 //! equivalence.
 
@@ -11,7 +11,7 @@ use urilex::Profile;
 
 #[derive(clap::ValueEnum, Clone, Copy, PartialEq, Eq)]
 pub enum QueryArg {
-    /// Step 5a of seed 004 section 5: ignore the query.
+    /// Step 5a of draft-ietf-urnbis-rfc2141bis-urn-03 section 5: ignore the query.
     Drop,
     /// Step 5b: compare the directives in a preferred keyword order.
     Reorder,
@@ -28,14 +28,14 @@ directives, and for an invalid line error with kind, component, rule,
 index, line and message. With --equiv each line is `a<TAB>b` and its row
 `true` or `false` (`ERROR FILE:LINE: message` if either is not a URN).")]
 pub struct Args {
-    /// URN grammar: `rfc8141` (RFC 8141) or `urn-draft-03` (seed 004).
+    /// URN grammar: `rfc8141` (RFC 8141) or `urn-draft-03` (draft-ietf-urnbis-rfc2141bis-urn-03).
     #[arg(long, default_value = "rfc8141", value_parser = urn_profile_parser())]
     pub profile: Profile,
     /// Compare `a<TAB>b` pairs for lexical equivalence (RFC 8141 section
-    /// 3, or seed 004 section 5).
+    /// 3, or draft-ietf-urnbis-rfc2141bis-urn-03 section 5).
     #[arg(long)]
     pub equiv: bool,
-    /// What equivalence does with a query (seed 004 step 5a or 5b); under
+    /// What equivalence does with a query (draft-ietf-urnbis-rfc2141bis-urn-03 step 5a or 5b); under
     /// rfc8141 the r- and q-components are always ignored.
     #[arg(long, value_enum, default_value_t = QueryArg::Drop, requires = "equiv")]
     pub query: QueryArg,
