@@ -4,7 +4,7 @@
 //! inputs shorter than that finish with the scalar kernel. The line
 //! classifier (`classify_neon`): 64 bytes against up to nine sets.
 
-use super::{run_blocks, scalar, Nibbles};
+use super::skip::{run_blocks, skip_scalar, Nibbles};
 use core::arch::aarch64::*;
 
 /// NEON skip. A lane is in the set when `lo[b & 15] & hi[b >> 4]` is not
@@ -31,7 +31,7 @@ pub(crate) unsafe fn skip_neon(set: &Nibbles, input: &[u8], from: usize) -> usiz
         !vget_lane_u64::<0>(vreinterpret_u64_u8(nibbles))
     };
     run_blocks(input.len(), from, 16, 4, outside, |i| {
-        scalar::skip(set, input, i)
+        skip_scalar(set, input, i)
     })
 }
 

@@ -4,8 +4,9 @@
 //! latest. Inputs shorter than a block go to SSSE3 (from AVX2) or the
 //! scalar kernel.
 
-use super::ranges::TOO_MANY;
-use super::{rows_by_blocks, run_blocks, scalar, Nibbles, Ranges, Row, RowSets};
+use super::rows::{rows_by_blocks, Row, RowSets};
+use super::skip::ranges::TOO_MANY;
+use super::skip::{run_blocks, skip_scalar, Nibbles, Ranges};
 use core::arch::x86_64::*;
 
 /// SSE2 skip: byte `b` is in range `k` when `b - start_k <= span_k`
@@ -18,7 +19,7 @@ use core::arch::x86_64::*;
 pub(crate) unsafe fn skip_sse2(set: &Nibbles, ranges: &Ranges, input: &[u8], from: usize) -> usize {
     let n = ranges[0];
     if n == TOO_MANY {
-        return scalar::skip(set, input, from);
+        return skip_scalar(set, input, from);
     }
     let n = (n as usize).min(15);
     let mut starts = [_mm_setzero_si128(); 15];
@@ -39,7 +40,7 @@ pub(crate) unsafe fn skip_sse2(set: &Nibbles, ranges: &Ranges, input: &[u8], fro
         u64::from(!(_mm_movemask_epi8(inside) as u32) & 0xffff)
     };
     run_blocks(input.len(), from, 16, 1, outside, |i| {
-        scalar::skip(set, input, i)
+        skip_scalar(set, input, i)
     })
 }
 
@@ -68,7 +69,7 @@ pub(crate) unsafe fn skip_ssse3(set: &Nibbles, input: &[u8], from: usize) -> usi
         u64::from(_mm_movemask_epi8(none) as u32)
     };
     run_blocks(input.len(), from, 16, 1, outside, |i| {
-        scalar::skip(set, input, i)
+        skip_scalar(set, input, i)
     })
 }
 
