@@ -513,12 +513,30 @@ impl Records<'_> {
 /// `parse_buf`'s sink for the engine's line loop (`Profile::fast_lines`):
 /// a line the fast path answered becomes a record from its [`RecordSink`]
 /// words, any other line a record from the exact engine.
-struct FastRecords<'r, 'a> {
+///
+/// `Records`' fields one by one (not a reference to it), so that the loop
+/// keeps the offset base and the stream flag in registers and reaches the
+/// record vector through one reference.
+struct FastRecords<'r> {
     parser: &'r Parser,
-    out: &'r mut Records<'a>,
+    base: usize,
+    stream: bool,
+    records: &'r mut Vec<[u64; 5]>,
+    long: &'r mut Vec<Spans>,
 }
 
-impl LineSink for FastRecords<'_, '_> {
+impl FastRecords<'_> {
+    #[inline(always)]
+    fn put(&mut self, words: [u64; 5]) {
+        if self.stream {
+            crate::scan::push_streaming(self.records, words);
+        } else {
+            self.records.push(words);
+        }
+    }
+}
+
+impl LineSink for FastRecords<'_> {
     type Spans = RecordSink;
 
     #[inline(always)]
@@ -528,9 +546,9 @@ impl LineSink for FastRecords<'_, '_> {
 
     #[inline(always)]
     fn fast(&mut self, at: usize, spans: &RecordSink) -> bool {
-        match spans.record(self.out.base + at) {
+        match spans.record(self.base + at) {
             Some(words) => {
-                self.out.put(words);
+                self.put(words);
                 true
             }
             None => false,
@@ -539,8 +557,8 @@ impl LineSink for FastRecords<'_, '_> {
 
     #[inline(never)]
     fn slow(&mut self, at: usize, line: &[u8]) {
-        let words = record(self.parser, self.out.base + at, line, self.out.long).words();
-        self.out.put(words);
+        let words = record(self.parser, self.base + at, line, self.long).words();
+        self.put(words);
     }
 }
 
@@ -586,11 +604,16 @@ fn scan_lines<'b, T>(
 /// over the buffer finds the line and its spans together (`scan_lines`); a
 /// line it gives up on is parsed again on its own for the exact error.
 fn parse_buf(parser: &Parser, buf: &[u8], out: &mut Records<'_>) {
-    let mut sink = FastRecords { parser, out };
+    let mut sink = FastRecords {
+        parser,
+        base: out.base,
+        stream: out.stream,
+        records: &mut *out.records,
+        long: &mut *out.long,
+    };
     if fast_lines(parser.get_profile(), parser.get_syntax(), buf, &mut sink) {
         return;
     }
-    let out = sink.out;
     let Some(t) = parser.line_tdfa() else {
         for (start, line) in lines(buf) {
             let r = record(parser, out.base + start, line, out.long);
