@@ -11,6 +11,8 @@
 //! loops where the DFA allows, else a `match` on the state): the leaves
 //! stay exact.
 //!
+//! This file is the analysis; `fastemit.rs` writes the code.
+//!
 //! What this stage proves, per `Split` of an entry's program, is a rule that
 //! picks the branch the backtracking program would take (its first branch
 //! if that one succeeds, else the second) from a test on the input:
@@ -51,7 +53,6 @@ use super::abnf::ByteSet;
 use super::dfa::{Dfa, DEAD, START};
 use super::program::{Op, Pool, Program};
 use std::collections::{HashMap, HashSet, VecDeque};
-use std::fmt::Write;
 
 use super::escape;
 
@@ -79,7 +80,7 @@ pub struct Runs {
 /// in `r`, with no accepting state passed on the way: the run may take the
 /// escapes, and `r` needs no `%` step (see [`fold_escapes`]). A `%` that
 /// begins no escape stays a stop, and there the leaf stops as it did.
-fn escape_loop(d: &Dfa, r: u32, run: &ByteSet) -> bool {
+pub(crate) fn escape_loop(d: &Dfa, r: u32, run: &ByteSet) -> bool {
     let a = d.next(r, escape::INTRO);
     if a == DEAD || a == r || d.accept[a as usize] {
         return false;
@@ -166,7 +167,7 @@ impl Rule {
     }
 }
 
-fn self_loop(d: &Dfa, s: u32) -> ByteSet {
+pub(crate) fn self_loop(d: &Dfa, s: u32) -> ByteSet {
     let mut set = ByteSet::empty();
     for b in 0..=255u8 {
         if d.next(s, b) == s {
@@ -176,11 +177,11 @@ fn self_loop(d: &Dfa, s: u32) -> ByteSet {
     set
 }
 
-fn ascii(s: &ByteSet) -> bool {
+pub(crate) fn ascii(s: &ByteSet) -> bool {
     s.0[2] == 0 && s.0[3] == 0
 }
 
-fn count(s: &ByteSet) -> u32 {
+pub(crate) fn count(s: &ByteSet) -> u32 {
     s.0.iter().map(|w| w.count_ones()).sum()
 }
 
@@ -275,11 +276,11 @@ pub fn lo_table(s: &ByteSet) -> [u8; 16] {
 
 /// A state of the NFA of a program's continuation: the instruction and,
 /// for a leaf, the leaf's DFA state.
-type PState = (usize, u32);
+pub(crate) type PState = (usize, u32);
 
 /// The language of a program from a given instruction, as an NFA whose
 /// states are instructions (and leaf states); `Match` accepts at the end.
-struct ProgNfa<'a> {
+pub(crate) struct ProgNfa<'a> {
     ops: &'a [Op],
     pool: &'a Pool,
 }
@@ -350,13 +351,13 @@ impl ProgNfa<'_> {
 /// `L(x) d1 d2 ... dm Σ*` as an NFA: states `Leaf(s)`, `Byte(j)` (about to
 /// take set j), `Any`.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
-enum TState {
+pub(crate) enum TState {
     Leaf(u32),
     Byte(usize),
     Any,
 }
 
-struct Prefix<'a> {
+pub(crate) struct Prefix<'a> {
     leaf: Option<&'a Dfa>,
     sets: Vec<&'a ByteSet>,
 }
@@ -410,7 +411,7 @@ impl Prefix<'_> {
 
 /// Whether no input accepted by the program from `pc` has a prefix in
 /// `L(prefix)`: a search of the product of the two NFAs.
-fn disjoint(nfa: &ProgNfa, pc: usize, prefix: &Prefix, reps: &[u8]) -> bool {
+pub(crate) fn disjoint(nfa: &ProgNfa, pc: usize, prefix: &Prefix, reps: &[u8]) -> bool {
     let mut seen: HashSet<(PState, TState)> = HashSet::new();
     let mut queue = VecDeque::new();
     for a in nfa.start(pc) {
@@ -446,7 +447,7 @@ fn disjoint(nfa: &ProgNfa, pc: usize, prefix: &Prefix, reps: &[u8]) -> bool {
 
 /// One byte of each class of the partition that every leaf's classes and
 /// every set of the pool refine.
-fn representatives(pool: &Pool) -> Vec<u8> {
+pub(crate) fn representatives(pool: &Pool) -> Vec<u8> {
     let mut sig: HashMap<Vec<u32>, u8> = HashMap::new();
     let mut reps = Vec::new();
     for b in 0..=255u8 {
@@ -467,7 +468,12 @@ fn representatives(pool: &Pool) -> Vec<u8> {
 
 /// The next instruction at or after `pc` that is not a `Save` or `Kind`
 /// (following jumps), and the kinds passed on the way.
-fn skip_marks(ops: &[Op], mut pc: usize, kinds: &mut Vec<u8>, saves: &mut bool) -> usize {
+pub(crate) fn skip_marks(
+    ops: &[Op],
+    mut pc: usize,
+    kinds: &mut Vec<u8>,
+    saves: &mut bool,
+) -> usize {
     loop {
         match ops[pc] {
             Op::Save(_) => {
@@ -485,7 +491,7 @@ fn skip_marks(ops: &[Op], mut pc: usize, kinds: &mut Vec<u8>, saves: &mut bool) 
 }
 
 /// The bytes with a live transition out of some state of `d`.
-fn alphabet(d: &Dfa) -> ByteSet {
+pub(crate) fn alphabet(d: &Dfa) -> ByteSet {
     let mut set = ByteSet::empty();
     for s in 1..d.nstates() as u32 {
         set = set.union(&d.live_bytes(s));
@@ -493,7 +499,13 @@ fn alphabet(d: &Dfa) -> ByteSet {
     set
 }
 
-fn prefix_rule(ops: &[Op], pool: &Pool, pc: usize, alt: usize, reps: &[u8]) -> Option<Rule> {
+pub(crate) fn prefix_rule(
+    ops: &[Op],
+    pool: &Pool,
+    pc: usize,
+    alt: usize,
+    reps: &[u8],
+) -> Option<Rule> {
     let nfa = ProgNfa { ops, pool };
     let (mut kinds, mut saves) = (Vec::new(), false);
     let mut at = skip_marks(ops, pc + 1, &mut kinds, &mut saves);
@@ -526,7 +538,7 @@ fn prefix_rule(ops: &[Op], pool: &Pool, pc: usize, alt: usize, reps: &[u8]) -> O
     Some(Rule::Prefix { leaf, sets, proven })
 }
 
-fn inside_rule(ops: &[Op], pool: &Pool, pc: usize, alt: usize) -> Option<Rule> {
+pub(crate) fn inside_rule(ops: &[Op], pool: &Pool, pc: usize, alt: usize) -> Option<Rule> {
     let branch = |from: usize| -> Option<(usize, Vec<u8>, usize)> {
         let mut pc = from;
         let mut kinds = Vec::new();
@@ -581,7 +593,7 @@ fn inside_rule(ops: &[Op], pool: &Pool, pc: usize, alt: usize) -> Option<Rule> {
 /// state (the set returned: those bytes, less R, which `q` never holds),
 /// and ends at `q` otherwise. The second branch of the split runs `y` at
 /// the same position, and takes its match from the test's.
-fn shared_run(x: &Dfa, y: &Dfa) -> Option<ByteSet> {
+pub(crate) fn shared_run(x: &Dfa, y: &Dfa) -> Option<ByteSet> {
     if !x.accept[START as usize] || !y.accept[START as usize] {
         return None;
     }
@@ -606,7 +618,7 @@ fn shared_run(x: &Dfa, y: &Dfa) -> Option<ByteSet> {
 /// The leaves the program runs first from `from` without taking a byte
 /// (through marks, jumps and peeks): each with the instruction that runs
 /// it, a `Leaf` or an inside rule's split (its second leaf).
-fn first_leaves(ops: &[Op], rules: &[Option<Rule>], from: usize) -> Vec<(usize, usize)> {
+pub(crate) fn first_leaves(ops: &[Op], rules: &[Option<Rule>], from: usize) -> Vec<(usize, usize)> {
     let (mut found, mut seen, mut stack) = (Vec::new(), HashSet::new(), vec![from]);
     while let Some(at) = stack.pop() {
         if at >= ops.len() || !seen.insert(at) {
@@ -630,9 +642,9 @@ fn first_leaves(ops: &[Op], rules: &[Option<Rule>], from: usize) -> Vec<(usize, 
 /// Per prefix split whose leaf shares a run with its second branch
 /// ([`shared_run`]): the split, the leaf `y` and the bytes on which `x`
 /// goes on; and per instruction that runs that `y` there, the split.
-type Shares = (HashMap<usize, (usize, ByteSet)>, HashMap<usize, usize>);
+pub(crate) type Shares = (HashMap<usize, (usize, ByteSet)>, HashMap<usize, usize>);
 
-fn shares(ops: &[Op], pool: &Pool, rules: &[Option<Rule>]) -> Shares {
+pub(crate) fn shares(ops: &[Op], pool: &Pool, rules: &[Option<Rule>]) -> Shares {
     let (mut tests, mut sites) = (HashMap::new(), HashMap::new());
     for (pc, rule) in rules.iter().enumerate() {
         let (
@@ -687,7 +699,7 @@ pub fn decide(p: &Program, pool: &Pool) -> Vec<Option<Rule>> {
 /// For each instruction of a program whose jumps all go forward, the
 /// slots (bit n: slot n) that some path from the start saves before it.
 /// (Every grammar's programs save each slot at most once on a path.)
-fn saved_before(ops: &[Op]) -> Vec<u64> {
+pub(crate) fn saved_before(ops: &[Op]) -> Vec<u64> {
     let mut may = vec![0u64; ops.len() + 1];
     for pc in 0..ops.len() {
         let here = may[pc]
@@ -723,573 +735,4 @@ pub fn eligible(p: &Program) -> bool {
             _ => true,
         })
     }
-}
-
-fn set_words(s: &[u64; 4]) -> String {
-    format!("[{:#x}, {:#x}, {:#x}, {:#x}]", s[0], s[1], s[2], s[3])
-}
-
-/// A Rust pattern matching the bytes of `set`, as ranges.
-fn pattern(set: &ByteSet) -> String {
-    let mut arms = Vec::new();
-    let mut b = 0usize;
-    while b < 256 {
-        if set.contains(b as u8) {
-            let start = b;
-            while b + 1 < 256 && set.contains(b as u8 + 1) {
-                b += 1;
-            }
-            arms.push(if start == b {
-                format!("{start:#04x}")
-            } else {
-                format!("{start:#04x}..={b:#04x}")
-            });
-        }
-        b += 1;
-    }
-    arms.join(" | ")
-}
-
-/// A byte set as a `match` pattern when it is a few ranges (cheaper than
-/// a table lookup), else `None`.
-fn small(set: &ByteSet) -> Option<String> {
-    let pat = pattern(set);
-    (!pat.is_empty() && pat.matches('|').count() < 3).then_some(pat)
-}
-
-/// Leaf `n` of profile `p` as a Rust function `P{p}_L{n}_LEAF{suffix}(l: &Line,
-/// i: usize) -> Option<usize>`, the end of its longest match from `i`:
-/// structured code where the DFA allows ([`structured_leaf`]), else the
-/// DFA's states as arms of a `match`; either way a state with a run set
-/// first skips its run in one step (`Line::stop`), then one byte goes to
-/// the next state. The run set is the state's self-loop set exactly, so
-/// the byte after a run never keeps the state.
-pub fn emit_leaf(out: &mut String, p: usize, n: usize, d: &Dfa, runs: &[u8], suffix: &str) {
-    if let Some(body) = structured_leaf(d, runs) {
-        let _ = writeln!(
-            out,
-            "#[allow(non_snake_case, dead_code, unreachable_patterns, unused_mut, unused_variables, unused_labels, unused_assignments, unreachable_code, clippy::all)]\n#[inline(always)]\nfn P{p}_L{n}_LEAF{suffix}(l: &Line, mut i: usize) -> Option<usize> {{\n    let mut last = None;\n{body}}}"
-        );
-        return;
-    }
-    let _ = writeln!(
-        out,
-        "#[allow(non_snake_case, dead_code, unreachable_patterns, unused_mut, unused_variables, clippy::all)]\n#[inline(always)]\nfn P{p}_L{n}_LEAF{suffix}(l: &Line, mut i: usize) -> Option<usize> {{\n    let mut last = None;\n    let mut s = {START}u32;\n    loop {{\n        match s {{"
-    );
-    for s in 1..d.nstates() as u32 {
-        let _ = writeln!(out, "            {s} => {{");
-        let run = runs[s as usize];
-        if run != NO_RUN {
-            let _ = writeln!(out, "                i = l.stop({run}, i);");
-        }
-        if d.accept[s as usize] {
-            out.push_str("                last = Some(i);\n");
-        }
-        let mut targets: Vec<(u32, ByteSet)> = Vec::new();
-        for b in 0..=255u8 {
-            let t = d.next(s, b);
-            if t == DEAD || (t == s && run != NO_RUN) {
-                continue;
-            }
-            match targets.iter_mut().find(|(x, _)| *x == t) {
-                Some((_, set)) => set.insert(b),
-                None => targets.push((t, ByteSet::single(b))),
-            }
-        }
-        if targets.is_empty() {
-            out.push_str("                return last;\n            }\n");
-            continue;
-        }
-        out.push_str("                let Some(b) = l.at(i) else { return last };\n                s = match b {\n");
-        for (t, set) in &targets {
-            let _ = writeln!(out, "                    {} => {t},", pattern(set));
-        }
-        out.push_str("                    _ => return last,\n                };\n                i += 1;\n            }\n");
-    }
-    out.push_str("            _ => return last,\n        }\n    }\n}\n");
-}
-
-/// One step of a structured leaf's layout: a state, or a loop whose
-/// first state (its header) is the only one entered from outside it.
-enum Item {
-    State(u32),
-    Loop(u32, Vec<u32>),
-}
-
-impl Item {
-    fn head(&self) -> u32 {
-        match *self {
-            Item::State(s) | Item::Loop(s, _) => s,
-        }
-    }
-}
-
-/// A leaf's DFA as structured code, with no state variable, when its
-/// states allow it: every cycle (other than a state's loop on itself)
-/// passes through one header state, the only state of its strongly
-/// connected component entered from outside it. Then the components,
-/// in topological order, lay out as straight code and loops: a jump to a
-/// later state is a `break` out of the labelled block that ends where the
-/// state's code begins, a jump back to a header is a `continue` of its
-/// loop, and a state's loop on itself is its run (`Line::stop`) or a
-/// byte loop. The state machine's `match` inside a `loop` (the other
-/// form) leaves the compiler an indirect jump per state change where it
-/// does not resolve the state; this form has none. `None`: a DFA this
-/// layout does not fit (nested cycles), which keeps the other form.
-fn structured_leaf(d: &Dfa, runs: &[u8]) -> Option<String> {
-    let n = d.nstates();
-    let mut edges: Vec<Vec<(u32, ByteSet)>> = vec![Vec::new(); n];
-    let mut selfs: Vec<ByteSet> = vec![ByteSet::empty(); n];
-    for s in 1..n {
-        for b in 0..=255u8 {
-            let t = d.next(s as u32, b);
-            if t == DEAD {
-                continue;
-            }
-            if t == s as u32 {
-                selfs[s].insert(b);
-                continue;
-            }
-            match edges[s].iter_mut().find(|(x, _)| *x == t) {
-                Some((_, set)) => set.insert(b),
-                None => edges[s].push((t, ByteSet::single(b))),
-            }
-        }
-    }
-    // The states reached from the start, and their components (Tarjan's
-    // algorithm, iterative), found in reverse topological order.
-    let mut index = vec![usize::MAX; n];
-    let mut low = vec![0usize; n];
-    let mut on = vec![false; n];
-    let mut stack: Vec<u32> = Vec::new();
-    let mut comps: Vec<Vec<u32>> = Vec::new();
-    let mut counter = 0;
-    let mut work: Vec<(u32, usize)> = vec![(START, 0)];
-    index[START as usize] = counter;
-    low[START as usize] = counter;
-    counter += 1;
-    stack.push(START);
-    on[START as usize] = true;
-    while let Some(&mut (v, ref mut k)) = work.last_mut() {
-        if let Some(&(w, _)) = edges[v as usize].get(*k) {
-            *k += 1;
-            if index[w as usize] == usize::MAX {
-                index[w as usize] = counter;
-                low[w as usize] = counter;
-                counter += 1;
-                stack.push(w);
-                on[w as usize] = true;
-                work.push((w, 0));
-            } else if on[w as usize] {
-                low[v as usize] = low[v as usize].min(index[w as usize]);
-            }
-            continue;
-        }
-        work.pop();
-        if let Some(&(u, _)) = work.last() {
-            low[u as usize] = low[u as usize].min(low[v as usize]);
-        }
-        if low[v as usize] == index[v as usize] {
-            let mut comp = Vec::new();
-            loop {
-                let w = stack.pop().expect("on the stack");
-                on[w as usize] = false;
-                comp.push(w);
-                if w == v {
-                    break;
-                }
-            }
-            comps.push(comp);
-        }
-    }
-    comps.reverse();
-    let mut comp_of = vec![usize::MAX; n];
-    for (c, comp) in comps.iter().enumerate() {
-        for &s in comp {
-            comp_of[s as usize] = c;
-        }
-    }
-    let mut items = Vec::new();
-    let mut header = vec![false; n];
-    for (c, comp) in comps.iter().enumerate() {
-        if comp.len() == 1 {
-            items.push(Item::State(comp[0]));
-            continue;
-        }
-        // The header: the one state entered from outside (or the start).
-        let entries: Vec<u32> = comp
-            .iter()
-            .copied()
-            .filter(|&s| {
-                s == START
-                    || (1..n).any(|u| {
-                        comp_of[u] != c
-                            && comp_of[u] != usize::MAX
-                            && edges[u].iter().any(|&(t, _)| t == s)
-                    })
-            })
-            .collect();
-        let [h] = entries[..] else {
-            return None;
-        };
-        header[h as usize] = true;
-        // The rest in topological order without the edges back to the
-        // header; a cycle left is a nested loop, which this layout does
-        // not take.
-        let inside = |s: u32| comp_of[s as usize] == c && s != h;
-        let mut indeg = vec![0usize; n];
-        for &s in comp {
-            for &(t, _) in &edges[s as usize] {
-                if inside(t) {
-                    indeg[t as usize] += 1;
-                }
-            }
-        }
-        let mut order = vec![h];
-        let mut ready: Vec<u32> = Vec::new();
-        let mut next = 0;
-        while next < order.len() {
-            let s = order[next];
-            next += 1;
-            for &(t, _) in &edges[s as usize] {
-                if inside(t) {
-                    indeg[t as usize] -= 1;
-                    if indeg[t as usize] == 0 {
-                        ready.push(t);
-                    }
-                }
-            }
-            order.append(&mut ready);
-        }
-        if order.len() != comp.len() {
-            return None;
-        }
-        items.push(Item::Loop(h, order));
-    }
-    let layout = Layout {
-        d,
-        runs,
-        edges,
-        selfs,
-        header,
-        comp_of,
-    };
-    let mut out = String::new();
-    layout.items(&mut out, &items, 1);
-    Some(out)
-}
-
-/// What a structured leaf's code is written from: the DFA, its states' run
-/// sets, each state's jumps (its loop on itself apart) and the header and
-/// component of each state.
-struct Layout<'d> {
-    d: &'d Dfa,
-    runs: &'d [u8],
-    edges: Vec<Vec<(u32, ByteSet)>>,
-    selfs: Vec<ByteSet>,
-    header: Vec<bool>,
-    comp_of: Vec<usize>,
-}
-
-impl Layout<'_> {
-    /// Lays out `items` (see [`structured_leaf`]): each item's code after
-    /// the labelled block `'sK` (K its first state) closes, so that
-    /// `break 'sK` goes to it.
-    fn items(&self, out: &mut String, items: &[Item], depth: usize) {
-        let pad = "    ".repeat(depth);
-        for item in items[1..].iter().rev() {
-            let _ = writeln!(out, "{pad}'s{}: {{", item.head());
-        }
-        for (j, item) in items.iter().enumerate() {
-            if j > 0 {
-                let _ = writeln!(out, "{pad}}} // 's{}", item.head());
-            }
-            match item {
-                Item::State(s) => self.state(out, *s, depth),
-                Item::Loop(h, states) => {
-                    let _ = writeln!(out, "{pad}'l{h}: loop {{");
-                    let inner: Vec<Item> = states.iter().map(|&s| Item::State(s)).collect();
-                    self.items(out, &inner, depth + 1);
-                    let _ = writeln!(out, "{pad}}}");
-                }
-            }
-        }
-    }
-
-    /// One state of a structured leaf: its run (or byte loop), whether it
-    /// accepts, and the next byte's jump.
-    fn state(&self, out: &mut String, s: u32, depth: usize) {
-        let (d, edges, header, comp_of) = (self.d, &self.edges, &self.header, &self.comp_of);
-        let pad = "    ".repeat(depth);
-        let _ = writeln!(out, "{pad}// state {s}");
-        let run = self.runs[s as usize];
-        if run != NO_RUN {
-            let _ = writeln!(out, "{pad}i = l.stop({run}, i);");
-        } else if !self.selfs[s as usize].is_empty() {
-            let _ = writeln!(
-                out,
-                "{pad}while matches!(l.at(i), Some({})) {{ i += 1; }}",
-                pattern(&self.selfs[s as usize])
-            );
-        }
-        if d.accept[s as usize] {
-            let _ = writeln!(out, "{pad}last = Some(i);");
-        }
-        if edges[s as usize].is_empty() {
-            let _ = writeln!(out, "{pad}return last;");
-            return;
-        }
-        let _ = writeln!(out, "{pad}let Some(b) = l.at(i) else {{ return last }};");
-        let _ = writeln!(out, "{pad}i += 1;");
-        let _ = writeln!(out, "{pad}match b {{");
-        for (t, set) in &edges[s as usize] {
-            let jump = if header[*t as usize] && comp_of[*t as usize] == comp_of[s as usize] {
-                format!("continue 'l{t}")
-            } else {
-                format!("break 's{t}")
-            };
-            let _ = writeln!(out, "{pad}    {} => {jump},", pattern(set));
-        }
-        let _ = writeln!(out, "{pad}    _ => return last,");
-        let _ = writeln!(out, "{pad}}}");
-    }
-}
-
-/// The fast path of one program as a Rust function `{name}_FAST<S:
-/// Sink>(l: &Line, s: &mut S) -> bool` (a sink of spans: `Spans`, or a
-/// batch record's), positions counted from the line's bitmaps'
-/// start (`Line::start`) and saved from the line's: the program's instructions as straight-line
-/// code, its jumps (all forward) as `break`s out of nested labelled blocks,
-/// block `'bK` ending where the code of the instruction block starting at
-/// leader K begins. `p` is the profile's index (its `P{p}_*` tables).
-/// `variant` names the leaves it calls and is added to its own name: `E`
-/// for the batch's, whose leaves take escapes in their runs
-/// ([`fold_escapes`]). Returns the rules' names, for the report the generated
-/// file carries.
-pub fn emit_fast(
-    out: &mut String,
-    name: &str,
-    prog: &Program,
-    pool: &Pool,
-    p: usize,
-    rules: &[Option<Rule>],
-    (fixed, variant): (Option<u8>, &str),
-) -> Vec<(usize, String)> {
-    // `rules`: `decide`'s, once for both functions. `fixed`: the spans'
-    // `fixed` mask, for the function that writes spans; `None` for the one
-    // that only says whether the line is valid (`{name}_VALID(l: &Line) ->
-    // bool`: no `Save`, no `Kind`).
-    let ops = &prog.ops;
-    let mut leaders: Vec<usize> = vec![0];
-    for (pc, op) in ops.iter().enumerate() {
-        match *op {
-            Op::Jmp(t) => leaders.push(t),
-            Op::Split(alt, _, _) => {
-                leaders.push(alt);
-                leaders.push(pc + 1);
-                if let Some(Rule::Inside { join, .. }) = &rules[pc] {
-                    leaders.push(*join);
-                }
-            }
-            _ => {}
-        }
-    }
-    leaders.sort_unstable();
-    leaders.dedup();
-    // A prefix test's leaf match, kept for the first branch's own run of
-    // the leaf (`x{split}`), when nothing else jumps into the branch on the
-    // way there.
-    let mut reuse: HashMap<usize, usize> = HashMap::new();
-    for (pc, rule) in rules.iter().enumerate() {
-        if let Some(Rule::Prefix {
-            leaf: Some((_, at)),
-            ..
-        }) = rule
-        {
-            let entered = ops.iter().any(|op| match *op {
-                Op::Jmp(t) | Op::Split(t, _, _) => t > pc && t <= *at,
-                _ => false,
-            });
-            let split_inside = ops[pc + 1..*at]
-                .iter()
-                .any(|op| matches!(op, Op::Split(..)));
-            if !entered && !split_inside {
-                reuse.insert(*at, pc);
-            }
-        }
-    }
-    // Prefix tests that run the second branch's first leaf instead of
-    // their own (`y{split}`: where it ran, and its match).
-    let (tests, sites) = shares(ops, pool, rules);
-    let go = |t: usize| format!("break 'b{t};");
-    let leaf = |l: usize, at: &str| format!("P{p}_L{l}_LEAF{variant}(l, {at})");
-    // The leaf `l` at `i` run by instruction `pc`: the shared match when a
-    // prefix test ran it at the same position.
-    let leaf_at = |l: usize, pc: usize| match sites.get(&pc) {
-        Some(split) => format!(
-            "(if y{split}.0 == i {{ Some(y{split}.1) }} else {{ {} }})",
-            leaf(l, "i")
-        ),
-        None => leaf(l, "i"),
-    };
-    let first = |f: usize| {
-        let (s, e) = &pool.firsts[f];
-        match small(s) {
-            Some(pat) => {
-                format!("match l.at(i) {{ Some({pat}) => true, Some(_) => false, None => {e} }}")
-            }
-            None => format!("l.first(&{}, {e}, i)", set_words(&s.0)),
-        }
-    };
-    let byte_in = |set: &ByteSet, at: &str| match small(set) {
-        Some(pat) => format!("matches!(l.at({at}), Some({pat}))"),
-        None => format!("l.byte_in(&{}, {at})", set_words(&set.0)),
-    };
-    let _ = writeln!(
-        out,
-        "#[allow(non_snake_case, unused_labels, unused_assignments, unused_mut, unused_variables, unused_parens, unreachable_code, clippy::all)]\n#[inline(always)]\n{}\n    let base = l.start();\n    let mut i = base;",
-        match fixed {
-            Some(f) => format!("fn {name}_FAST{variant}<S: Sink>(l: &Line, s: &mut S) -> bool {{\n    s.fixed({f:#x});"),
-            None => format!("fn {name}_VALID{variant}(l: &Line) -> bool {{"),
-        }
-    );
-    let spans = fixed.is_some();
-    let mut kept: Vec<usize> = reuse.values().copied().collect();
-    kept.sort_unstable();
-    for split in kept {
-        let _ = writeln!(out, "    let mut x{split}: Option<usize> = None;");
-    }
-    let mut shared: Vec<usize> = tests.keys().copied().collect();
-    shared.sort_unstable();
-    for split in shared {
-        let _ = writeln!(
-            out,
-            "    let mut y{split}: (usize, usize) = (usize::MAX, 0);"
-        );
-    }
-    // Open the labels, outermost (the last leader) first.
-    for &k in leaders.iter().skip(1).rev() {
-        let _ = writeln!(out, "    'b{k}: {{");
-    }
-    let mut report = Vec::new();
-    for (k, &start) in leaders.iter().enumerate() {
-        if k > 0 {
-            let _ = writeln!(out, "    }} // 'b{start}");
-        }
-        let end = leaders.get(k + 1).copied().unwrap_or(ops.len());
-        for pc in start..end {
-            let line = match &ops[pc] {
-                Op::Leaf(l) => format!(
-                    "i = match {} {{ Some(e) => e, None => return false }};",
-                    match reuse.get(&pc) {
-                        Some(split) => format!("x{split}"),
-                        None => leaf_at(*l, pc),
-                    }
-                ),
-                Op::Byte(set) => format!(
-                    "if !{} {{ return false; }} i += 1;",
-                    byte_in(&pool.sets[*set], "i")
-                ),
-                Op::Save(slot) if spans => format!("s.save({slot}, i - base);"),
-                Op::Kind(kd) if spans => format!("s.kind({kd});"),
-                Op::Save(_) | Op::Kind(_) => String::new(),
-                Op::Jmp(t) => go(*t),
-                Op::Match => "return i == l.end();".to_string(),
-                Op::Split(alt, fa, _) => {
-                    let rule = rules[pc].clone().expect("a split has a rule");
-                    let text = match &rule {
-                        Rule::Peek => format!("if !{} {{ {} }}", first(*fa), go(*alt)),
-                        Rule::Prefix { leaf: x, sets, .. } => {
-                            let mut t = String::from("let mut j = i; let ok = ");
-                            if let Some((x, at)) = x {
-                                // The leaf's match: its own, or read off the
-                                // second branch's first leaf's.
-                                let own = match tests.get(&pc) {
-                                    Some((y, more)) => format!(
-                                        "{{ let q = match {} {{ Some(e) => e, None => j }}; y{pc} = (j, q); {} }}",
-                                        leaf(*y, "j"),
-                                        if more.is_empty() {
-                                            "Some(q)".to_string()
-                                        } else {
-                                            format!(
-                                                "if {} {{ {} }} else {{ Some(q) }}",
-                                                byte_in(more, "q"),
-                                                leaf(*x, "q")
-                                            )
-                                        }
-                                    ),
-                                    None => leaf(*x, "j"),
-                                };
-                                let m = if reuse.contains_key(at) {
-                                    let _ = write!(t, "{{ x{pc} = {own}; true }} && ");
-                                    format!("x{pc}")
-                                } else {
-                                    own
-                                };
-                                let _ = write!(
-                                    t,
-                                    "match {m} {{ Some(e) => {{ j = e; true }} None => false }}"
-                                );
-                            } else {
-                                t.push_str("true");
-                            }
-                            for s in sets {
-                                let _ = write!(
-                                    t,
-                                    " && {} && {{ j += 1; true }}",
-                                    byte_in(&pool.sets[*s], "j")
-                                );
-                            }
-                            let _ = write!(t, "; if !ok {{ {} }}", go(*alt));
-                            t
-                        }
-                        Rule::Inside {
-                            x,
-                            y,
-                            x_kinds,
-                            y_kinds,
-                            join,
-                        } => {
-                            let kinds = |ks: &[u8]| {
-                                ks.iter()
-                                    .map(|k| format!("s.kind({k}); "))
-                                    .collect::<String>()
-                            };
-                            if spans {
-                                format!(
-                                    "let e = match {} {{ Some(e) => e, None => return false }}; if {} == Some(e) {{ {}}} else {{ {}}} i = e; {}",
-                                    leaf_at(*y, pc),
-                                    leaf(*x, "i"),
-                                    kinds(x_kinds),
-                                    kinds(y_kinds),
-                                    go(*join)
-                                )
-                            } else {
-                                // Both branches end where `y` does.
-                                format!(
-                                    "i = match {} {{ Some(e) => e, None => return false }}; {}",
-                                    leaf_at(*y, pc),
-                                    go(*join)
-                                )
-                            }
-                        }
-                        // The first branch when it can start here; if it then
-                        // fails, the exact engine tries the second.
-                        Rule::Partial => format!("if !{} {{ {} }}", first(*fa), go(*alt)),
-                    };
-                    // A prefix test that shares its run says so.
-                    let shared = if tests.contains_key(&pc) {
-                        "-shared"
-                    } else {
-                        ""
-                    };
-                    report.push((pc, format!("{}{shared}", rule.name())));
-                    text
-                }
-            };
-            let _ = writeln!(out, "        {line} // {pc}");
-        }
-    }
-    out.push_str("}\n");
-    report
 }

@@ -2,6 +2,7 @@
 
 use super::bitprog;
 use super::dfa::Dfa;
+use super::fastemit;
 use super::ir::ProfileSpec;
 use super::program::{Op, Pool, Program};
 use super::tdfa::{Tdfa, FINAL_END, FINAL_KIND, SRC_KIND, SRC_POS};
@@ -831,12 +832,12 @@ fn emit_profile(
     // bitmaps are folded, see `bitprog::escape_loop`).
     let batch = if runs.escapes != 0 { "E" } else { "" };
     for (l, r) in runs.leaf_runs.iter().enumerate() {
-        bitprog::emit_leaf(out, i, l, &p.pool.leaves[l], r, "");
+        fastemit::emit_leaf(out, i, l, &p.pool.leaves[l], r, "");
         if batch.is_empty() {
             continue;
         }
         match bitprog::fold_escapes(&p.pool.leaves[l], r, runs.escapes) {
-            Some(d) => bitprog::emit_leaf(out, i, l, &d, r, batch),
+            Some(d) => fastemit::emit_leaf(out, i, l, &d, r, batch),
             // No state of it goes on through escapes: the batch's is the
             // same leaf.
             None => {
@@ -869,14 +870,14 @@ fn emit_profile(
             let at = out.len();
             let rules = bitprog::decide(prog, &p.pool);
             let fixed = Some(p.spec.fixed_mask());
-            let report = bitprog::emit_fast(out, &name, prog, &p.pool, i, &rules, (fixed, ""));
-            bitprog::emit_fast(out, &name, prog, &p.pool, i, &rules, (None, ""));
+            let report = fastemit::emit_fast(out, &name, prog, &p.pool, i, &rules, (fixed, ""));
+            fastemit::emit_fast(out, &name, prog, &p.pool, i, &rules, (None, ""));
             // The batch's variants (`E`) and loop, for an entry that parses
             // lines on its own (no rule chosen by the scheme).
             let rec = if loops { batch } else { "" };
             if !rec.is_empty() {
-                bitprog::emit_fast(out, &name, prog, &p.pool, i, &rules, (fixed, rec));
-                bitprog::emit_fast(out, &name, prog, &p.pool, i, &rules, (None, rec));
+                fastemit::emit_fast(out, &name, prog, &p.pool, i, &rules, (fixed, rec));
+                fastemit::emit_fast(out, &name, prog, &p.pool, i, &rules, (None, rec));
             }
             let mut head = format!("// fast path of {what}:");
             for (pc, rule) in &report {

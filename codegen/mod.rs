@@ -11,7 +11,8 @@
 //!    leaf DFAs, with the proof that longest matches are safe; and [`tdfa`]:
 //!    the same program as a tagged DFA, for every span in one pass;
 //!    [`bitprog`]: the same program over bitmaps of the line, each choice
-//!    decided without backtracking (the fast path).
+//!    decided without backtracking (the fast path), written as code by
+//!    [`fastemit`].
 //! 6. [`emit`]: deterministic Rust source, one file of what every profile
 //!    shares and one per profile (each behind its cargo feature).
 //!
@@ -27,6 +28,7 @@ pub mod bitprog;
 pub mod dfa;
 pub mod emit;
 pub mod escape;
+pub mod fastemit;
 pub mod ir;
 pub mod nfa;
 pub mod program;
