@@ -55,6 +55,7 @@ pub mod extract;
 mod lint;
 mod normalize;
 pub mod pct;
+pub mod query;
 mod resolve;
 #[cfg(feature = "rfc1738")]
 pub mod scheme;
