@@ -1,0 +1,504 @@
+//! Output templates: trurl's `--get` language, so that a trurl user's
+//! format strings work on urilex's parse, with a few extensions.
+//!
+//! A template is text with fields: `{name}`, or `[name]` with brackets (one
+//! template uses one kind: the first `{` or `[` that opens a field
+//! decides). The names are trurl's: `url` (the reference), `scheme`,
+//! `user`, `password`, `options` (an IMAP notion RFC 3986 does not have:
+//! always absent), `host`, `port`, `path`, `query`, `fragment`, `zoneid`
+//! (the RFC 6874 zone, under that profile); `query:KEY` (the first value
+//! of the key, see [`crate::query`]) and `query-all:KEY` (every value,
+//! space-separated). Prefixes, as trurl's: `url:` or `:` (the text as
+//! written, not decoded), `strict:` (a value whose decoding is not UTF-8
+//! or holds NUL is an error instead of bytes), `must:` (an absent part is
+//! an error instead of nothing), `default:` (the port: the scheme's
+//! default when the reference names none). Backslash escapes: `\\`, `\t`,
+//! `\n`, `\r`, `\{`, `\[`; any other text is copied.
+//!
+//! Extensions (trurl does not have them): `userinfo`, `authority`,
+//! `path:N` (the Nth segment, 1-based, negative from the end) and
+//! `path:ext` (what follows the last `.` of the last segment, unfurl's
+//! `%e`).
+//!
+//! Where urilex and trurl differ: values come from the reference as RFC
+//! 3986 parses it, never guessed or rewritten (trurl, through libcurl,
+//! adds a scheme to `example.com`, prints an empty path as `/`, re-encodes
+//! every part and rewrites IPv4 hosts); `url` is the input's text; a
+//! decoded value is written as the bytes it decodes to, where trurl prints
+//! `.` for a NUL in a query value (with `strict:`, bytes that are not UTF-8
+//! or a NUL are an error in both).
+//!
+//! ```
+//! use urilex::{template::Template, UriRef};
+//! let t = Template::parse("{scheme} {host} {default:port} {path} {query:id} {path:-1}").unwrap();
+//! let u = UriRef::parse("https://example.com/a%20b/c.txt?id=7&id=8").unwrap();
+//! let mut out = Vec::new();
+//! t.render(&u, &mut out).unwrap();
+//! assert_eq!(out, b"https example.com 443 /a b/c.txt 7 c.txt");
+//! ```
+
+use crate::query::{params, Decode};
+use crate::{Component, UriRef};
+use std::fmt;
+
+/// What a field names.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Field {
+    /// The whole reference.
+    Url,
+    /// One of the parts trurl names, or an extension's: `scheme`, `user`,
+    /// `password`, `options`, `host`, `port`, `path`, `query`, `fragment`,
+    /// `zoneid`, `userinfo`, `authority`.
+    Part(&'static str),
+    /// `query:KEY`: the first value of the key.
+    QueryKey(String),
+    /// `query-all:KEY`: every value of the key, space-separated.
+    QueryAll(String),
+    /// `path:N`: a path segment, 1-based; negative from the end.
+    Segment(i32),
+    /// `path:ext`: what follows the last `.` of the last segment.
+    Extension,
+}
+
+/// A field with its prefixes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Spec {
+    /// What it names.
+    pub field: Field,
+    /// `url:` or `:`: as written, not decoded.
+    pub encoded: bool,
+    /// `strict:`: decoding to bytes that are not UTF-8, or to NUL, is an
+    /// error.
+    pub strict: bool,
+    /// `must:`: an absent part is an error.
+    pub must: bool,
+    /// `default:`: the scheme's default port when the reference names none.
+    pub default_port: bool,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Piece {
+    Text(Vec<u8>),
+    Field(Spec),
+}
+
+/// A parsed template (see the module docs).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Template {
+    pieces: Vec<Piece>,
+}
+
+/// Why a template cannot be parsed: the fault and its byte offset.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TemplateError {
+    /// Byte offset in the template.
+    pub index: usize,
+    /// What is wrong.
+    pub message: String,
+}
+
+impl fmt::Display for TemplateError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} at byte {} of the template", self.message, self.index)
+    }
+}
+
+impl std::error::Error for TemplateError {}
+
+/// Why a reference cannot be written with a template.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum RenderError {
+    /// `must:` and the part is absent.
+    Missing(String),
+    /// `strict:` and the decoded part is not UTF-8 or holds NUL.
+    Undecodable(String),
+    /// `puny:` or `idn:`, which need IDNA (the CLI has it; the library
+    /// keeps its dependencies minimal).
+    Unsupported(String),
+}
+
+impl fmt::Display for RenderError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            RenderError::Missing(p) => write!(f, "no {p} (must:)"),
+            RenderError::Undecodable(p) => {
+                write!(
+                    f,
+                    "{p} decodes to bytes that are not UTF-8 text or hold NUL (strict:)"
+                )
+            }
+            RenderError::Unsupported(p) => write!(f, "{p}: not supported here"),
+        }
+    }
+}
+
+impl std::error::Error for RenderError {}
+
+const PARTS: &[&str] = &[
+    "scheme",
+    "user",
+    "password",
+    "options",
+    "host",
+    "port",
+    "path",
+    "query",
+    "fragment",
+    "zoneid",
+    "userinfo",
+    "authority",
+];
+
+impl Template {
+    /// Parses a template.
+    ///
+    /// ```
+    /// use urilex::template::Template;
+    /// assert!(Template::parse("{host}:{port}").is_ok());
+    /// let e = Template::parse("{hots}").unwrap_err();
+    /// assert_eq!(e.to_string(), "unknown field `hots` at byte 1 of the template");
+    /// assert!(Template::parse("{host} [port]").is_err()); // braces and brackets mixed
+    /// ```
+    pub fn parse(text: &str) -> Result<Template, TemplateError> {
+        let b = text.as_bytes();
+        let mut pieces = Vec::new();
+        let mut lit = Vec::new();
+        let mut open: Option<u8> = None;
+        let mut i = 0;
+        let err = |index: usize, message: String| TemplateError { index, message };
+        while i < b.len() {
+            match b[i] {
+                b'\\' if i + 1 < b.len() => {
+                    let c = match b[i + 1] {
+                        b'\\' => b'\\',
+                        b't' => b'\t',
+                        b'n' => b'\n',
+                        b'r' => b'\r',
+                        b'{' => b'{',
+                        b'[' => b'[',
+                        _ => {
+                            // Not an escape: the backslash is text.
+                            lit.push(b'\\');
+                            i += 1;
+                            continue;
+                        }
+                    };
+                    lit.push(c);
+                    i += 2;
+                }
+                c @ (b'{' | b'[') if open.is_none_or(|o| o == c) => {
+                    let close = if c == b'{' { b'}' } else { b']' };
+                    let Some(len) = b[i + 1..].iter().position(|&x| x == close) else {
+                        // No close: text, as trurl copies it.
+                        lit.push(c);
+                        i += 1;
+                        continue;
+                    };
+                    open = Some(c);
+                    let inner = &text[i + 1..i + 1 + len];
+                    let spec = parse_field(inner).map_err(|m| err(i + 1, m))?;
+                    if !lit.is_empty() {
+                        pieces.push(Piece::Text(std::mem::take(&mut lit)));
+                    }
+                    pieces.push(Piece::Field(spec));
+                    i += len + 2;
+                }
+                c @ (b'{' | b'[') => {
+                    // The other kind: trurl does not mix them.
+                    let close = if c == b'{' { b'}' } else { b']' };
+                    if b[i + 1..].contains(&close) {
+                        return Err(err(
+                            i,
+                            String::from("`{` and `[` fields mixed in one template"),
+                        ));
+                    }
+                    lit.push(c);
+                    i += 1;
+                }
+                c => {
+                    lit.push(c);
+                    i += 1;
+                }
+            }
+        }
+        if !lit.is_empty() {
+            pieces.push(Piece::Text(lit));
+        }
+        Ok(Template { pieces })
+    }
+
+    /// The fields of the template, in order.
+    pub fn fields(&self) -> impl Iterator<Item = &Spec> {
+        self.pieces.iter().filter_map(|p| match p {
+            Piece::Field(s) => Some(s),
+            Piece::Text(_) => None,
+        })
+    }
+
+    /// Writes `u` with the template into `out` (appended to).
+    pub fn render(&self, u: &UriRef<'_>, out: &mut Vec<u8>) -> Result<(), RenderError> {
+        for p in &self.pieces {
+            match p {
+                Piece::Text(t) => out.extend_from_slice(t),
+                Piece::Field(spec) => field(spec, u, out)?,
+            }
+        }
+        Ok(())
+    }
+}
+
+fn parse_field(inner: &str) -> Result<Spec, String> {
+    let mut spec = Spec {
+        field: Field::Url,
+        encoded: false,
+        strict: false,
+        must: false,
+        default_port: false,
+    };
+    let mut rest = inner;
+    loop {
+        if let Some(r) = rest.strip_prefix("url:") {
+            spec.encoded = true;
+            rest = r;
+        } else if let Some(r) = rest.strip_prefix("strict:") {
+            spec.strict = true;
+            rest = r;
+        } else if let Some(r) = rest.strip_prefix("must:") {
+            spec.must = true;
+            rest = r;
+        } else if let Some(r) = rest.strip_prefix("default:") {
+            spec.default_port = true;
+            rest = r;
+        } else if rest.starts_with("puny:") || rest.starts_with("idn:") {
+            return Err(format!(
+                "`{}` needs IDNA, which urilex's library does not have",
+                &rest[..rest.find(':').unwrap_or(0) + 1]
+            ));
+        } else if let Some(r) = rest.strip_prefix(':') {
+            spec.encoded = true;
+            rest = r;
+        } else {
+            break;
+        }
+    }
+    spec.field = if rest == "url" {
+        Field::Url
+    } else if let Some(k) = rest.strip_prefix("query:") {
+        Field::QueryKey(k.to_string())
+    } else if let Some(k) = rest.strip_prefix("query-all:") {
+        Field::QueryAll(k.to_string())
+    } else if rest == "path:ext" {
+        Field::Extension
+    } else if let Some(n) = rest.strip_prefix("path:") {
+        match n.parse::<i32>() {
+            Ok(n) if n != 0 => Field::Segment(n),
+            _ => {
+                return Err(format!(
+                    "`path:{n}`: a segment number (1, 2, ..., or -1, -2, ...) or `ext`"
+                ))
+            }
+        }
+    } else if let Some(&p) = PARTS.iter().find(|&&p| p == rest) {
+        Field::Part(p)
+    } else {
+        return Err(format!("unknown field `{rest}`"));
+    };
+    Ok(spec)
+}
+
+/// Writes one field.
+fn field(spec: &Spec, u: &UriRef<'_>, out: &mut Vec<u8>) -> Result<(), RenderError> {
+    let name = || match &spec.field {
+        Field::Url => String::from("url"),
+        Field::Part(p) => p.to_string(),
+        Field::QueryKey(k) => format!("query:{k}"),
+        Field::QueryAll(k) => format!("query-all:{k}"),
+        Field::Segment(n) => format!("path:{n}"),
+        Field::Extension => String::from("path:ext"),
+    };
+    let put = |text: &str, out: &mut Vec<u8>, decode: Decode| -> Result<(), RenderError> {
+        if spec.encoded {
+            out.extend_from_slice(text.as_bytes());
+            return Ok(());
+        }
+        let d = crate::query::decode(text, decode);
+        if spec.strict && (d.contains(&0) || std::str::from_utf8(&d).is_err()) {
+            return Err(RenderError::Undecodable(name()));
+        }
+        out.extend_from_slice(&d);
+        Ok(())
+    };
+    let value: Option<String> = match &spec.field {
+        Field::Url => Some(u.as_str().to_string()),
+        Field::Part(p) => part(u, p, spec.default_port),
+        Field::QueryKey(k) => {
+            let q = u.query().unwrap_or("");
+            let mut all = params(q).named(k, Decode::Percent);
+            match all.next() {
+                Some(p) => {
+                    let v = p.value.unwrap_or("");
+                    return put(v, out, Decode::Percent);
+                }
+                None => None,
+            }
+        }
+        Field::QueryAll(k) => {
+            let q = u.query().unwrap_or("");
+            let mut any = false;
+            for p in params(q).named(k, Decode::Percent) {
+                if any {
+                    out.push(b' ');
+                }
+                any = true;
+                put(p.value.unwrap_or(""), out, Decode::Percent)?;
+            }
+            if any {
+                return Ok(());
+            }
+            None
+        }
+        Field::Segment(n) => segment(u.path(), *n).map(str::to_string),
+        Field::Extension => {
+            let last = u.path().rsplit('/').next().unwrap_or("");
+            last.rfind('.').map(|k| last[k + 1..].to_string())
+        }
+    };
+    match value {
+        Some(v) => put(&v, out, Decode::Percent),
+        None if spec.must => Err(RenderError::Missing(name())),
+        None => Ok(()),
+    }
+}
+
+/// A part's text as written: trurl's names, and the extensions'.
+fn part(u: &UriRef<'_>, name: &str, default_port: bool) -> Option<String> {
+    let text = match name {
+        "scheme" => u.scheme(),
+        "userinfo" => u.userinfo(),
+        "user" => u
+            .userinfo()
+            .map(|i| i.split_once(':').map_or(i, |(a, _)| a)),
+        "password" => u.userinfo().and_then(|i| i.split_once(':')).map(|(_, p)| p),
+        "options" => None,
+        "host" => u.host_str(),
+        "authority" => u.authority(),
+        "port" => match u.port().filter(|p| !p.is_empty()) {
+            Some(p) => Some(p),
+            None if default_port => {
+                return u
+                    .scheme()
+                    .and_then(crate::default_port)
+                    .map(|p| p.to_string())
+            }
+            None => None,
+        },
+        // An empty path is absent, as trurl's "nothing".
+        "path" => u.component(Component::Path).filter(|p| !p.is_empty()),
+        "query" => u.query(),
+        "fragment" => u.fragment(),
+        "zoneid" => u.part("zone"),
+        _ => None,
+    };
+    text.map(str::to_string)
+}
+
+/// Path segment `n` (1-based; negative from the end), of the segments
+/// after the path's leading `/` (a rootless path's first segment is 1).
+fn segment(path: &str, n: i32) -> Option<&str> {
+    let body = path.strip_prefix('/').unwrap_or(path);
+    if body.is_empty() {
+        return None;
+    }
+    let count = body.split('/').count() as i32;
+    let k = if n > 0 { n - 1 } else { count + n };
+    if k < 0 {
+        return None;
+    }
+    body.split('/').nth(k as usize)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn get(t: &str, u: &str) -> Result<String, String> {
+        let t = Template::parse(t).map_err(|e| e.to_string())?;
+        let u = crate::UriRef::parse(u).map_err(|e| e.to_string())?;
+        let mut out = Vec::new();
+        t.render(&u, &mut out).map_err(|e| e.to_string())?;
+        Ok(String::from_utf8_lossy(&out).into_owned())
+    }
+
+    /// RFC 3986 section 3's example and 1.1.2's, field by field.
+    #[test]
+    fn components() {
+        let u = "foo://example.com:8042/over/there?name=ferret#nose";
+        assert_eq!(
+            get("{scheme}|{host}|{port}|{path}|{query}|{fragment}", u).unwrap(),
+            "foo|example.com|8042|/over/there|name=ferret|nose"
+        );
+        assert_eq!(
+            get("[scheme]|[host]|[port]", u).unwrap(),
+            "foo|example.com|8042"
+        );
+        assert_eq!(get("{url}", u).unwrap(), u);
+        assert_eq!(
+            get("{authority} {query:name} {path:1} {path:-1} {path:3}", u).unwrap(),
+            "example.com:8042 ferret over there "
+        );
+        let u = "ftp://me:secret@ftp.is.co.za/rfc/rfc1808.txt";
+        assert_eq!(
+            get("{user} {password} {userinfo} {path:ext} {options}", u).unwrap(),
+            "me secret me:secret txt "
+        );
+        assert_eq!(get("{default:port} {port}", u).unwrap(), "21 ");
+        assert_eq!(get("{default:port}", "foo://h/").unwrap(), "");
+        // Absent and empty: a URN has no host; "http://a" has an empty path.
+        assert_eq!(
+            get("<{host}><{path}>", "urn:oasis:names").unwrap(),
+            "<><oasis:names>"
+        );
+        assert_eq!(get("<{path}>", "http://a").unwrap(), "<>");
+        assert_eq!(
+            get("{must:host}", "urn:a:b").unwrap_err(),
+            "no host (must:)"
+        );
+    }
+
+    #[test]
+    fn decoding_and_prefixes() {
+        let u = "http://h/a%20b?k=%C3%A9&k=2&z=%00&bad=%FF";
+        assert_eq!(
+            get("{path} {:path} {url:path}", u).unwrap(),
+            "/a b /a%20b /a%20b"
+        );
+        assert_eq!(
+            get("{query:k} {query-all:k} {query:none}|", u).unwrap(),
+            "é é 2 |"
+        );
+        assert_eq!(get("{strict:query:k}", u).unwrap(), "é");
+        assert!(get("{strict:query:z}", u).unwrap_err().contains("strict:"));
+        assert!(get("{strict:query:bad}", u)
+            .unwrap_err()
+            .contains("strict:"));
+        assert_eq!(get("{:query:bad}", u).unwrap(), "%FF");
+        assert!(Template::parse("{puny:host}")
+            .unwrap_err()
+            .to_string()
+            .contains("IDNA"));
+    }
+
+    #[test]
+    fn escapes_and_text() {
+        let u = "http://h/p";
+        assert_eq!(
+            get("a\\tb\\n\\\\\\{host} \\[x] \\q", u).unwrap(),
+            "a\tb\n\\{host} [x] \\q"
+        );
+        assert_eq!(get("{ no close", u).unwrap(), "{ no close");
+        assert_eq!(get("", u).unwrap(), "");
+        assert!(Template::parse("{host} [path]").is_err());
+        assert_eq!(Template::parse("{path:0}").unwrap_err().index, 1);
+        assert!(Template::parse("{hots}").is_err());
+    }
+}
