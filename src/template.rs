@@ -16,9 +16,13 @@
 //! `\n`, `\r`, `\{`, `\[`; any other text is copied.
 //!
 //! Extensions (trurl does not have them): `userinfo`, `authority`,
-//! `path:N` (the Nth segment, 1-based, negative from the end) and
+//! `path:N` (the Nth segment, 1-based, negative from the end),
 //! `path:ext` (what follows the last `.` of the last segment, unfurl's
-//! `%e`).
+//! `%e`), and conditional separators: `+X` right after the opening brace
+//! writes X before the field's value when it has one (`{+:port}`,
+//! `{+?query}`, `{+#fragment}`), `+X` right before the closing brace after
+//! it (`{userinfo+@}`); X is one of `? # : @ / ; &`. unfurl's `%` syntax is
+//! the other way in ([`Template::parse_percent`]).
 //!
 //! Where urilex and trurl differ: values come from the reference as RFC
 //! 3986 parses it, never guessed or rewritten (trurl, through libcurl,
@@ -80,7 +84,12 @@ pub struct Spec {
 enum Piece {
     Text(Vec<u8>),
     Field(Spec),
+    /// The byte, when the field has a value (a conditional separator).
+    When(u8, Spec),
 }
+
+/// The separators a field may carry (`{+?query}`, `{userinfo+@}`).
+const SEPARATORS: &[u8] = b"?#:@/;&";
 
 /// A parsed template (see the module docs).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -195,12 +204,33 @@ impl Template {
                         continue;
                     };
                     open = Some(c);
-                    let inner = &text[i + 1..i + 1 + len];
-                    let spec = parse_field(inner).map_err(|m| err(i + 1, m))?;
+                    let mut inner = &text[i + 1..i + 1 + len];
+                    // A conditional separator before (`+?`) or after
+                    // (`+@`) the field.
+                    let sep = |s: &[u8]| s.len() == 2 && s[0] == b'+' && SEPARATORS.contains(&s[1]);
+                    let before = (inner.len() > 2 && sep(&inner.as_bytes()[..2])).then(|| {
+                        let s = inner.as_bytes()[1];
+                        inner = &inner[2..];
+                        s
+                    });
+                    let after = (inner.len() > 2 && sep(&inner.as_bytes()[inner.len() - 2..]))
+                        .then(|| {
+                            let s = inner.as_bytes()[inner.len() - 1];
+                            inner = &inner[..inner.len() - 2];
+                            s
+                        });
+                    let at = i + 1 + usize::from(before.is_some()) * 2;
+                    let spec = parse_field(inner).map_err(|m| err(at, m))?;
                     if !lit.is_empty() {
                         pieces.push(Piece::Text(std::mem::take(&mut lit)));
                     }
-                    pieces.push(Piece::Field(spec));
+                    if let Some(s) = before {
+                        pieces.push(Piece::When(s, spec.clone()));
+                    }
+                    pieces.push(Piece::Field(spec.clone()));
+                    if let Some(s) = after {
+                        pieces.push(Piece::When(s, spec));
+                    }
                     i += len + 2;
                 }
                 c @ (b'{' | b'[') => {
@@ -231,8 +261,91 @@ impl Template {
     pub fn fields(&self) -> impl Iterator<Item = &Spec> {
         self.pieces.iter().filter_map(|p| match p {
             Piece::Field(s) => Some(s),
-            Piece::Text(_) => None,
+            Piece::Text(_) | Piece::When(..) => None,
         })
+    }
+
+    /// Parses unfurl's `%` syntax: `%s` scheme, `%u` user info, `%d`
+    /// domain (the host), `%P` port, `%p` path, `%e` the path's extension,
+    /// `%q` query, `%f` fragment, `%a` authority, `%@` `%:` `%?` `%#` the
+    /// separators when their part is there (`@` after the user info, `:`
+    /// before the port, `?` before the query, `#` before the fragment),
+    /// `%%` a percent sign. Values are written as in the reference (unfurl
+    /// writes the raw query too). `%S`, `%r` and `%t` (subdomain, root and
+    /// top-level domain) need the Public Suffix List, which the library
+    /// does not compile in: they are refused, with the offset.
+    ///
+    /// ```
+    /// use urilex::{template::Template, UriRef};
+    /// let t = Template::parse_percent("%s://%d%:%P%p%?%q %e").unwrap();
+    /// let mut out = Vec::new();
+    /// t.render(&UriRef::parse("https://a.example/x/y.html?k=v").unwrap(), &mut out).unwrap();
+    /// assert_eq!(out, b"https://a.example/x/y.html?k=v html");
+    /// ```
+    pub fn parse_percent(text: &str) -> Result<Template, TemplateError> {
+        let raw = |field: Field| Spec {
+            field,
+            encoded: true,
+            strict: false,
+            must: false,
+            default_port: false,
+        };
+        let part = |p: &'static str| raw(Field::Part(p));
+        let b = text.as_bytes();
+        let mut pieces = Vec::new();
+        let mut lit = Vec::new();
+        let mut i = 0;
+        while i < b.len() {
+            if b[i] != b'%' || i + 1 == b.len() {
+                lit.push(b[i]);
+                i += 1;
+                continue;
+            }
+            let piece = match b[i + 1] {
+                b'%' => {
+                    lit.push(b'%');
+                    i += 2;
+                    continue;
+                }
+                b's' => Piece::Field(part("scheme")),
+                b'u' => Piece::Field(part("userinfo")),
+                b'd' => Piece::Field(part("host")),
+                b'P' => Piece::Field(part("port")),
+                b'p' => Piece::Field(part("path")),
+                b'e' => Piece::Field(raw(Field::Extension)),
+                b'q' => Piece::Field(part("query")),
+                b'f' => Piece::Field(part("fragment")),
+                b'a' => Piece::Field(part("authority")),
+                b'@' => Piece::When(b'@', part("userinfo")),
+                b':' => Piece::When(b':', part("port")),
+                b'?' => Piece::When(b'?', part("query")),
+                b'#' => Piece::When(b'#', part("fragment")),
+                c @ (b'S' | b'r' | b't') => {
+                    return Err(TemplateError {
+                        index: i,
+                        message: format!(
+                        "`%{}` needs the Public Suffix List, which urilex's library does not have",
+                        c as char
+                    ),
+                    })
+                }
+                c => {
+                    return Err(TemplateError {
+                        index: i,
+                        message: format!("unknown directive `%{}`", c as char),
+                    })
+                }
+            };
+            if !lit.is_empty() {
+                pieces.push(Piece::Text(std::mem::take(&mut lit)));
+            }
+            pieces.push(piece);
+            i += 2;
+        }
+        if !lit.is_empty() {
+            pieces.push(Piece::Text(lit));
+        }
+        Ok(Template { pieces })
     }
 
     /// Writes `u` with the template into `out` (appended to).
@@ -241,6 +354,17 @@ impl Template {
             match p {
                 Piece::Text(t) => out.extend_from_slice(t),
                 Piece::Field(spec) => field(spec, u, out)?,
+                Piece::When(sep, spec) => {
+                    let mut probe = Vec::new();
+                    let quiet = Spec {
+                        must: false,
+                        strict: false,
+                        ..spec.clone()
+                    };
+                    if present(&quiet, u, &mut probe) {
+                        out.push(*sep);
+                    }
+                }
             }
         }
         Ok(())
@@ -370,6 +494,24 @@ fn field(spec: &Spec, u: &UriRef<'_>, out: &mut Vec<u8>) -> Result<(), RenderErr
     }
 }
 
+/// Whether the field has a value for `u` (what a conditional separator
+/// asks).
+fn present(spec: &Spec, u: &UriRef<'_>, scratch: &mut Vec<u8>) -> bool {
+    match &spec.field {
+        Field::Url => true,
+        Field::Part(p) => part(u, p, spec.default_port).is_some(),
+        // The others write nothing when absent, and something (perhaps
+        // empty) when present: ask them.
+        _ => {
+            let must = Spec {
+                must: true,
+                ..spec.clone()
+            };
+            field(&must, u, scratch).is_ok()
+        }
+    }
+}
+
 /// A part's text as written: trurl's names, and the extensions'.
 fn part(u: &UriRef<'_>, name: &str, default_port: bool) -> Option<String> {
     let text = match name {
@@ -486,6 +628,48 @@ mod tests {
             .unwrap_err()
             .to_string()
             .contains("IDNA"));
+    }
+
+    #[test]
+    fn conditional_separators() {
+        let t = "{scheme}://{userinfo+@}{host}{+:port}{path}{+?query}{+#fragment}";
+        for u in [
+            "http://h",
+            "http://u:p@h:81/a?q#f",
+            "http://h:/a?",
+            "http://@h#",
+            "ftp://h/x?a=1",
+        ] {
+            // Present parts (empty ones too) get their separator: the
+            // reference comes back whole.
+            assert_eq!(get(t, u).unwrap(), u.replace("h:/", "h/"), "{u}");
+        }
+        assert_eq!(
+            get("{+/path:2}|{+&query:b}", "http://h/a/b?b=1").unwrap(),
+            "/b|&1"
+        );
+        assert_eq!(
+            get("{+/path:3}|{+&query:c}", "http://h/a/b?b=1").unwrap(),
+            "|"
+        );
+        // unfurl's syntax.
+        let pct = |t: &str, u: &str| {
+            let mut out = Vec::new();
+            let t = Template::parse_percent(t).map_err(|e| e.to_string())?;
+            t.render(&crate::UriRef::parse(u).unwrap(), &mut out)
+                .map_err(|e| e.to_string())?;
+            Ok::<_, String>(String::from_utf8(out).unwrap())
+        };
+        let u = "https://me:pw@sub.example.com:8080/users/a%20b.jpg?a=1&b=2#sec";
+        assert_eq!(pct("%s|%u|%d|%P|%p|%e|%q|%f|%a|100%%", u).unwrap(), "https|me:pw|sub.example.com|8080|/users/a%20b.jpg|jpg|a=1&b=2|sec|me:pw@sub.example.com:8080|100%");
+        assert_eq!(pct("%s://%u%@%d%:%P%p%?%q%#%f", u).unwrap(), u);
+        assert_eq!(
+            pct("%s://%u%@%d%:%P%p%?%q%#%f", "http://h/").unwrap(),
+            "http://h/"
+        );
+        assert!(pct("%r", u).unwrap_err().contains("Public Suffix List"));
+        assert!(pct("%z", u).unwrap_err().contains("unknown directive"));
+        assert_eq!(pct("50%", u).unwrap(), "50%");
     }
 
     #[test]
