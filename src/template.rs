@@ -43,6 +43,7 @@
 
 use crate::query::{params, Decode};
 use crate::{Component, UriRef};
+use std::borrow::Cow;
 use std::fmt;
 
 /// What a field names.
@@ -257,14 +258,6 @@ impl Template {
         Ok(Template { pieces })
     }
 
-    /// The fields of the template, in order.
-    pub fn fields(&self) -> impl Iterator<Item = &Spec> {
-        self.pieces.iter().filter_map(|p| match p {
-            Piece::Field(s) => Some(s),
-            Piece::Text(_) | Piece::When(..) => None,
-        })
-    }
-
     /// Parses unfurl's `%` syntax: `%s` scheme, `%u` user info, `%d`
     /// domain (the host), `%P` port, `%p` path, `%e` the path's extension,
     /// `%q` query, `%f` fragment, `%a` authority, `%@` `%:` `%?` `%#` the
@@ -452,8 +445,8 @@ fn field(spec: &Spec, u: &UriRef<'_>, out: &mut Vec<u8>) -> Result<(), RenderErr
         out.extend_from_slice(&d);
         Ok(())
     };
-    let value: Option<String> = match &spec.field {
-        Field::Url => Some(u.as_str().to_string()),
+    let value: Option<Cow<'_, str>> = match &spec.field {
+        Field::Url => Some(Cow::Borrowed(u.as_str())),
         Field::Part(p) => part(u, p, spec.default_port),
         Field::QueryKey(k) => {
             let q = u.query().unwrap_or("");
@@ -481,10 +474,10 @@ fn field(spec: &Spec, u: &UriRef<'_>, out: &mut Vec<u8>) -> Result<(), RenderErr
             }
             None
         }
-        Field::Segment(n) => segment(u.path(), *n).map(str::to_string),
+        Field::Segment(n) => segment(u.path(), *n).map(Cow::Borrowed),
         Field::Extension => {
             let last = u.path().rsplit('/').next().unwrap_or("");
-            last.rfind('.').map(|k| last[k + 1..].to_string())
+            last.rfind('.').map(|k| Cow::Borrowed(&last[k + 1..]))
         }
     };
     match value {
@@ -512,8 +505,9 @@ fn present(spec: &Spec, u: &UriRef<'_>, scratch: &mut Vec<u8>) -> bool {
     }
 }
 
-/// A part's text as written: trurl's names, and the extensions'.
-fn part(u: &UriRef<'_>, name: &str, default_port: bool) -> Option<String> {
+/// A part's text as written: trurl's names, and the extensions' (a
+/// slice of the reference; only a default port is made).
+fn part<'a>(u: &UriRef<'a>, name: &str, default_port: bool) -> Option<Cow<'a, str>> {
     let text = match name {
         "scheme" => u.scheme(),
         "userinfo" => u.userinfo(),
@@ -530,7 +524,7 @@ fn part(u: &UriRef<'_>, name: &str, default_port: bool) -> Option<String> {
                 return u
                     .scheme()
                     .and_then(crate::default_port)
-                    .map(|p| p.to_string())
+                    .map(|p| Cow::Owned(p.to_string()))
             }
             None => None,
         },
@@ -541,7 +535,7 @@ fn part(u: &UriRef<'_>, name: &str, default_port: bool) -> Option<String> {
         "zoneid" => u.part("zone"),
         _ => None,
     };
-    text.map(str::to_string)
+    text.map(Cow::Borrowed)
 }
 
 /// Path segment `n` (1-based; negative from the end), of the segments
@@ -605,6 +599,12 @@ mod tests {
             get("{must:host}", "urn:a:b").unwrap_err(),
             "no host (must:)"
         );
+        // An IPv6 host keeps its brackets, as trurl prints it; no zone
+        // under RFC 3986.
+        assert_eq!(
+            get("{host} {port} <{zoneid}>", "http://[::1]:8/").unwrap(),
+            "[::1] 8 <>"
+        );
     }
 
     #[test]
@@ -628,6 +628,20 @@ mod tests {
             .unwrap_err()
             .to_string()
             .contains("IDNA"));
+    }
+
+    /// `zoneid` is RFC 6874's zone part, decoded.
+    #[cfg(feature = "rfc6874")]
+    #[test]
+    fn zone_id() {
+        let p = crate::Parser::new().profile(crate::Profile::Rfc6874);
+        let u = p.parse("http://[fe80::1%25en%2541]:80/").unwrap();
+        let mut out = Vec::new();
+        Template::parse("{zoneid} {:zoneid} {host}")
+            .unwrap()
+            .render(&u, &mut out)
+            .unwrap();
+        assert_eq!(out, b"en%41 en%2541 [fe80::1%en%41]");
     }
 
     #[test]

@@ -99,17 +99,20 @@ pub const REGISTERED_KEYWORDS: &[&str] = &["s", "c"];
 
 /// Where the NID of a URN that failed to parse starts and what it holds,
 /// read with the profile's grammar: the `scheme` part's automaton over the
-/// input's start (it must end before a ":"), then the longest run of the
+/// input's start, the separator after it, then the longest run of the
 /// bytes the `nid` part's automaton takes anywhere (its alphabet; an NID
 /// that is too long, or starts or ends with a hyphen, is still the whole
 /// run). `None` when the
-/// input does not begin with a scheme and ":".
+/// input does not begin with a scheme and one more byte.
 fn nid_region(profile: Profile, input: &str) -> Option<(usize, &str)> {
     let t = profile.tables();
     let part = |name: &str| profile.part(name).map(|p| p.index());
     let scheme = t.components.get(part("scheme")?)?.as_ref()?;
     let (end, state) = scheme.dfa.run_from(input.as_bytes(), 0);
-    if !scheme.dfa.accept[state as usize] || input.as_bytes().get(end) != Some(&b':') {
+    // The byte after the scheme is the grammar's separator; were it
+    // another, the parse would have failed there, at `end`, which is not
+    // in the NID's region (it starts at `end + 1`).
+    if !scheme.dfa.accept[state as usize] || end >= input.len() {
         return None;
     }
     // The NID's alphabet: the bytes some live state of its automaton

@@ -32,6 +32,29 @@ fn code(text: &str) -> String {
         .join("\n")
 }
 
+/// Fails when some node of `deps` reaches itself.
+fn assert_no_circle(
+    nodes: &BTreeSet<String>,
+    deps: &BTreeMap<String, BTreeSet<String>>,
+    what: &str,
+) {
+    for m in nodes {
+        let mut seen = BTreeSet::new();
+        let mut stack = vec![m.clone()];
+        while let Some(x) = stack.pop() {
+            for y in deps.get(&x).into_iter().flatten() {
+                assert!(
+                    y != m,
+                    "{what}`{m}` depends on itself through `{x}`: {deps:?}"
+                );
+                if seen.insert(y.clone()) {
+                    stack.push(y.clone());
+                }
+            }
+        }
+    }
+}
+
 #[test]
 fn no_module_depends_on_itself_through_others() {
     let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
@@ -88,21 +111,7 @@ fn no_module_depends_on_itself_through_others() {
             }
         }
     }
-    for m in &modules {
-        let mut seen = BTreeSet::new();
-        let mut stack = vec![m.clone()];
-        while let Some(x) = stack.pop() {
-            for y in deps.get(&x).into_iter().flatten() {
-                assert!(
-                    y != m,
-                    "module `{m}` depends on itself through `{x}`: {deps:?}"
-                );
-                if seen.insert(y.clone()) {
-                    stack.push(y.clone());
-                }
-            }
-        }
-    }
+    assert_no_circle(&modules, &deps, "module ");
     // The two ends of the stack: the kernels know nothing else of the
     // crate, and the engine knows no references, errors or batches.
     assert!(deps.get("scan").is_none_or(|d| d.is_empty()), "{deps:?}");
@@ -174,21 +183,7 @@ fn engine_files_depend_one_way() {
             }
         }
     }
-    for m in &names {
-        let mut seen = BTreeSet::new();
-        let mut stack = vec![m.clone()];
-        while let Some(x) = stack.pop() {
-            for y in deps.get(&x).into_iter().flatten() {
-                assert!(
-                    y != m,
-                    "engine/{m}.rs depends on itself through engine/{x}.rs: {deps:?}"
-                );
-                if seen.insert(y.clone()) {
-                    stack.push(y.clone());
-                }
-            }
-        }
-    }
+    assert_no_circle(&names, &deps, "engine file ");
     // The bottom knows no other engine file; the tables know only it.
     assert!(deps.get("line").is_none_or(|d| d.is_empty()), "{deps:?}");
     let tables = deps.get("tables").cloned().unwrap_or_default();

@@ -498,19 +498,24 @@ pub(super) struct Records<'a> {
 }
 
 impl Records<'_> {
-    /// Stores a record's words after the last, past the caches when
-    /// `stream`.
     #[inline(always)]
     fn put(&mut self, words: [u64; 5]) {
-        if self.stream {
-            crate::scan::push_streaming(self.records, words);
-        } else {
-            self.records.push(words);
-        }
+        put_words(self.records, self.stream, words);
     }
 }
 
-/// `parse_buf`'s sink for the engine's line loop (`Profile::fast_lines`):
+/// Stores a record's words after the last of `records`, past the caches
+/// when `stream`.
+#[inline(always)]
+fn put_words(records: &mut Vec<[u64; 5]>, stream: bool, words: [u64; 5]) {
+    if stream {
+        crate::scan::push_streaming(records, words);
+    } else {
+        records.push(words);
+    }
+}
+
+/// `parse_buf`'s sink for the engine's line loop (`bits::fast_lines`):
 /// a line the fast path answered becomes a record from its [`RecordSink`]
 /// words, any other line a record from the exact engine.
 ///
@@ -528,11 +533,7 @@ struct FastRecords<'r> {
 impl FastRecords<'_> {
     #[inline(always)]
     fn put(&mut self, words: [u64; 5]) {
-        if self.stream {
-            crate::scan::push_streaming(self.records, words);
-        } else {
-            self.records.push(words);
-        }
+        put_words(self.records, self.stream, words);
     }
 }
 

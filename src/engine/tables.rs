@@ -569,6 +569,13 @@ impl Profile {
     /// assert_eq!(Profile::by_name("rfc3986"), Ok(Profile::Rfc3986));
     /// let e = Profile::by_name("rfc9999").unwrap_err();
     /// assert!(e.to_string().starts_with("no profile named `rfc9999`"));
+    /// assert_eq!(e.feature(), None);
+    /// // Every profile the grammars define, compiled or not.
+    /// let defined: Vec<_> = Profile::defined().collect();
+    /// assert!(defined.contains(&("rfc3986", None)));
+    /// assert!(defined.contains(&("rfc1738", Some("rfc1738"))));
+    /// assert_eq!(defined.len(), 7);
+    /// assert_eq!(Profile::by_name("rfc1738").err().and_then(|e| e.feature()), Profile::from_name("rfc1738").is_none().then_some("rfc1738"));
     /// # #[cfg(not(feature = "rfc1738"))]
     /// assert_eq!(
     ///     Profile::by_name("rfc1738").unwrap_err().to_string(),

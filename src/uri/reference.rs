@@ -568,8 +568,14 @@ impl<'a> UriRef<'a> {
     /// assert_eq!(UriRef::parse("//[v1.x]/").unwrap().host(), Some(Host::IpvFuture("v1.x")));
     /// ```
     pub fn host(&self) -> Option<Host<'a>> {
-        self.host_str()
-            .map(|h| Host::from_parts(h, self.spans.host_kind(), self.zone_in_host()))
+        let kind = self.spans.host_kind();
+        // Only an IPv6 literal holds a zone: no part lookup for the others.
+        let zone = if kind == Some(HostKind::Ipv6) {
+            self.zone_in_host()
+        } else {
+            None
+        };
+        self.host_str().map(|h| Host::from_parts(h, kind, zone))
     }
     /// Where the profile's `zone` part (RFC 6874's zone identifier) starts
     /// in the host's text, when the reference has one.
