@@ -50,6 +50,8 @@
 pub struct ReadmeDoctests;
 
 mod batch;
+#[cfg(feature = "psl")]
+pub mod domain;
 mod engine;
 pub mod extract;
 mod lint;

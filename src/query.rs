@@ -72,8 +72,36 @@ pub fn decode(text: &str, how: Decode) -> Cow<'_, [u8]> {
         return Cow::Borrowed(b);
     }
     let mut out = Vec::with_capacity(b.len());
+    decode_into(text, how, &mut out);
+    Cow::Owned(out)
+}
+
+/// `text` decoded as `how` says, appended to `out`.
+///
+/// ```
+/// use urilex::query::{decode_into, Decode};
+/// let mut out = b"> ".to_vec();
+/// decode_into("a+b%2Bc%", Decode::Form, &mut out);
+/// assert_eq!(out, b"> a b+c%");
+/// ```
+pub fn decode_into(text: &str, how: Decode, out: &mut Vec<u8>) {
+    let b = text.as_bytes();
+    if how == Decode::None {
+        out.extend_from_slice(b);
+        return;
+    }
     let mut i = 0;
     while i < b.len() {
+        // Runs of bytes that stay as they are, copied at once.
+        let run = b[i..]
+            .iter()
+            .position(|&c| c == b'%' || (how == Decode::Form && c == b'+'))
+            .map_or(b.len(), |k| i + k);
+        out.extend_from_slice(&b[i..run]);
+        i = run;
+        if i == b.len() {
+            break;
+        }
         match b[i] {
             b'%' => match crate::pct::pct_at(b, i) {
                 Some(v) => {
@@ -83,12 +111,10 @@ pub fn decode(text: &str, how: Decode) -> Cow<'_, [u8]> {
                 }
                 None => out.push(b'%'),
             },
-            b'+' if how == Decode::Form => out.push(b' '),
-            c => out.push(c),
+            _ => out.push(b' '),
         }
         i += 1;
     }
-    Cow::Owned(out)
 }
 
 /// The pairs of `query` separated by `&`.

@@ -12,13 +12,21 @@
 //! written, not decoded), `strict:` (a value whose decoding is not UTF-8
 //! or holds NUL is an error instead of bytes), `must:` (an absent part is
 //! an error instead of nothing), `default:` (the port: the scheme's
-//! default when the reference names none). Backslash escapes: `\\`, `\t`,
-//! `\n`, `\r`, `\{`, `\[`; any other text is copied.
+//! default when the reference names none), `puny:` and `idn:` (the host,
+//! in `host`, `url` and the `host:` fields, as A-labels or U-labels by UTS
+//! 46 non-transitional processing; feature `idna`; a name it cannot
+//! convert is an error, as in libcurl; IP literals are left alone).
+//! Backslash escapes: `\\`, `\t`, `\n`, `\r`, `\{`, `\[`; any other text
+//! is copied.
 //!
 //! Extensions (trurl does not have them): `userinfo`, `authority`,
 //! `path:N` (the Nth segment, 1-based, negative from the end),
 //! `path:ext` (what follows the last `.` of the last segment, unfurl's
-//! `%e`), and conditional separators: `+X` right after the opening brace
+//! `%e`), `host:registrable`, `host:suffix`, `host:sub` and `host:root`
+//! (by the Public Suffix List, feature `psl`: see [`crate::domain`]; the
+//! name looked up is written, decoded and lower-cased, whatever the
+//! prefixes), `host:nowww` (the host without a leading `www.`, as
+//! ClickHouse's `domainWithoutWWW`), and conditional separators: `+X` right after the opening brace
 //! writes X before the field's value when it has one (`{+:port}`,
 //! `{+?query}`, `{+#fragment}`), `+X` right before the closing brace after
 //! it (`{userinfo+@}`); X is one of `? # : @ / ; &`. unfurl's `%` syntax is
@@ -41,7 +49,7 @@
 //! assert_eq!(out, b"https example.com 443 /a b/c.txt 7 c.txt");
 //! ```
 
-use crate::query::{params, Decode};
+use crate::query::{decode_into, params, Decode};
 use crate::{Component, UriRef};
 use std::borrow::Cow;
 use std::fmt;
@@ -63,6 +71,37 @@ pub enum Field {
     Segment(i32),
     /// `path:ext`: what follows the last `.` of the last segment.
     Extension,
+    /// `host:registrable`, `host:suffix`, `host:sub`, `host:root`,
+    /// `host:nowww`.
+    Domain(DomainPart),
+}
+
+/// The parts of a host name the `host:` fields name.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DomainPart {
+    /// `host:registrable`: the public suffix and one label more
+    /// (feature `psl`).
+    Registrable,
+    /// `host:suffix`: the public suffix (feature `psl`).
+    Suffix,
+    /// `host:sub`: the labels before the registrable domain (feature
+    /// `psl`).
+    Sub,
+    /// `host:root`: the registrable domain's own label, unfurl's `%r`
+    /// (feature `psl`).
+    Root,
+    /// `host:nowww`: the host without a leading `www.` (ClickHouse's
+    /// `domainWithoutWWW`).
+    NoWww,
+}
+
+/// The IDNA prefixes (feature `idna`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Idna {
+    /// `puny:`: the host in A-labels (`xn--…`).
+    Puny,
+    /// `idn:`: the host in U-labels (Unicode).
+    Idn,
 }
 
 /// A field with its prefixes.
@@ -79,6 +118,8 @@ pub struct Spec {
     pub must: bool,
     /// `default:`: the scheme's default port when the reference names none.
     pub default_port: bool,
+    /// `puny:` or `idn:`: the host converted (UTS 46, non-transitional).
+    pub idna: Option<Idna>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -96,6 +137,8 @@ const SEPARATORS: &[u8] = b"?#:@/;&";
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Template {
     pieces: Vec<Piece>,
+    #[cfg(feature = "psl")]
+    section: crate::domain::Section,
 }
 
 /// Why a template cannot be parsed: the fault and its byte offset.
@@ -122,9 +165,8 @@ pub enum RenderError {
     Missing(String),
     /// `strict:` and the decoded part is not UTF-8 or holds NUL.
     Undecodable(String),
-    /// `puny:` or `idn:`, which need IDNA (the CLI has it; the library
-    /// keeps its dependencies minimal).
-    Unsupported(String),
+    /// `puny:` or `idn:` and the host is not a name IDNA can convert.
+    Idna(String),
 }
 
 impl fmt::Display for RenderError {
@@ -137,7 +179,7 @@ impl fmt::Display for RenderError {
                     "{p} decodes to bytes that are not UTF-8 text or hold NUL (strict:)"
                 )
             }
-            RenderError::Unsupported(p) => write!(f, "{p}: not supported here"),
+            RenderError::Idna(p) => write!(f, "{p} is not a name IDNA can convert (puny:, idn:)"),
         }
     }
 }
@@ -255,7 +297,35 @@ impl Template {
         if !lit.is_empty() {
             pieces.push(Piece::Text(lit));
         }
-        Ok(Template { pieces })
+        Ok(Template::of(pieces))
+    }
+
+    fn of(pieces: Vec<Piece>) -> Template {
+        Template {
+            pieces,
+            #[cfg(feature = "psl")]
+            section: crate::domain::Section::All,
+        }
+    }
+
+    /// Which rules of the Public Suffix List the `host:` fields use
+    /// (default: all, the private domains' too).
+    ///
+    /// ```
+    /// use urilex::{domain::Section, template::Template, UriRef};
+    /// let u = UriRef::parse("https://me.github.io/").unwrap();
+    /// let mut out = Vec::new();
+    /// let t = Template::parse("{host:registrable} {host:suffix}").unwrap();
+    /// t.render(&u, &mut out).unwrap();
+    /// assert_eq!(out, b"me.github.io github.io");
+    /// out.clear();
+    /// t.section(Section::Icann).render(&u, &mut out).unwrap();
+    /// assert_eq!(out, b"github.io io");
+    /// ```
+    #[cfg(feature = "psl")]
+    pub fn section(mut self, section: crate::domain::Section) -> Template {
+        self.section = section;
+        self
     }
 
     /// Parses unfurl's `%` syntax: `%s` scheme, `%u` user info, `%d`
@@ -263,10 +333,11 @@ impl Template {
     /// `%q` query, `%f` fragment, `%a` authority, `%@` `%:` `%?` `%#` the
     /// separators when their part is there (`@` after the user info, `:`
     /// before the port, `?` before the query, `#` before the fragment),
-    /// `%%` a percent sign. Values are written as in the reference (unfurl
-    /// writes the raw query too). `%S`, `%r` and `%t` (subdomain, root and
-    /// top-level domain) need the Public Suffix List, which the library
-    /// does not compile in: they are refused, with the offset.
+    /// `%%` a percent sign, and with the Public Suffix List (feature `psl`)
+    /// `%S` the subdomain, `%r` the root (the registrable domain's own
+    /// label) and `%t` the public suffix. Values are written as in the
+    /// reference (unfurl writes the raw query too); without the feature,
+    /// `%S`, `%r` and `%t` are refused, with their offset.
     ///
     /// ```
     /// use urilex::{template::Template, UriRef};
@@ -282,6 +353,7 @@ impl Template {
             strict: false,
             must: false,
             default_port: false,
+            idna: None,
         };
         let part = |p: &'static str| raw(Field::Part(p));
         let b = text.as_bytes();
@@ -313,13 +385,20 @@ impl Template {
                 b':' => Piece::When(b':', part("port")),
                 b'?' => Piece::When(b'?', part("query")),
                 b'#' => Piece::When(b'#', part("fragment")),
+                #[cfg(feature = "psl")]
+                b'S' => Piece::Field(raw(Field::Domain(DomainPart::Sub))),
+                #[cfg(feature = "psl")]
+                b'r' => Piece::Field(raw(Field::Domain(DomainPart::Root))),
+                #[cfg(feature = "psl")]
+                b't' => Piece::Field(raw(Field::Domain(DomainPart::Suffix))),
+                #[cfg(not(feature = "psl"))]
                 c @ (b'S' | b'r' | b't') => {
                     return Err(TemplateError {
                         index: i,
                         message: format!(
-                        "`%{}` needs the Public Suffix List, which urilex's library does not have",
-                        c as char
-                    ),
+                            "`%{}` needs the Public Suffix List: urilex's feature `psl`",
+                            c as char
+                        ),
                     })
                 }
                 c => {
@@ -338,29 +417,39 @@ impl Template {
         if !lit.is_empty() {
             pieces.push(Piece::Text(lit));
         }
-        Ok(Template { pieces })
+        Ok(Template::of(pieces))
     }
 
     /// Writes `u` with the template into `out` (appended to).
+    ///
+    /// A value is written into `out` as it is made: nothing is allocated
+    /// but what `out` grows by, except for the `puny:` and `idn:`
+    /// conversions. On an error, `out` holds what was written before it.
     pub fn render(&self, u: &UriRef<'_>, out: &mut Vec<u8>) -> Result<(), RenderError> {
         for p in &self.pieces {
             match p {
                 Piece::Text(t) => out.extend_from_slice(t),
-                Piece::Field(spec) => field(spec, u, out)?,
+                Piece::Field(spec) => self.value(spec, spec.must, spec.strict, u, out)?,
                 Piece::When(sep, spec) => {
-                    let mut probe = Vec::new();
-                    let quiet = Spec {
-                        must: false,
-                        strict: false,
-                        ..spec.clone()
-                    };
-                    if present(&quiet, u, &mut probe) {
+                    if self.present(spec, u, out) {
                         out.push(*sep);
                     }
                 }
             }
         }
         Ok(())
+    }
+
+    /// Whether the field has a value for `u` (what a conditional separator
+    /// asks): it is written at the end of `out`, then taken back.
+    fn present(&self, spec: &Spec, u: &UriRef<'_>, out: &mut Vec<u8>) -> bool {
+        if let Field::Part(p) = &spec.field {
+            return part(u, p, spec.default_port).is_some();
+        }
+        let mark = out.len();
+        let ok = self.value(spec, true, false, u, out).is_ok();
+        out.truncate(mark);
+        ok
     }
 }
 
@@ -371,6 +460,7 @@ fn parse_field(inner: &str) -> Result<Spec, String> {
         strict: false,
         must: false,
         default_port: false,
+        idna: None,
     };
     let mut rest = inner;
     loop {
@@ -386,11 +476,18 @@ fn parse_field(inner: &str) -> Result<Spec, String> {
         } else if let Some(r) = rest.strip_prefix("default:") {
             spec.default_port = true;
             rest = r;
-        } else if rest.starts_with("puny:") || rest.starts_with("idn:") {
-            return Err(format!(
-                "`{}` needs IDNA, which urilex's library does not have",
-                &rest[..rest.find(':').unwrap_or(0) + 1]
-            ));
+        } else if let Some((how, r)) = rest
+            .strip_prefix("puny:")
+            .map(|r| (Idna::Puny, r))
+            .or_else(|| rest.strip_prefix("idn:").map(|r| (Idna::Idn, r)))
+        {
+            if !cfg!(feature = "idna") {
+                return Err(String::from(
+                    "`puny:` and `idn:` need IDNA: urilex's feature `idna`",
+                ));
+            }
+            spec.idna = Some(how);
+            rest = r;
         } else if let Some(r) = rest.strip_prefix(':') {
             spec.encoded = true;
             rest = r;
@@ -415,6 +512,25 @@ fn parse_field(inner: &str) -> Result<Spec, String> {
                 ))
             }
         }
+    } else if let Some(h) = rest.strip_prefix("host:") {
+        let part = match h {
+            "registrable" => DomainPart::Registrable,
+            "suffix" => DomainPart::Suffix,
+            "sub" => DomainPart::Sub,
+            "root" => DomainPart::Root,
+            "nowww" => DomainPart::NoWww,
+            _ => {
+                return Err(format!(
+                    "`host:{h}`: one of registrable, suffix, sub, root, nowww"
+                ))
+            }
+        };
+        if part != DomainPart::NoWww && !cfg!(feature = "psl") {
+            return Err(format!(
+                "`host:{h}` needs the Public Suffix List: urilex's feature `psl`"
+            ));
+        }
+        Field::Domain(part)
     } else if let Some(&p) = PARTS.iter().find(|&&p| p == rest) {
         Field::Part(p)
     } else {
@@ -423,86 +539,235 @@ fn parse_field(inner: &str) -> Result<Spec, String> {
     Ok(spec)
 }
 
-/// Writes one field.
-fn field(spec: &Spec, u: &UriRef<'_>, out: &mut Vec<u8>) -> Result<(), RenderError> {
-    let name = || match &spec.field {
+fn field_name(field: &Field) -> String {
+    match field {
         Field::Url => String::from("url"),
         Field::Part(p) => p.to_string(),
         Field::QueryKey(k) => format!("query:{k}"),
         Field::QueryAll(k) => format!("query-all:{k}"),
         Field::Segment(n) => format!("path:{n}"),
         Field::Extension => String::from("path:ext"),
-    };
-    let put = |text: &str, out: &mut Vec<u8>, decode: Decode| -> Result<(), RenderError> {
-        if spec.encoded {
-            out.extend_from_slice(text.as_bytes());
-            return Ok(());
-        }
-        let d = crate::query::decode(text, decode);
-        if spec.strict && (d.contains(&0) || std::str::from_utf8(&d).is_err()) {
-            return Err(RenderError::Undecodable(name()));
-        }
-        out.extend_from_slice(&d);
-        Ok(())
-    };
-    let value: Option<Cow<'_, str>> = match &spec.field {
-        Field::Url => Some(Cow::Borrowed(u.as_str())),
-        Field::Part(p) => part(u, p, spec.default_port),
-        Field::QueryKey(k) => {
-            let q = u.query().unwrap_or("");
-            let mut all = params(q).named(k, Decode::Percent);
-            match all.next() {
-                Some(p) => {
-                    let v = p.value.unwrap_or("");
-                    return put(v, out, Decode::Percent);
-                }
-                None => None,
-            }
-        }
-        Field::QueryAll(k) => {
-            let q = u.query().unwrap_or("");
-            let mut any = false;
-            for p in params(q).named(k, Decode::Percent) {
-                if any {
-                    out.push(b' ');
-                }
-                any = true;
-                put(p.value.unwrap_or(""), out, Decode::Percent)?;
-            }
-            if any {
-                return Ok(());
-            }
-            None
-        }
-        Field::Segment(n) => segment(u.path(), *n).map(Cow::Borrowed),
-        Field::Extension => {
-            let last = u.path().rsplit('/').next().unwrap_or("");
-            last.rfind('.').map(|k| Cow::Borrowed(&last[k + 1..]))
-        }
-    };
-    match value {
-        Some(v) => put(&v, out, Decode::Percent),
-        None if spec.must => Err(RenderError::Missing(name())),
-        None => Ok(()),
+        Field::Domain(d) => String::from(match d {
+            DomainPart::Registrable => "host:registrable",
+            DomainPart::Suffix => "host:suffix",
+            DomainPart::Sub => "host:sub",
+            DomainPart::Root => "host:root",
+            DomainPart::NoWww => "host:nowww",
+        }),
     }
 }
 
-/// Whether the field has a value for `u` (what a conditional separator
-/// asks).
-fn present(spec: &Spec, u: &UriRef<'_>, scratch: &mut Vec<u8>) -> bool {
-    match &spec.field {
-        Field::Url => true,
-        Field::Part(p) => part(u, p, spec.default_port).is_some(),
-        // The others write nothing when absent, and something (perhaps
-        // empty) when present: ask them.
-        _ => {
-            let must = Spec {
-                must: true,
-                ..spec.clone()
-            };
-            field(&must, u, scratch).is_ok()
+impl Template {
+    /// Writes one field's value at the end of `out` (`must` and `strict`
+    /// as the caller asks: a conditional separator's probe sets `must`
+    /// alone). On an error, what the field wrote is taken back.
+    fn value(
+        &self,
+        spec: &Spec,
+        must: bool,
+        strict: bool,
+        u: &UriRef<'_>,
+        out: &mut Vec<u8>,
+    ) -> Result<(), RenderError> {
+        let mark = out.len();
+        let r = self.write_value(spec, must, u, out).and_then(|()| {
+            let v = &out[mark..];
+            if strict && (v.contains(&0) || std::str::from_utf8(v).is_err()) {
+                Err(RenderError::Undecodable(field_name(&spec.field)))
+            } else {
+                Ok(())
+            }
+        });
+        if r.is_err() {
+            out.truncate(mark);
+        }
+        r
+    }
+
+    fn write_value(
+        &self,
+        spec: &Spec,
+        must: bool,
+        u: &UriRef<'_>,
+        out: &mut Vec<u8>,
+    ) -> Result<(), RenderError> {
+        let missing = || {
+            if must {
+                Err(RenderError::Missing(field_name(&spec.field)))
+            } else {
+                Ok(())
+            }
+        };
+        let how = if spec.encoded {
+            Decode::None
+        } else {
+            Decode::Percent
+        };
+        let mark = out.len();
+        match &spec.field {
+            Field::Url => match (spec.idna, u.span(Component::Host)) {
+                (Some(_), Some(h)) if u.host_kind() == Some(crate::HostKind::RegName) => {
+                    let text = u.as_str();
+                    out.extend_from_slice(&text.as_bytes()[..h.start]);
+                    let at = out.len();
+                    decode_into(&text[h.clone()], Decode::Percent, out);
+                    idna(spec, at, out)?;
+                    out.extend_from_slice(&text.as_bytes()[h.end..]);
+                    Ok(())
+                }
+                _ => {
+                    out.extend_from_slice(u.as_str().as_bytes());
+                    Ok(())
+                }
+            },
+            Field::Part(p) => match part(u, p, spec.default_port) {
+                Some(v) => {
+                    decode_into(&v, how, out);
+                    if *p == "host" && u.host_kind() == Some(crate::HostKind::RegName) {
+                        idna(spec, mark, out)?;
+                    }
+                    Ok(())
+                }
+                None => missing(),
+            },
+            Field::QueryKey(k) => {
+                let q = u.query().unwrap_or("");
+                match params(q).named(k, Decode::Percent).next() {
+                    Some(p) => {
+                        decode_into(p.value.unwrap_or(""), how, out);
+                        Ok(())
+                    }
+                    None => missing(),
+                }
+            }
+            Field::QueryAll(k) => {
+                let q = u.query().unwrap_or("");
+                let mut any = false;
+                for p in params(q).named(k, Decode::Percent) {
+                    if any {
+                        out.push(b' ');
+                    }
+                    any = true;
+                    decode_into(p.value.unwrap_or(""), how, out);
+                }
+                if any {
+                    Ok(())
+                } else {
+                    missing()
+                }
+            }
+            Field::Segment(n) => match segment(u.path(), *n) {
+                Some(v) => {
+                    decode_into(v, how, out);
+                    Ok(())
+                }
+                None => missing(),
+            },
+            Field::Extension => {
+                let last = u.path().rsplit('/').next().unwrap_or("");
+                match last.rfind('.') {
+                    Some(k) => {
+                        decode_into(&last[k + 1..], how, out);
+                        Ok(())
+                    }
+                    None => missing(),
+                }
+            }
+            Field::Domain(DomainPart::NoWww) => {
+                match u
+                    .host_str()
+                    .filter(|_| u.host_kind() == Some(crate::HostKind::RegName))
+                {
+                    Some(h) => {
+                        let cut = h.get(..4).is_some_and(|w| w.eq_ignore_ascii_case("www."));
+                        decode_into(if cut { &h[4..] } else { h }, how, out);
+                        idna(spec, mark, out)
+                    }
+                    None => missing(),
+                }
+            }
+            Field::Domain(d) => {
+                if self.domain_part(*d, u, out) {
+                    idna(spec, mark, out)
+                } else {
+                    missing()
+                }
+            }
         }
     }
+
+    /// Writes a part of the host's name by the Public Suffix List: the
+    /// name looked up is written at the end of `out`, and the part moved
+    /// to where it starts. `false` (nothing written) when there is none.
+    #[cfg(feature = "psl")]
+    fn domain_part(&self, d: DomainPart, u: &UriRef<'_>, out: &mut Vec<u8>) -> bool {
+        use crate::domain;
+        let mark = out.len();
+        let found = (|| {
+            if u.host_kind()? != crate::HostKind::RegName {
+                return None;
+            }
+            if !domain::push_lookup_name(u.host_str()?, out) {
+                return None;
+            }
+            let name = &out[mark..];
+            let dom = domain::of_name(name, self.section)?;
+            let range = |part: &[u8]| {
+                let start = part.as_ptr() as usize - name.as_ptr() as usize;
+                start..start + part.len()
+            };
+            Some(match d {
+                DomainPart::Registrable => range(dom.registrable()?),
+                DomainPart::Suffix => range(dom.suffix()),
+                DomainPart::Sub => range(dom.sub()?),
+                DomainPart::Root => range(dom.root()?),
+                DomainPart::NoWww => return None,
+            })
+        })();
+        match found {
+            Some(r) => {
+                out.copy_within(mark + r.start..mark + r.end, mark);
+                out.truncate(mark + r.len());
+                true
+            }
+            None => {
+                out.truncate(mark);
+                false
+            }
+        }
+    }
+
+    #[cfg(not(feature = "psl"))]
+    fn domain_part(&self, _: DomainPart, _: &UriRef<'_>, _: &mut Vec<u8>) -> bool {
+        false
+    }
+}
+
+/// Converts the host name written at `out[at..]` as `puny:` or `idn:` asks
+/// (nothing without either).
+#[cfg(feature = "idna")]
+fn idna(spec: &Spec, at: usize, out: &mut Vec<u8>) -> Result<(), RenderError> {
+    let Some(how) = spec.idna else {
+        return Ok(());
+    };
+    let fail = || RenderError::Idna(field_name(&spec.field));
+    let name = std::str::from_utf8(&out[at..]).map_err(|_| fail())?;
+    let converted = match how {
+        Idna::Puny => ::idna::domain_to_ascii(name).map_err(|_| fail())?,
+        Idna::Idn => {
+            let (s, r) = ::idna::domain_to_unicode(name);
+            r.map_err(|_| fail())?;
+            s
+        }
+    };
+    out.truncate(at);
+    out.extend_from_slice(converted.as_bytes());
+    Ok(())
+}
+
+#[cfg(not(feature = "idna"))]
+fn idna(_: &Spec, _: usize, _: &mut Vec<u8>) -> Result<(), RenderError> {
+    Ok(())
 }
 
 /// A part's text as written: trurl's names, and the extensions' (a
@@ -624,10 +889,117 @@ mod tests {
             .unwrap_err()
             .contains("strict:"));
         assert_eq!(get("{:query:bad}", u).unwrap(), "%FF");
+        #[cfg(not(feature = "idna"))]
         assert!(Template::parse("{puny:host}")
             .unwrap_err()
             .to_string()
             .contains("IDNA"));
+        // A failed `strict:` field takes back what it wrote.
+        let t = Template::parse("a{strict:query:bad}").unwrap();
+        let mut out = Vec::new();
+        let r = t.render(&crate::UriRef::parse(u).unwrap(), &mut out);
+        assert!(r.is_err());
+        assert_eq!(out, b"a");
+    }
+
+    /// The Public Suffix List fields (the list's own rules in
+    /// `domain::tests`); `host:nowww` needs no list.
+    #[test]
+    fn host_names() {
+        let u = "http://WWW.Example.co.uk:8/";
+        assert_eq!(
+            get("{host:nowww}|{:host:nowww}", u).unwrap(),
+            "Example.co.uk|Example.co.uk"
+        );
+        assert_eq!(
+            get("{host:nowww}", "http://www2.example/").unwrap(),
+            "www2.example"
+        );
+        assert_eq!(get("<{host:nowww}>", "http://[::1]/").unwrap(), "<>");
+        #[cfg(not(feature = "psl"))]
+        assert!(Template::parse("{host:registrable}").is_err());
+        #[cfg(feature = "psl")]
+        {
+            assert_eq!(
+                get("{host:registrable}|{host:suffix}|{host:sub}|{host:root}", u).unwrap(),
+                "example.co.uk|co.uk|www|example"
+            );
+            assert_eq!(
+                get(
+                    "{host:registrable}|{host:suffix}|{host:sub}|",
+                    "http://a.b.GitHub.io./"
+                )
+                .unwrap(),
+                "b.github.io|github.io|a|"
+            );
+            // No list answer: IP literals, unknown suffixes, a bare suffix's
+            // registrable domain; `must:` makes it an error.
+            assert_eq!(
+                get("<{host:registrable}>", "http://192.0.2.1/").unwrap(),
+                "<>"
+            );
+            assert_eq!(
+                get("<{host:suffix}>", "http://intranet.corp/").unwrap(),
+                "<>"
+            );
+            assert_eq!(
+                get("<{host:registrable}>{host:suffix}", "http://co.uk/").unwrap(),
+                "<>co.uk"
+            );
+            assert!(get("{must:host:registrable}", "http://co.uk/").is_err());
+            assert_eq!(
+                get("{+.host:sub}", "http://example.com/").unwrap_err(),
+                "unknown field `+.host:sub` at byte 1 of the template"
+            );
+            assert_eq!(
+                get("{host:sub+@}x", "http://a.example.com/").unwrap(),
+                "a@x"
+            );
+            assert_eq!(get("{host:sub+@}x", "http://example.com/").unwrap(), "x");
+            assert!(Template::parse("{host:tld}").is_err());
+        }
+    }
+
+    /// UTS 46 (non-transitional): `ß` stays, upper case folds.
+    #[cfg(feature = "idna")]
+    #[test]
+    fn puny_and_idn() {
+        let u = "https://B%C3%BCcher.example/x?y";
+        assert_eq!(get("{puny:host}", u).unwrap(), "xn--bcher-kva.example");
+        assert_eq!(
+            get("{puny:url}", u).unwrap(),
+            "https://xn--bcher-kva.example/x?y"
+        );
+        assert_eq!(
+            get("{idn:host}", "http://xn--bcher-kva.example/").unwrap(),
+            "bücher.example"
+        );
+        assert_eq!(
+            get("{puny:host}", "http://fa%C3%9F.de/").unwrap(),
+            "xn--fa-hia.de"
+        );
+        // IP literals are left as they are.
+        assert_eq!(get("{puny:host}", "http://[::1]/").unwrap(), "[::1]");
+        assert_eq!(
+            get("{puny:host}", "http://192.0.2.1/").unwrap(),
+            "192.0.2.1"
+        );
+        // Not a name IDNA converts: an error naming the field.
+        assert!(get("{puny:host}", "http://%FF.example/")
+            .unwrap_err()
+            .contains("IDNA"));
+        assert!(get("{idn:host}", "http://xn--a.example/")
+            .unwrap_err()
+            .contains("IDNA"));
+        #[cfg(feature = "psl")]
+        assert_eq!(
+            get(
+                "{idn:host:registrable}",
+                "http://www.xn--85x722f.xn--55qx5d.cn/"
+            )
+            .unwrap(),
+            "食狮.公司.cn"
+        );
     }
 
     /// `zoneid` is RFC 6874's zone part, decoded.
@@ -681,7 +1053,10 @@ mod tests {
             pct("%s://%u%@%d%:%P%p%?%q%#%f", "http://h/").unwrap(),
             "http://h/"
         );
+        #[cfg(not(feature = "psl"))]
         assert!(pct("%r", u).unwrap_err().contains("Public Suffix List"));
+        #[cfg(feature = "psl")]
+        assert_eq!(pct("%S|%r|%t", u).unwrap(), "sub|example|com");
         assert!(pct("%z", u).unwrap_err().contains("unknown directive"));
         assert_eq!(pct("50%", u).unwrap(), "50%");
     }

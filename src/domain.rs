@@ -1,0 +1,341 @@
+//! Registrable domains: a host's public suffix, the registrable domain
+//! (the suffix and one label more) and the subdomain before it, by the
+//! Public Suffix List compiled in (the `psl` crate, feature `psl`; its
+//! version pins the list's date: `cargo update -p psl` takes the newest).
+//!
+//! The name looked up is the host as a name: percent-decoded, ASCII
+//! letters lower-cased, one trailing dot dropped ([`lookup_name`]). IP
+//! literals, names with an empty label and names whose last label the list
+//! does not know (its implicit `*` rule) have no suffix: `None`.
+//!
+//! The list has two sections, ICANN's and the private domains (`github.io`,
+//! `blogspot.com`); [`Section::All`] matches both, as browsers do. The
+//! `psl` crate always matches the longest rule of either section, so the
+//! ICANN-only answer ([`Section::Icann`]) is computed from it: while the
+//! longest match is a private rule, the name is looked up again without
+//! its labels left of that rule's last label (`foo.github.io` → `io`), which
+//! finds the longest rule of fewer labels; the first ICANN rule found is
+//! the ICANN suffix (every rule that matches the shorter name matches the
+//! host, so none is missed).
+//!
+//! ```
+//! use urilex::domain::{lookup, Section};
+//! use urilex::UriRef;
+//! let u = UriRef::parse("https://Foo.Bar.GitHub.io./x").unwrap();
+//! let mut scratch = Vec::new();
+//! let d = lookup(&u, Section::All, &mut scratch).unwrap();
+//! assert_eq!(d.suffix(), b"github.io");
+//! assert_eq!(d.registrable(), Some(&b"bar.github.io"[..]));
+//! assert_eq!(d.sub(), Some(&b"foo"[..]));
+//! assert!(d.is_private());
+//! let d = lookup(&u, Section::Icann, &mut scratch).unwrap();
+//! assert_eq!((d.suffix(), d.registrable()), (&b"io"[..], Some(&b"github.io"[..])));
+//! ```
+
+use crate::{HostKind, UriRef};
+use psl::Psl as _;
+
+/// Which rules of the list count.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Section {
+    /// ICANN's and the private domains' rules (the list as browsers use it).
+    #[default]
+    All,
+    /// ICANN's rules only.
+    Icann,
+}
+
+impl Section {
+    /// `all` or `icann`.
+    pub fn by_name(name: &str) -> Option<Section> {
+        match name {
+            "all" => Some(Section::All),
+            "icann" => Some(Section::Icann),
+            _ => None,
+        }
+    }
+}
+
+/// Where a name's suffix and registrable domain start.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Split {
+    /// Byte offset of the public suffix.
+    pub suffix: usize,
+    /// Byte offset of the registrable domain; `None` when the name is
+    /// itself a public suffix.
+    pub registrable: Option<usize>,
+    /// The rule that matched is in the private section.
+    pub private: bool,
+}
+
+/// A name with its split.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Domain<'s> {
+    name: &'s [u8],
+    split: Split,
+}
+
+impl<'s> Domain<'s> {
+    /// The name looked up (see [`lookup_name`]).
+    pub fn name(&self) -> &'s [u8] {
+        self.name
+    }
+    /// The public suffix (`co.uk`).
+    pub fn suffix(&self) -> &'s [u8] {
+        &self.name[self.split.suffix..]
+    }
+    /// The registrable domain (`example.co.uk`), when the name is more than
+    /// a suffix.
+    pub fn registrable(&self) -> Option<&'s [u8]> {
+        self.split.registrable.map(|r| &self.name[r..])
+    }
+    /// The registrable domain's own label (`example`): unfurl's root.
+    pub fn root(&self) -> Option<&'s [u8]> {
+        let r = self.split.registrable?;
+        Some(&self.name[r..self.split.suffix - 1])
+    }
+    /// The labels before the registrable domain (`www.eu`), when there are
+    /// any.
+    pub fn sub(&self) -> Option<&'s [u8]> {
+        match self.split.registrable {
+            Some(r) if r > 0 => Some(&self.name[..r - 1]),
+            _ => None,
+        }
+    }
+    /// Whether the suffix is a rule of the private section.
+    pub fn is_private(&self) -> bool {
+        self.split.private
+    }
+    /// The split itself.
+    pub fn split(&self) -> Split {
+        self.split
+    }
+}
+
+/// Writes the name a host is looked up by into `out` (cleared first):
+/// percent-decoded, ASCII lower-cased, one trailing dot dropped. `false`
+/// (and `out` left empty) when the host is empty or has an empty label.
+pub fn lookup_name(host: &str, out: &mut Vec<u8>) -> bool {
+    out.clear();
+    push_lookup_name(host, out)
+}
+
+/// [`lookup_name`] appending to `out` (left as it was on `false`).
+pub(crate) fn push_lookup_name(host: &str, out: &mut Vec<u8>) -> bool {
+    let mark = out.len();
+    let b = host.as_bytes();
+    let mut i = 0;
+    while i < b.len() {
+        let c = match crate::pct::pct_at(b, i) {
+            Some(v) => {
+                i += 3;
+                v
+            }
+            None => {
+                i += 1;
+                b[i - 1]
+            }
+        };
+        out.push(c.to_ascii_lowercase());
+    }
+    if out.len() > mark && out.last() == Some(&b'.') {
+        out.pop();
+    }
+    let name = &out[mark..];
+    if name.is_empty() || name[0] == b'.' || name.windows(2).any(|w| w == b"..") {
+        out.truncate(mark);
+        return false;
+    }
+    true
+}
+
+/// The split of `name` (as [`lookup_name`] writes it) by `section`'s
+/// rules, or `None` when the list does not know its last label.
+///
+/// ```
+/// use urilex::domain::{split, Section};
+/// let s = split(b"a.b.example.co.uk", Section::All).unwrap();
+/// assert_eq!((s.suffix, s.registrable), (12, Some(4)));
+/// assert!(split(b"example.invalidtld", Section::All).is_none());
+/// ```
+pub fn split(name: &[u8], section: Section) -> Option<Split> {
+    // The name looked up is name[start..].
+    let mut start = 0;
+    loop {
+        let info = psl::List.find(name[start..].rsplit(|&c| c == b'.'));
+        let typ = info.typ?;
+        if info.len == 0 || info.len > name.len() - start {
+            return None;
+        }
+        let suffix = name.len() - info.len;
+        let private = typ == psl::Type::Private;
+        if private && section == Section::Icann {
+            // Again without the labels left of the rule's last label.
+            let last = name[suffix..].iter().rposition(|&c| c == b'.')?;
+            start = suffix + last + 1;
+            continue;
+        }
+        let registrable = (suffix > 0).then(|| {
+            name[..suffix - 1]
+                .iter()
+                .rposition(|&c| c == b'.')
+                .map_or(0, |k| k + 1)
+        });
+        return Some(Split {
+            suffix,
+            registrable,
+            private,
+        });
+    }
+}
+
+/// The domain of `u`'s host, its name written into `scratch`: `None` for
+/// references without a host, IP literals, and names the list has no
+/// suffix for.
+pub fn lookup<'s>(
+    u: &UriRef<'_>,
+    section: Section,
+    scratch: &'s mut Vec<u8>,
+) -> Option<Domain<'s>> {
+    if u.host_kind()? != HostKind::RegName {
+        return None;
+    }
+    if !lookup_name(u.host_str()?, scratch) {
+        return None;
+    }
+    let split = split(scratch, section)?;
+    Some(Domain {
+        name: scratch,
+        split,
+    })
+}
+
+/// The domain of a name already in lookup form ([`lookup_name`]).
+pub fn of_name(name: &[u8], section: Section) -> Option<Domain<'_>> {
+    Some(Domain {
+        name,
+        split: split(name, section)?,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parts(host: &str, section: Section) -> Option<(String, Option<String>, Option<String>)> {
+        let mut name = Vec::new();
+        if !lookup_name(host, &mut name) {
+            return None;
+        }
+        let d = of_name(&name, section)?;
+        let s = |b: &[u8]| String::from_utf8(b.to_vec()).unwrap();
+        Some((s(d.suffix()), d.registrable().map(s), d.sub().map(s)))
+    }
+
+    fn t(
+        suffix: &str,
+        reg: Option<&str>,
+        sub: Option<&str>,
+    ) -> Option<(String, Option<String>, Option<String>)> {
+        Some((suffix.into(), reg.map(Into::into), sub.map(Into::into)))
+    }
+
+    /// Rules of the list (publicsuffix.org/list/, as the `psl` crate
+    /// compiled it): multi-label suffixes, wildcards and exceptions.
+    #[test]
+    fn the_lists_rules() {
+        let all = Section::All;
+        assert_eq!(
+            parts("www.example.co.uk", all),
+            t("co.uk", Some("example.co.uk"), Some("www"))
+        );
+        assert_eq!(
+            parts("example.com", all),
+            t("com", Some("example.com"), None)
+        );
+        assert_eq!(parts("com", all), t("com", None, None));
+        // `*.ck` makes every label under ck a suffix; `!www.ck` excepts one.
+        assert_eq!(parts("a.b.ck", all), t("b.ck", Some("a.b.ck"), None));
+        assert_eq!(parts("www.ck", all), t("ck", Some("www.ck"), None));
+        assert_eq!(parts("a.www.ck", all), t("ck", Some("www.ck"), Some("a")));
+        // Unknown last label: no suffix (the implicit `*` rule is not used).
+        assert_eq!(parts("example.notatld", all), None);
+        assert_eq!(parts("localhost", all), None);
+        // IDN suffixes, in Unicode and as A-labels.
+        assert_eq!(
+            parts("食狮.公司.cn", all),
+            t("公司.cn", Some("食狮.公司.cn"), None)
+        );
+        assert_eq!(
+            parts("www.xn--85x722f.xn--55qx5d.cn", all),
+            t(
+                "xn--55qx5d.cn",
+                Some("xn--85x722f.xn--55qx5d.cn"),
+                Some("www")
+            )
+        );
+    }
+
+    #[test]
+    fn private_section() {
+        assert_eq!(
+            parts("a.b.github.io", Section::All),
+            t("github.io", Some("b.github.io"), Some("a"))
+        );
+        assert_eq!(
+            parts("a.b.github.io", Section::Icann),
+            t("io", Some("github.io"), Some("a.b"))
+        );
+        assert_eq!(parts("github.io", Section::All), t("github.io", None, None));
+        assert_eq!(
+            parts("github.io", Section::Icann),
+            t("io", Some("github.io"), None)
+        );
+        let mut n = Vec::new();
+        assert!(lookup_name("x.github.io", &mut n));
+        assert!(of_name(&n, Section::All).unwrap().is_private());
+        assert!(!of_name(&n, Section::Icann).unwrap().is_private());
+    }
+
+    #[test]
+    fn the_name_looked_up() {
+        let all = Section::All;
+        assert_eq!(
+            parts("WWW.Example.CO.UK", all),
+            t("co.uk", Some("example.co.uk"), Some("www"))
+        );
+        assert_eq!(
+            parts("example.com.", all),
+            t("com", Some("example.com"), None)
+        );
+        assert_eq!(
+            parts("ex%41mple.c%6Fm", all),
+            t("com", Some("example.com"), None)
+        );
+        assert_eq!(parts("%C3%A9.fr", all), t("fr", Some("é.fr"), None));
+        assert_eq!(parts("a..com", all), None);
+        assert_eq!(parts(".com", all), None);
+        assert_eq!(parts("", all), None);
+        assert_eq!(parts(".", all), None);
+    }
+
+    #[test]
+    fn hosts_of_references() {
+        let mut s = Vec::new();
+        for (u, want) in [
+            ("http://192.0.2.1/", None),
+            ("http://[::1]/", None),
+            ("mailto:a@example.com", None),
+            ("//sub.example.org:80", Some("example.org")),
+            ("file:///etc/passwd", None),
+        ] {
+            let u = UriRef::parse(u).unwrap();
+            let got =
+                lookup(&u, Section::All, &mut s).and_then(|d| d.registrable().map(<[u8]>::to_vec));
+            assert_eq!(got.as_deref(), want.map(str::as_bytes), "{}", u.as_str());
+        }
+        let u = UriRef::parse("https://a.b.example.co.uk/").unwrap();
+        let d = lookup(&u, Section::All, &mut s).unwrap();
+        assert_eq!(d.root(), Some(&b"example"[..]));
+    }
+}
