@@ -30,4 +30,5 @@ pub mod rows;
 pub mod run;
 pub mod schema;
 pub mod source;
+pub mod table;
 pub mod text;

@@ -354,7 +354,7 @@ fn opt_cell(out: &mut Vec<u8>, t: Option<&[u8]>, csv: bool) {
 }
 
 /// Text in a TSV cell (escaped) or a CSV field (quoted when needed).
-fn text_cell(out: &mut Vec<u8>, t: &[u8], csv: bool) {
+pub(crate) fn text_cell(out: &mut Vec<u8>, t: &[u8], csv: bool) {
     if csv {
         let quote = t.is_empty() || t.iter().any(|&b| matches!(b, b',' | b'"' | b'\n' | b'\r'));
         if !quote {
