@@ -82,9 +82,11 @@ impl NormalizeOptions {
 
 /// Default ports: RFC 1738 section 3 (ftp 21, http 80, gopher 70, nntp 119,
 /// telnet 23, wais 210, prospero 1525) and the registrations of https (RFC
-/// 9110: 443) and ws/wss (RFC 6455: 80/443).
+/// 9110: 443), ws/wss (RFC 6455: 80/443), ldap (RFC 4516 section 2:
+/// 389), imap (RFC 5092 section 3: 143), pop (RFC 2384 section 3: 110)
+/// and rtsp (RFC 7826 section 19.1: 554).
 pub fn default_port(scheme: &str) -> Option<u16> {
-    const TABLE: [(&str, u16); 10] = [
+    const TABLE: [(&str, u16); 14] = [
         ("ftp", 21),
         ("http", 80),
         ("gopher", 70),
@@ -95,6 +97,10 @@ pub fn default_port(scheme: &str) -> Option<u16> {
         ("https", 443),
         ("ws", 80),
         ("wss", 443),
+        ("ldap", 389),
+        ("imap", 143),
+        ("pop", 110),
+        ("rtsp", 554),
     ];
     TABLE
         .iter()

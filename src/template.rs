@@ -62,7 +62,7 @@ pub enum Field {
     /// One of the parts trurl names, or an extension's: `scheme`, `user`,
     /// `password`, `options`, `host`, `port`, `path`, `query`, `fragment`,
     /// `zoneid`, `userinfo`, `authority`.
-    Part(&'static str),
+    Part(Part),
     /// `query:KEY`: the first value of the key.
     QueryKey(String),
     /// `query-all:KEY`: every value of the key, space-separated.
@@ -137,6 +137,7 @@ const SEPARATORS: &[u8] = b"?#:@/;&";
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Template {
     pieces: Vec<Piece>,
+    one_line: bool,
     #[cfg(feature = "psl")]
     section: crate::domain::Section,
 }
@@ -186,20 +187,69 @@ impl fmt::Display for RenderError {
 
 impl std::error::Error for RenderError {}
 
-const PARTS: &[&str] = &[
-    "scheme",
-    "user",
-    "password",
-    "options",
-    "host",
-    "port",
-    "path",
-    "query",
-    "fragment",
-    "zoneid",
-    "userinfo",
-    "authority",
-];
+/// The parts trurl names, and the extensions' `userinfo` and `authority`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Part {
+    /// `scheme`.
+    Scheme,
+    /// `user`: the user info up to its first `:`.
+    User,
+    /// `password`: the user info after its first `:`.
+    Password,
+    /// `options`: an IMAP notion RFC 3986 does not have (always absent).
+    Options,
+    /// `host`.
+    Host,
+    /// `port` (an empty port is absent).
+    Port,
+    /// `path` (an empty path is absent).
+    Path,
+    /// `query`.
+    Query,
+    /// `fragment`.
+    Fragment,
+    /// `zoneid`: RFC 6874's zone.
+    ZoneId,
+    /// `userinfo`.
+    UserInfo,
+    /// `authority`.
+    Authority,
+}
+
+impl Part {
+    const ALL: [Part; 12] = [
+        Part::Scheme,
+        Part::User,
+        Part::Password,
+        Part::Options,
+        Part::Host,
+        Part::Port,
+        Part::Path,
+        Part::Query,
+        Part::Fragment,
+        Part::ZoneId,
+        Part::UserInfo,
+        Part::Authority,
+    ];
+
+    /// The name in templates.
+    pub fn name(self) -> &'static str {
+        match self {
+            Part::Scheme => "scheme",
+            Part::User => "user",
+            Part::Password => "password",
+            Part::Options => "options",
+            Part::Host => "host",
+            Part::Port => "port",
+            Part::Path => "path",
+            Part::Query => "query",
+            Part::Fragment => "fragment",
+            Part::ZoneId => "zoneid",
+            Part::UserInfo => "userinfo",
+            Part::Authority => "authority",
+        }
+    }
+}
 
 impl Template {
     /// Parses a template.
@@ -303,9 +353,26 @@ impl Template {
     fn of(pieces: Vec<Piece>) -> Template {
         Template {
             pieces,
+            one_line: false,
             #[cfg(feature = "psl")]
             section: crate::domain::Section::All,
         }
+    }
+
+    /// Writes CR and LF that come out of a value as `%0D` and `%0A`
+    /// (the template's own text is written as it is), so that each
+    /// reference gives one line.
+    ///
+    /// ```
+    /// use urilex::{template::Template, UriRef};
+    /// let t = Template::parse("{path}\\n").unwrap().one_line(true);
+    /// let mut out = Vec::new();
+    /// t.render(&UriRef::parse("/a%0Ab").unwrap(), &mut out).unwrap();
+    /// assert_eq!(out, b"/a%0Ab\n");
+    /// ```
+    pub fn one_line(mut self, on: bool) -> Template {
+        self.one_line = on;
+        self
     }
 
     /// Which rules of the Public Suffix List the `host:` fields use
@@ -355,7 +422,7 @@ impl Template {
             default_port: false,
             idna: None,
         };
-        let part = |p: &'static str| raw(Field::Part(p));
+        let part = |p: Part| raw(Field::Part(p));
         let b = text.as_bytes();
         let mut pieces = Vec::new();
         let mut lit = Vec::new();
@@ -372,19 +439,19 @@ impl Template {
                     i += 2;
                     continue;
                 }
-                b's' => Piece::Field(part("scheme")),
-                b'u' => Piece::Field(part("userinfo")),
-                b'd' => Piece::Field(part("host")),
-                b'P' => Piece::Field(part("port")),
-                b'p' => Piece::Field(part("path")),
+                b's' => Piece::Field(part(Part::Scheme)),
+                b'u' => Piece::Field(part(Part::UserInfo)),
+                b'd' => Piece::Field(part(Part::Host)),
+                b'P' => Piece::Field(part(Part::Port)),
+                b'p' => Piece::Field(part(Part::Path)),
                 b'e' => Piece::Field(raw(Field::Extension)),
-                b'q' => Piece::Field(part("query")),
-                b'f' => Piece::Field(part("fragment")),
-                b'a' => Piece::Field(part("authority")),
-                b'@' => Piece::When(b'@', part("userinfo")),
-                b':' => Piece::When(b':', part("port")),
-                b'?' => Piece::When(b'?', part("query")),
-                b'#' => Piece::When(b'#', part("fragment")),
+                b'q' => Piece::Field(part(Part::Query)),
+                b'f' => Piece::Field(part(Part::Fragment)),
+                b'a' => Piece::Field(part(Part::Authority)),
+                b'@' => Piece::When(b'@', part(Part::UserInfo)),
+                b':' => Piece::When(b':', part(Part::Port)),
+                b'?' => Piece::When(b'?', part(Part::Query)),
+                b'#' => Piece::When(b'#', part(Part::Fragment)),
                 #[cfg(feature = "psl")]
                 b'S' => Piece::Field(raw(Field::Domain(DomainPart::Sub))),
                 #[cfg(feature = "psl")]
@@ -444,7 +511,7 @@ impl Template {
     /// asks): it is written at the end of `out`, then taken back.
     fn present(&self, spec: &Spec, u: &UriRef<'_>, out: &mut Vec<u8>) -> bool {
         if let Field::Part(p) = &spec.field {
-            return part(u, p, spec.default_port).is_some();
+            return part(u, *p, spec.default_port).is_some();
         }
         let mark = out.len();
         let ok = self.value(spec, true, false, u, out).is_ok();
@@ -531,7 +598,7 @@ fn parse_field(inner: &str) -> Result<Spec, String> {
             ));
         }
         Field::Domain(part)
-    } else if let Some(&p) = PARTS.iter().find(|&&p| p == rest) {
+    } else if let Some(&p) = Part::ALL.iter().find(|p| p.name() == rest) {
         Field::Part(p)
     } else {
         return Err(format!("unknown field `{rest}`"));
@@ -542,7 +609,7 @@ fn parse_field(inner: &str) -> Result<Spec, String> {
 fn field_name(field: &Field) -> String {
     match field {
         Field::Url => String::from("url"),
-        Field::Part(p) => p.to_string(),
+        Field::Part(p) => p.name().to_string(),
         Field::QueryKey(k) => format!("query:{k}"),
         Field::QueryAll(k) => format!("query-all:{k}"),
         Field::Segment(n) => format!("path:{n}"),
@@ -571,6 +638,16 @@ impl Template {
     ) -> Result<(), RenderError> {
         let mark = out.len();
         let r = self.write_value(spec, must, u, out).and_then(|()| {
+            if self.one_line && out[mark..].iter().any(|&b| b == b'\n' || b == b'\r') {
+                let tail = out.split_off(mark);
+                for b in tail {
+                    match b {
+                        b'\n' => out.extend_from_slice(b"%0A"),
+                        b'\r' => out.extend_from_slice(b"%0D"),
+                        _ => out.push(b),
+                    }
+                }
+            }
             let v = &out[mark..];
             if strict && (v.contains(&0) || std::str::from_utf8(v).is_err()) {
                 Err(RenderError::Undecodable(field_name(&spec.field)))
@@ -620,10 +697,10 @@ impl Template {
                     Ok(())
                 }
             },
-            Field::Part(p) => match part(u, p, spec.default_port) {
+            Field::Part(p) => match part(u, *p, spec.default_port) {
                 Some(v) => {
                     decode_into(&v, how, out);
-                    if *p == "host" && u.host_kind() == Some(crate::HostKind::RegName) {
+                    if *p == Part::Host && u.host_kind() == Some(crate::HostKind::RegName) {
                         idna(spec, mark, out)?;
                     }
                     Ok(())
@@ -772,18 +849,18 @@ fn idna(_: &Spec, _: usize, _: &mut Vec<u8>) -> Result<(), RenderError> {
 
 /// A part's text as written: trurl's names, and the extensions' (a
 /// slice of the reference; only a default port is made).
-fn part<'a>(u: &UriRef<'a>, name: &str, default_port: bool) -> Option<Cow<'a, str>> {
+fn part<'a>(u: &UriRef<'a>, name: Part, default_port: bool) -> Option<Cow<'a, str>> {
     let text = match name {
-        "scheme" => u.scheme(),
-        "userinfo" => u.userinfo(),
-        "user" => u
+        Part::Scheme => u.scheme(),
+        Part::UserInfo => u.userinfo(),
+        Part::User => u
             .userinfo()
             .map(|i| i.split_once(':').map_or(i, |(a, _)| a)),
-        "password" => u.userinfo().and_then(|i| i.split_once(':')).map(|(_, p)| p),
-        "options" => None,
-        "host" => u.host_str(),
-        "authority" => u.authority(),
-        "port" => match u.port().filter(|p| !p.is_empty()) {
+        Part::Password => u.userinfo().and_then(|i| i.split_once(':')).map(|(_, p)| p),
+        Part::Options => None,
+        Part::Host => u.host_str(),
+        Part::Authority => u.authority(),
+        Part::Port => match u.port().filter(|p| !p.is_empty()) {
             Some(p) => Some(p),
             None if default_port => {
                 return u
@@ -794,11 +871,10 @@ fn part<'a>(u: &UriRef<'a>, name: &str, default_port: bool) -> Option<Cow<'a, st
             None => None,
         },
         // An empty path is absent, as trurl's "nothing".
-        "path" => u.component(Component::Path).filter(|p| !p.is_empty()),
-        "query" => u.query(),
-        "fragment" => u.fragment(),
-        "zoneid" => u.part("zone"),
-        _ => None,
+        Part::Path => u.component(Component::Path).filter(|p| !p.is_empty()),
+        Part::Query => u.query(),
+        Part::Fragment => u.fragment(),
+        Part::ZoneId => u.part("zone"),
     };
     text.map(Cow::Borrowed)
 }
