@@ -55,6 +55,17 @@ enum Command {
     /// URNs (RFC 8141, or draft-ietf-urnbis-rfc2141bis-urn-03) split into NID, NSS and
     /// components; with --equiv, pairs compared for lexical equivalence.
     Urn(cmd::urn::Args),
+    /// One line per record written with a template: trurl's `--get`
+    /// language (`{host}`, `{query:id}`, `{host:registrable}`, ...), or
+    /// unfurl's `%` directives with --percent.
+    Get(cmd::get::Args),
+    /// The key=value pairs of each query, one row per pair (line, key,
+    /// value, decoded key, decoded value).
+    Params(cmd::params::Args),
+    /// The keys of each query, one per line (--count: how often each).
+    Keys(cmd::params::Args),
+    /// The values of each query, one per line.
+    Values(cmd::params::Args),
     /// Print a shell completion script (install: `urilex completions bash >
     /// ~/.local/share/bash-completion/completions/urilex`).
     Completions {
@@ -76,6 +87,10 @@ fn main() -> ExitCode {
         Command::Normalize(a) => cmd::normalize::run(a),
         Command::Extract(a) => cmd::extract::run(a),
         Command::Urn(a) => cmd::urn::run(a),
+        Command::Get(a) => cmd::get::run(a),
+        Command::Params(a) => cmd::params::run(a, cmd::params::What::Params),
+        Command::Keys(a) => cmd::params::run(a, cmd::params::What::Keys),
+        Command::Values(a) => cmd::params::run(a, cmd::params::What::Values),
         Command::Completions { shell } => {
             let mut out = std::io::stdout().lock();
             clap_complete::generate(shell, &mut Cli::command(), "urilex", &mut out);

@@ -2,8 +2,11 @@
 //! ones flattened in from `args`), its `--help` examples, and `run`.
 
 pub mod extract;
+pub mod get;
 pub mod lint;
 pub mod normalize;
+pub mod ops;
+pub mod params;
 pub mod parse;
 pub mod resolve;
 pub mod stats;

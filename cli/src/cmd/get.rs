@@ -1,0 +1,93 @@
+//! `urilex get TEMPLATE`: one line per record, written with trurl's
+//! `--get` template language (unfurl's `%` directives with `--percent`).
+
+use super::ops::{Common, Items, Operation};
+use crate::failure::Failure;
+use urilex::template::Template;
+use urilex::UriRef;
+use urilex_io::table::{Cell, Kind};
+
+#[derive(clap::Args)]
+#[command(after_help = "Examples:
+  urilex get '{host}' samples/requests.txt
+  urilex get '{scheme}://{host}{+:port}{path}' urls.txt    the port's `:` only with a port
+  urilex get '{query:utm_source}' urls.txt                 a query value, decoded
+  urilex get '{query-all:tag}' urls.txt                    every value of a key, space-separated
+  urilex get '{host:registrable}' --count --top 20 urls.txt
+  urilex get --input combined --field referer '{host}' access.log
+  urilex get --percent '%d%p' urls.txt                     unfurl's `format`
+Fields: url scheme user password options host port path query fragment zoneid;
+userinfo authority query:KEY query-all:KEY path:N path:-N path:ext host:registrable
+host:suffix host:sub host:root host:nowww (extensions). Prefixes: url: or : (as
+written, not decoded), strict:, must:, default: (the port), puny:, idn:. A
+conditional separator: `{+:port}`, `{+?query}`, `{userinfo+@}` (one of ? # : @ / ; &).
+One line per record: an invalid reference (or a `must:`/`strict:` field that
+fails) gives an empty line and a message `urilex: FILE:LINE: ...` on stderr,
+and the exit status is 1. Values are the reference's text (decoded unless url:),
+never guessed: no scheme is added, an empty path stays empty, default ports are
+not dropped.")]
+pub struct Args {
+    /// The template: trurl's `--get` language, or unfurl's with --percent.
+    pub template: String,
+    /// Read the template as unfurl's `%` directives (%s %u %d %S %r %t %P %p %e %q %f %@ %: %? %# %a %%).
+    #[arg(long)]
+    pub percent: bool,
+    /// Which Public Suffix List rules the host: fields use: all (the
+    /// private domains' too, as browsers) or icann.
+    #[arg(long, value_enum, default_value_t = Psl::All)]
+    pub psl: Psl,
+    #[command(flatten)]
+    pub common: Common,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Psl {
+    All,
+    Icann,
+}
+
+impl Psl {
+    pub fn section(self) -> urilex::domain::Section {
+        match self {
+            Psl::All => urilex::domain::Section::All,
+            Psl::Icann => urilex::domain::Section::Icann,
+        }
+    }
+}
+
+struct Get(Template);
+
+impl Operation for Get {
+    fn columns(&self) -> Vec<(&'static str, Kind, bool)> {
+        vec![("value", Kind::Bytes, true)]
+    }
+    fn one_per_record(&self) -> bool {
+        true
+    }
+    fn text_as_is(&self) -> bool {
+        true
+    }
+    fn items(&self, u: &UriRef<'_>, out: &mut Items<'_>) -> Result<(), String> {
+        let mut s = std::mem::take(out.scratch);
+        s.clear();
+        let r = self.0.render(u, &mut s).map_err(|e| e.to_string());
+        if r.is_ok() {
+            out.item(&[Cell::Text(&s)]);
+        }
+        *out.scratch = s;
+        r
+    }
+}
+
+pub fn run(a: Args) -> Result<(), Failure> {
+    let t = if a.percent {
+        Template::parse_percent(&a.template)
+    } else {
+        Template::parse(&a.template)
+    }
+    .map_err(|e| Failure::Message(e.to_string()))?
+    .section(a.psl.section())
+    // On text lines, a value's own CR or LF would end the line early.
+    .one_line(a.common.format == super::ops::OpFormat::Text);
+    super::ops::run(&a.common, &Get(t))
+}

@@ -1,0 +1,660 @@
+//! What the operations on references share (`get`, `params`, `keys`,
+//! `values`, `hierarchy`, `edit`): their flags, reading records through the
+//! log pipeline (each reference read from the batch's spans, not parsed
+//! again), rows out in any table format, and `--unique` / `--count`.
+//!
+//! An operation turns each reference into items (a `get` line, a query
+//! pair, ...): cells in the operation's columns. They are written as rows
+//! (the input's line number first), or kept once each in first-seen order
+//! (`--unique`), or counted (`--count`; each worker counts what it reads,
+//! and the counts are merged at the end). Memory grows with the number of
+//! distinct items only.
+
+use crate::args::{InputsArg, ProfileArg, ThreadsArg};
+use crate::failure::Failure;
+use std::collections::{HashMap, HashSet};
+use std::hash::{BuildHasherDefault, Hasher};
+use std::io::Write;
+use std::path::PathBuf;
+use std::sync::Mutex;
+use urilex::{Syntax, UriRef};
+use urilex_io::rows::Value;
+use urilex_io::run::{Done, OutputFormat};
+use urilex_io::table::{Cell, Columns, Encoded, Kind, Rows, TableEncoder, TableSink};
+
+/// `--format` of the operations.
+#[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum OpFormat {
+    /// One value per line as it is (a decoded CR or LF written `%0D`,
+    /// `%0A`, so that lines stay lines); several values TSV.
+    Text,
+    Jsonl,
+    Tsv,
+    Csv,
+    Arrow,
+    Parquet,
+}
+
+/// The flags every operation takes.
+#[derive(clap::Args)]
+pub struct Common {
+    #[command(flatten)]
+    pub profile: ProfileArg,
+    /// Output format (`text`: values as they are, one per line; the table
+    /// formats have the input's line number first).
+    #[arg(long, value_enum, default_value_t = OpFormat::Text)]
+    pub format: OpFormat,
+    /// Print a header row first (TSV; CSV always has one).
+    #[arg(long)]
+    pub header: bool,
+    /// Write to this file instead of standard output.
+    #[arg(short, long, value_name = "FILE")]
+    pub output: Option<PathBuf>,
+    /// Each distinct value once, in the order first seen (memory grows
+    /// with the number of distinct values only).
+    #[arg(long, conflicts_with = "count")]
+    pub unique: bool,
+    /// Each distinct value with its count, most frequent first, ties by
+    /// value (memory grows with the number of distinct values only).
+    #[arg(long)]
+    pub count: bool,
+    /// With --count: only the K most frequent (implies --count).
+    #[arg(long, value_name = "K")]
+    pub top: Option<usize>,
+    #[command(flatten)]
+    pub threads: ThreadsArg,
+    #[command(flatten)]
+    pub inputs: InputsArg,
+}
+
+/// What an operation makes of a reference.
+pub trait Operation: Sync {
+    /// Its columns (without `line`, which comes first in rows).
+    fn columns(&self) -> Vec<(&'static str, Kind, bool)>;
+    /// Which of them make up a value for `--unique` and `--count`.
+    fn counted(&self) -> Vec<usize> {
+        (0..self.columns().len()).collect()
+    }
+    /// Whether every record gives exactly one item (`get`): a record
+    /// without a reference, or with an invalid one, then gives an empty
+    /// item (an empty line; a row of nulls).
+    fn one_per_record(&self) -> bool {
+        false
+    }
+    /// Whether its values are written on text lines as they are (they
+    /// hold no CR or LF of their own: `get`'s template sees to it).
+    fn text_as_is(&self) -> bool {
+        false
+    }
+    /// Whether text lines start with the input's line number (`params`).
+    fn text_line_number(&self) -> bool {
+        false
+    }
+    /// Writes `u`'s items to `out`; an error message for the row
+    /// otherwise. `scratch` is the worker's, kept between rows.
+    fn items(&self, u: &UriRef<'_>, out: &mut Items<'_>) -> Result<(), String>;
+}
+
+/// Where an operation's items go, for one row.
+pub struct Items<'o> {
+    sink: &'o mut ChunkOut,
+    line: u64,
+    pub scratch: &'o mut Vec<u8>,
+}
+
+impl Items<'_> {
+    /// One item: a cell per column.
+    pub fn item(&mut self, cells: &[Cell<'_>]) {
+        self.sink.item(self.line, cells);
+    }
+}
+
+enum Mode {
+    Text,
+    Rows,
+    Unique,
+    Count,
+}
+
+/// A worker's output for one chunk.
+struct ChunkOut {
+    mode: Mode,
+    as_is: bool,
+    numbered: bool,
+    counted: Vec<usize>,
+    text: Vec<u8>,
+    rows: Rows,
+    /// --unique: the chunk's distinct values in first-seen order.
+    seen: FastSet,
+    order: Vec<Box<[u8]>>,
+    key: Vec<u8>,
+    /// Messages for stderr, a line each.
+    messages: Vec<u8>,
+    invalid: u64,
+    /// --count: this worker's counts, over all its chunks (handed on when
+    /// the worker ends).
+    tally: FastMap,
+}
+
+impl Drop for ChunkOut {
+    fn drop(&mut self) {
+        let t = std::mem::take(&mut self.tally);
+        if !t.is_empty() {
+            if let Ok(mut all) = TALLIES.lock() {
+                all.push(t);
+            }
+        }
+    }
+}
+
+impl ChunkOut {
+    fn item(&mut self, line: u64, cells: &[Cell<'_>]) {
+        match self.mode {
+            Mode::Text => {
+                if self.numbered {
+                    let _ = write!(self.text, "{line}\t");
+                }
+                text_line(&mut self.text, cells, self.as_is)
+            }
+            Mode::Rows => {
+                let mut all = [Cell::Null; 8];
+                all[0] = Cell::U64(line);
+                for (k, c) in cells.iter().enumerate().take(7) {
+                    all[k + 1] = *c;
+                }
+                self.rows.push(&all[..cells.len() + 1]);
+            }
+            Mode::Unique | Mode::Count => {
+                key(&mut self.key, cells, &self.counted);
+                if matches!(self.mode, Mode::Unique) {
+                    if !self.seen.contains(self.key.as_slice()) {
+                        let k: Box<[u8]> = self.key.as_slice().into();
+                        self.seen.insert(k.clone());
+                        self.order.push(k);
+                    }
+                } else {
+                    match self.tally.get_mut(self.key.as_slice()) {
+                        Some(n) => *n += 1,
+                        None => {
+                            self.tally.insert(self.key.as_slice().into(), 1);
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// A value written on a text line: the bytes as they are but CR and LF.
+fn text_value(out: &mut Vec<u8>, t: &[u8]) {
+    let mut from = 0;
+    for (i, &b) in t.iter().enumerate() {
+        if b == b'\n' || b == b'\r' {
+            out.extend_from_slice(&t[from..i]);
+            out.extend_from_slice(if b == b'\n' { b"%0A" } else { b"%0D" });
+            from = i + 1;
+        }
+    }
+    out.extend_from_slice(&t[from..]);
+}
+
+fn text_line(out: &mut Vec<u8>, cells: &[Cell<'_>], as_is: bool) {
+    if let [Cell::Text(t)] = cells {
+        if as_is {
+            out.extend_from_slice(t);
+        } else {
+            text_value(out, t);
+        }
+    } else {
+        for (k, c) in cells.iter().enumerate() {
+            if k > 0 {
+                out.push(b'\t');
+            }
+            match c {
+                Cell::Text(t) => tsv(out, t),
+                Cell::U64(n) => {
+                    let _ = write!(out, "{n}");
+                }
+                Cell::Null => out.extend_from_slice(b"\\N"),
+            }
+        }
+    }
+    out.push(b'\n');
+}
+
+fn tsv(out: &mut Vec<u8>, t: &[u8]) {
+    for &b in t {
+        match b {
+            b'\\' => out.extend_from_slice(b"\\\\"),
+            b'\t' => out.extend_from_slice(b"\\t"),
+            b'\n' => out.extend_from_slice(b"\\n"),
+            b'\r' => out.extend_from_slice(b"\\r"),
+            _ => out.push(b),
+        }
+    }
+}
+
+/// A value's key: each counted cell as a tag (0 null, 1 text, 2 number)
+/// and its length-prefixed bytes.
+fn key(out: &mut Vec<u8>, cells: &[Cell<'_>], counted: &[usize]) {
+    out.clear();
+    for &k in counted {
+        match cells.get(k).copied().unwrap_or(Cell::Null) {
+            Cell::Null => out.push(0),
+            Cell::Text(t) => {
+                out.push(1);
+                out.extend_from_slice(&(t.len() as u64).to_le_bytes());
+                out.extend_from_slice(t);
+            }
+            Cell::U64(n) => {
+                out.push(2);
+                out.extend_from_slice(&n.to_le_bytes());
+            }
+        }
+    }
+}
+
+/// The cells of a key.
+fn cells_of(key: &[u8]) -> Vec<Cell<'_>> {
+    let mut cells = Vec::new();
+    let mut i = 0;
+    while i < key.len() {
+        let tag = key[i];
+        i += 1;
+        match tag {
+            0 => cells.push(Cell::Null),
+            1 => {
+                let n = u64::from_le_bytes(key[i..i + 8].try_into().expect("8 bytes")) as usize;
+                i += 8;
+                cells.push(Cell::Text(&key[i..i + n]));
+                i += n;
+            }
+            _ => {
+                let n = u64::from_le_bytes(key[i..i + 8].try_into().expect("8 bytes"));
+                i += 8;
+                cells.push(Cell::U64(n));
+            }
+        }
+    }
+    cells
+}
+
+/// A multiply-rotate hash of whole words (the keys are short byte strings,
+/// hashed once per item: SipHash would cost more than the rest of the
+/// item's work).
+#[derive(Default, Clone, Copy)]
+pub struct WordHasher(u64);
+
+impl Hasher for WordHasher {
+    #[inline]
+    fn write(&mut self, bytes: &[u8]) {
+        const K: u64 = 0x9E37_79B9_7F4A_7C15;
+        let mut h = self.0;
+        let mut words = bytes.chunks_exact(8);
+        for w in &mut words {
+            let v = u64::from_le_bytes(w.try_into().expect("8 bytes"));
+            h = (h.rotate_left(5) ^ v).wrapping_mul(K);
+        }
+        let rest = words.remainder();
+        if !rest.is_empty() {
+            let mut b = [0u8; 8];
+            b[..rest.len()].copy_from_slice(rest);
+            h = (h.rotate_left(5) ^ u64::from_le_bytes(b)).wrapping_mul(K);
+        }
+        self.0 = h;
+    }
+    #[inline]
+    fn write_usize(&mut self, n: usize) {
+        self.0 = (self.0.rotate_left(5) ^ n as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    }
+    #[inline]
+    fn finish(&self) -> u64 {
+        // Fold the high bits down: hashbrown takes its buckets from the
+        // low ones.
+        self.0 ^ (self.0 >> 29)
+    }
+}
+
+type Fast = BuildHasherDefault<WordHasher>;
+type FastSet = HashSet<Box<[u8]>, Fast>;
+type FastMap = HashMap<Box<[u8]>, u64, Fast>;
+
+/// Where the workers leave their counts.
+static TALLIES: Mutex<Vec<FastMap>> = Mutex::new(Vec::new());
+
+/// A worker's scratch space, kept between rows.
+struct Worker {
+    scratch: Vec<u8>,
+}
+
+/// Runs `op` over the inputs as `c` says.
+pub fn run(c: &Common, op: &dyn Operation) -> Result<(), Failure> {
+    if matches!(c.inputs.field, crate::args::FieldArg::Both) {
+        return Err(Failure::Message(
+            "--field both is for `parse`: give --field target or --field referer".into(),
+        ));
+    }
+    let threads = match c.threads.threads {
+        0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
+        n => n,
+    };
+    let engine = c
+        .inputs
+        .engine(c.profile.profile, Syntax::Reference)
+        .map_err(Failure::Message)?;
+    let counting = c.count || c.top.is_some();
+    let mode = if counting {
+        Mode::Count
+    } else if c.unique {
+        Mode::Unique
+    } else if c.format == OpFormat::Text {
+        Mode::Text
+    } else {
+        Mode::Rows
+    };
+    let op_columns = op.columns();
+    let counted = op.counted();
+    let mut row_columns = vec![("line", Kind::U64, false)];
+    row_columns.extend(op_columns.iter().copied());
+    // The table written: rows with their line, or values (with counts).
+    let out_columns = match mode {
+        Mode::Text | Mode::Rows => Columns(row_columns.clone()),
+        Mode::Unique | Mode::Count => {
+            let mut cols: Vec<_> = counted.iter().map(|&k| op_columns[k]).collect();
+            if counting {
+                cols.push(("count", Kind::U64, false));
+            }
+            Columns(cols)
+        }
+    };
+    let binary = matches!(c.format, OpFormat::Arrow | OpFormat::Parquet);
+    let out = crate::input::output(c.output.as_deref(), binary)?;
+    let io_format = match c.format {
+        OpFormat::Text | OpFormat::Tsv => OutputFormat::Tsv,
+        OpFormat::Jsonl => OutputFormat::Jsonl,
+        OpFormat::Csv => OutputFormat::Csv,
+        OpFormat::Arrow => OutputFormat::Arrow,
+        OpFormat::Parquet => OutputFormat::Parquet,
+    };
+    let header = c.header && c.format == OpFormat::Tsv;
+    let mut sink = TableSink::new(io_format, &out_columns, header, out).map_err(run_error)?;
+    let encoder: TableEncoder = sink.encoder();
+    let one = op.one_per_record();
+    let mut failed_inputs = false;
+    let mut invalid = 0u64;
+    let mut global = FastSet::default();
+    let mut unique_rows = Rows::new(out_columns.clone());
+    let mut stderr = std::io::stderr().lock();
+    let mut progress = crate::input::Progress::new(&c.inputs.files);
+    TALLIES.lock().map(|mut t| t.clear()).ok();
+    let r = urilex_io::run::process(
+        &c.inputs.files,
+        c.inputs.read_options(true),
+        &engine,
+        threads,
+        || {
+            (
+                Worker {
+                    scratch: Vec::new(),
+                },
+                ChunkOut {
+                    as_is: op.text_as_is(),
+                    numbered: op.text_line_number(),
+                    mode: match mode {
+                        Mode::Text => Mode::Text,
+                        Mode::Rows => Mode::Rows,
+                        Mode::Unique => Mode::Unique,
+                        Mode::Count => Mode::Count,
+                    },
+                    counted: counted.clone(),
+                    text: Vec::new(),
+                    rows: Rows::new(Columns(row_columns.clone())),
+                    seen: FastSet::default(),
+                    order: Vec::new(),
+                    key: Vec::new(),
+                    messages: Vec::new(),
+                    invalid: 0,
+                    tally: FastMap::default(),
+                },
+            )
+        },
+        |(worker, out), rows| {
+            out.text.clear();
+            out.rows.clear();
+            out.seen.clear();
+            out.messages.clear();
+            out.invalid = 0;
+            let empty = vec![Cell::Null; op_columns.len()];
+            let blank = [Cell::Text(b"")];
+            for r in 0..rows.len() {
+                let line = rows.line(r);
+                let parsed = match rows.value(0, r) {
+                    Value::Entry {
+                        batch, buf, index, ..
+                    } => Some(batch.get(index, buf).map_err(|e| e.to_string())),
+                    Value::Single(res, _) => Some(res.map_err(|e| e.to_string())),
+                    Value::Format(e) => Some(Err(e.message.clone())),
+                    Value::Absent | Value::Asterisk => None,
+                };
+                let result = match parsed {
+                    Some(Ok(u)) => {
+                        let mut items = Items {
+                            sink: out,
+                            line,
+                            scratch: &mut worker.scratch,
+                        };
+                        op.items(&u, &mut items)
+                    }
+                    Some(Err(m)) => Err(m),
+                    None => {
+                        // No reference (a referer of `-`): an empty value, as
+                        // `get` prints it (a null in rows).
+                        if one {
+                            out.item(
+                                line,
+                                if matches!(out.mode, Mode::Rows) {
+                                    &empty
+                                } else {
+                                    &blank
+                                },
+                            );
+                        }
+                        continue;
+                    }
+                };
+                if let Err(m) = result {
+                    out.invalid += 1;
+                    let _ = writeln!(out.messages, "urilex: {}:{line}: {m}", rows.name);
+                    if one && matches!(out.mode, Mode::Text | Mode::Rows) {
+                        out.item(
+                            line,
+                            if matches!(out.mode, Mode::Text) {
+                                &blank
+                            } else {
+                                &empty
+                            },
+                        );
+                    }
+                }
+            }
+            let encoded = match out.mode {
+                Mode::Text => Some(Encoded::Text(out.text.clone())),
+                Mode::Rows => Some(encoder.encode(&out.rows)),
+                Mode::Unique | Mode::Count => None,
+            };
+            (
+                encoded,
+                std::mem::take(&mut out.order),
+                out.messages.clone(),
+                out.invalid,
+            )
+        },
+        |done| -> Result<(), Failure> {
+            match done {
+                Done::Rows((encoded, order, messages, bad), bytes) => {
+                    invalid += bad;
+                    if !messages.is_empty() {
+                        progress.suspend(|| {
+                            let _ = stderr.write_all(&messages);
+                        });
+                    }
+                    if let Some(e) = encoded {
+                        sink.put(e).map_err(run_error)?;
+                    }
+                    if !order.is_empty() {
+                        unique_rows.clear();
+                        for k in order {
+                            if !global.contains(&k) {
+                                unique_rows.push(&cells_of(&k));
+                                global.insert(k);
+                            }
+                        }
+                        sink.put(encode_values(
+                            &encoder,
+                            &unique_rows,
+                            c.format,
+                            op.text_as_is(),
+                        ))
+                        .map_err(run_error)?;
+                    }
+                    progress.inc(bytes);
+                }
+                Done::Fault(m) => {
+                    failed_inputs = true;
+                    progress.suspend(|| eprintln!("urilex: {m}"));
+                }
+            }
+            Ok(())
+        },
+    );
+    progress.finish();
+    r?;
+    if counting {
+        // Every worker has ended (and left its counts) by now.
+        let mut parts = TALLIES
+            .lock()
+            .map(|mut t| std::mem::take(&mut *t))
+            .unwrap_or_default();
+        let mut total = parts.pop().unwrap_or_default();
+        for p in parts {
+            for (k, n) in p {
+                *total.entry(k).or_insert(0) += n;
+            }
+        }
+        let mut all: Vec<(Box<[u8]>, u64)> = total.into_iter().collect();
+        all.sort_unstable_by(|a, b| {
+            b.1.cmp(&a.1)
+                .then_with(|| cmp_cells(&cells_of(&a.0), &cells_of(&b.0)))
+        });
+        if let Some(k) = c.top {
+            all.truncate(k);
+        }
+        let mut rows = Rows::new(out_columns.clone());
+        for (k, n) in &all {
+            let mut cells = cells_of(k);
+            cells.push(Cell::U64(*n));
+            rows.push(&cells);
+            if rows.len() >= 1 << 16 {
+                sink.put(encode_values(&encoder, &rows, c.format, op.text_as_is()))
+                    .map_err(run_error)?;
+                rows.clear();
+            }
+        }
+        sink.put(encode_values(&encoder, &rows, c.format, op.text_as_is()))
+            .map_err(run_error)?;
+    }
+    sink.finish().map_err(run_error)?;
+    if failed_inputs {
+        Err(Failure::Inputs)
+    } else if invalid > 0 {
+        Err(Failure::Invalid)
+    } else {
+        Ok(())
+    }
+}
+
+/// Values (and counts) for the sink: in `text`, a value alone on its line
+/// as it is, several TSV.
+fn encode_values(encoder: &TableEncoder, rows: &Rows, format: OpFormat, as_is: bool) -> Encoded {
+    if format != OpFormat::Text {
+        return encoder.encode(rows);
+    }
+    let mut out = Vec::new();
+    rows.each(|cells| {
+        if let [Cell::Text(v), Cell::U64(n)] = cells {
+            if as_is {
+                out.extend_from_slice(v);
+            } else {
+                text_value(&mut out, v);
+            }
+            let _ = writeln!(out, "\t{n}");
+        } else {
+            text_line(&mut out, cells, as_is);
+        }
+    });
+    Encoded::Text(out)
+}
+
+fn cmp_cells(a: &[Cell<'_>], b: &[Cell<'_>]) -> std::cmp::Ordering {
+    let rank = |c: &Cell<'_>| match c {
+        Cell::Null => 0,
+        Cell::U64(_) => 1,
+        Cell::Text(_) => 2,
+    };
+    for (x, y) in a.iter().zip(b) {
+        let o = match (x, y) {
+            (Cell::Text(p), Cell::Text(q)) => p.cmp(q),
+            (Cell::U64(p), Cell::U64(q)) => p.cmp(q),
+            _ => rank(x).cmp(&rank(y)),
+        };
+        if o.is_ne() {
+            return o;
+        }
+    }
+    a.len().cmp(&b.len())
+}
+
+fn run_error(e: urilex_io::run::RunError) -> Failure {
+    match e {
+        urilex_io::run::RunError::Io(e) => Failure::from(e),
+        urilex_io::run::RunError::Other(m) => Failure::Message(m),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn keys_round_trip() {
+        let cells = [
+            Cell::Text(b"a\0b"),
+            Cell::Null,
+            Cell::U64(7),
+            Cell::Text(b""),
+        ];
+        let mut k = Vec::new();
+        key(&mut k, &cells, &[0, 1, 2, 3]);
+        let back = cells_of(&k);
+        assert_eq!(format!("{back:?}"), format!("{:?}", cells));
+        key(&mut k, &cells, &[3, 0]);
+        assert_eq!(
+            format!("{:?}", cells_of(&k)),
+            format!("{:?}", [cells[3], cells[0]])
+        );
+    }
+
+    #[test]
+    fn text_lines_stay_lines() {
+        let mut out = Vec::new();
+        text_line(&mut out, &[Cell::Text(b"a\nb\rc\td")], false);
+        assert_eq!(out, b"a%0Ab%0Dc\td\n");
+        out.clear();
+        text_line(
+            &mut out,
+            &[Cell::Text(b"a\tb"), Cell::Null, Cell::U64(3)],
+            false,
+        );
+        assert_eq!(out, b"a\\tb\t\\N\t3\n");
+    }
+}
