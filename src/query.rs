@@ -85,7 +85,11 @@ pub fn decode(text: &str, how: Decode) -> Cow<'_, [u8]> {
 /// assert_eq!(out, b"> a b+c%");
 /// ```
 pub fn decode_into(text: &str, how: Decode, out: &mut Vec<u8>) {
-    let b = text.as_bytes();
+    decode_bytes_into(text.as_bytes(), how, out)
+}
+
+/// [`decode_into`] of bytes.
+pub(crate) fn decode_bytes_into(b: &[u8], how: Decode, out: &mut Vec<u8>) {
     if how == Decode::None {
         out.extend_from_slice(b);
         return;
@@ -93,10 +97,12 @@ pub fn decode_into(text: &str, how: Decode, out: &mut Vec<u8>) {
     let mut i = 0;
     while i < b.len() {
         // Runs of bytes that stay as they are, copied at once.
-        let run = b[i..]
-            .iter()
-            .position(|&c| c == b'%' || (how == Decode::Form && c == b'+'))
-            .map_or(b.len(), |k| i + k);
+        let next = if how == Decode::Form {
+            memchr::memchr2(b'%', b'+', &b[i..])
+        } else {
+            memchr::memchr(b'%', &b[i..])
+        };
+        let run = next.map_or(b.len(), |k| i + k);
         out.extend_from_slice(&b[i..run]);
         i = run;
         if i == b.len() {

@@ -507,6 +507,135 @@ impl Template {
         Ok(())
     }
 
+    /// Whether [`render_entry`](Self::render_entry) can write this
+    /// template: its fields are the reference, its components, `user` and
+    /// `password`, with no prefix but `url:`/`:` and `must:` (what a
+    /// batch's record holds, without the reference's other parts).
+    pub fn entry_ready(&self) -> bool {
+        self.pieces.iter().all(|p| match p {
+            Piece::Text(_) => true,
+            Piece::Field(s) | Piece::When(_, s) => {
+                !s.strict
+                    && !s.default_port
+                    && s.idna.is_none()
+                    && match s.field {
+                        Field::Url => true,
+                        Field::Part(p) => !matches!(p, Part::Options | Part::ZoneId),
+                        _ => false,
+                    }
+            }
+        })
+    }
+
+    /// Writes valid reference `i` of `batch` (parsed from `buf`) with the
+    /// template, read from its record instead of a [`UriRef`]: the same
+    /// output as [`render`](Self::render), for a template that is
+    /// [`entry_ready`](Self::entry_ready) (any other field writes
+    /// nothing; so does an invalid reference).
+    ///
+    /// ```
+    /// use urilex::{template::Template, Batch, Parser};
+    /// let buf = b"https://me@example.com:8/a%20b?q#f\n";
+    /// let mut batch = Batch::new();
+    /// batch.parse_lines(&Parser::new(), buf);
+    /// let t = Template::parse("{user}|{host}{+:port}|{path}|{:path}{+?query}").unwrap();
+    /// assert!(t.entry_ready());
+    /// let mut out = Vec::new();
+    /// t.render_batch(&batch, 0, buf, &mut out).unwrap();
+    /// assert_eq!(out, b"me|example.com:8|/a b|/a%20b?q");
+    /// ```
+    pub fn render_batch(
+        &self,
+        batch: &crate::Batch,
+        i: usize,
+        buf: &[u8],
+        out: &mut Vec<u8>,
+    ) -> Result<(), RenderError> {
+        let e = batch.entry(i);
+        if !e.is_valid() {
+            return Ok(());
+        }
+        // Spans are relative to the line's start; only `url` needs its end.
+        let line = &buf[e.line_start().min(buf.len())..];
+        let whole = || batch.line(i, buf);
+        let span = |spec: &Spec| -> Option<core::ops::Range<usize>> {
+            let p = match spec.field {
+                Field::Url => return Some(0..whole().len()),
+                Field::Part(p) => p,
+                _ => return None,
+            };
+            let c = match p {
+                Part::Scheme => Component::Scheme,
+                Part::Host => Component::Host,
+                Part::Port => Component::Port,
+                Part::Path => Component::Path,
+                Part::Query => Component::Query,
+                Part::Fragment => Component::Fragment,
+                Part::UserInfo | Part::User | Part::Password => Component::Userinfo,
+                Part::Authority => Component::Authority,
+                Part::Options | Part::ZoneId => return None,
+            };
+            let r = e.span(c)?;
+            match p {
+                Part::Port | Part::Path if r.is_empty() => None,
+                Part::User => {
+                    let colon = line[r.clone()].iter().position(|&b| b == b':');
+                    Some(r.start..colon.map_or(r.end, |k| r.start + k))
+                }
+                Part::Password => {
+                    let colon = line[r.clone()].iter().position(|&b| b == b':')?;
+                    Some(r.start + colon + 1..r.end)
+                }
+                _ => Some(r),
+            }
+        };
+        for p in &self.pieces {
+            match p {
+                Piece::Text(t) => out.extend_from_slice(t),
+                Piece::When(sep, spec) => {
+                    if span(spec).is_some() {
+                        out.push(*sep);
+                    }
+                }
+                Piece::Field(spec) => match span(spec) {
+                    Some(r) => {
+                        let v = &line[r];
+                        // Values are short: a plain scan beats a call.
+                        let escaped = v.iter().fold(false, |a, &b| a | (b == b'%'));
+                        // `url` is the reference as written.
+                        if spec.encoded || !escaped || spec.field == Field::Url {
+                            // A valid reference holds no CR or LF.
+                            out.extend_from_slice(v);
+                        } else {
+                            let mark = out.len();
+                            crate::query::decode_bytes_into(v, Decode::Percent, out);
+                            if self.one_line {
+                                self.one_line_from(mark, out);
+                            }
+                        }
+                    }
+                    None if spec.must => return Err(RenderError::Missing(field_name(&spec.field))),
+                    None => {}
+                },
+            }
+        }
+        Ok(())
+    }
+
+    /// Writes the CR and LF of `out[mark..]` as `%0D` and `%0A`.
+    fn one_line_from(&self, mark: usize, out: &mut Vec<u8>) {
+        if memchr::memchr2(b'\n', b'\r', &out[mark..]).is_some() {
+            let tail = out.split_off(mark);
+            for b in tail {
+                match b {
+                    b'\n' => out.extend_from_slice(b"%0A"),
+                    b'\r' => out.extend_from_slice(b"%0D"),
+                    _ => out.push(b),
+                }
+            }
+        }
+    }
+
     /// Whether the field has a value for `u` (what a conditional separator
     /// asks): it is written at the end of `out`, then taken back.
     fn present(&self, spec: &Spec, u: &UriRef<'_>, out: &mut Vec<u8>) -> bool {
@@ -638,15 +767,8 @@ impl Template {
     ) -> Result<(), RenderError> {
         let mark = out.len();
         let r = self.write_value(spec, must, u, out).and_then(|()| {
-            if self.one_line && out[mark..].iter().any(|&b| b == b'\n' || b == b'\r') {
-                let tail = out.split_off(mark);
-                for b in tail {
-                    match b {
-                        b'\n' => out.extend_from_slice(b"%0A"),
-                        b'\r' => out.extend_from_slice(b"%0D"),
-                        _ => out.push(b),
-                    }
-                }
+            if self.one_line {
+                self.one_line_from(mark, out);
             }
             let v = &out[mark..];
             if strict && (v.contains(&0) || std::str::from_utf8(v).is_err()) {

@@ -85,6 +85,27 @@ fn invalid_lines_give_empty_lines_and_a_message() {
     assert_eq!(code, 1);
     assert_eq!(out, b"\n\n/\0%0A\n");
     assert!(err.contains("-:1:") && err.contains("-:2:"), "{err}");
+    // Line numbers start again in each input.
+    let dir = std::env::temp_dir().join(format!("urilex-ops-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let (a, b) = (dir.join("a.txt"), dir.join("b.txt"));
+    std::fs::write(&a, "http://a/\nhttp://b c/\nhttp://d/\n").unwrap();
+    std::fs::write(&b, "http://e f/\nhttp://g/\n").unwrap();
+    let (a, b) = (a.to_str().unwrap(), b.to_str().unwrap());
+    for threads in ["1", "2"] {
+        let (code, out, err) = text(&["get", "{host}", "--threads", threads, a, b], "");
+        assert_eq!((code, out.as_str()), (1, "a\n\nd\n\ng\n"));
+        assert!(
+            err.contains(&format!("{a}:2: ")) && err.contains(&format!("{b}:1: ")),
+            "{err}"
+        );
+        let (_, _, err) = text(&["keys", "--count", "--threads", threads, a, b], "");
+        assert!(
+            err.contains(&format!("{a}:2: ")) && err.contains(&format!("{b}:1: ")),
+            "{err}"
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
     // must: and strict: failures are errors of their line.
     let (code, out, err) = text(
         &["get", "{must:port}{strict:path}"],

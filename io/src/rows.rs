@@ -94,9 +94,12 @@ impl Worker {
         }
         ChunkRows {
             ex: &self.extracted,
+            texts: Default::default(),
             batches: &self.batches,
             chunk,
             name: &job.chunk.name,
+            input: job.chunk.input,
+            starts_input: job.chunk.starts_input,
             engine,
         }
     }
@@ -106,12 +109,31 @@ impl Worker {
 pub struct ChunkRows<'a> {
     /// The rows as taken out of the records.
     pub ex: &'a Extracted,
+    /// Per URI column and group, its buffer as text when it is UTF-8
+    /// (checked once, when a reference is first asked for).
+    texts: std::cell::RefCell<Vec<Vec<Option<Option<&'a str>>>>>,
     batches: &'a [Vec<Batch>],
     chunk: &'a [u8],
     /// The input's name.
     pub name: &'a str,
+    /// The input's index among those read.
+    pub input: usize,
+    /// Whether the chunk is its input's first.
+    pub starts_input: bool,
     /// How it was read.
     pub engine: &'a Engine,
+}
+
+/// One row's reference, parsed ([`ChunkRows::uri`]).
+pub enum Uri<'a> {
+    /// None (a referer of `-`, a missing JSON field).
+    Absent,
+    /// The asterisk-form request target `*` (not a URI reference).
+    Asterisk,
+    /// The record did not fit its format.
+    Format(&'a FormatError),
+    /// The reference, or why it is not one.
+    Parsed(Result<UriRef<'a>, ParseError>),
 }
 
 /// One row's reference.
@@ -166,6 +188,67 @@ impl<'a> ChunkRows<'a> {
             .copied()
             .flatten()
             .map(|(a, b)| &self.ex.arena[a as usize..b as usize])
+    }
+
+    /// Row `r`'s reference in URI column `u` as a [`UriRef`] borrowing
+    /// the chunk, made from the batch's spans (not parsed again); each
+    /// buffer is checked for UTF-8 once, not each line.
+    #[inline(always)]
+    pub fn uri(&self, u: usize, r: usize) -> Uri<'a> {
+        let col = &self.ex.uris[u];
+        match col.slot(r) {
+            Slot::Value { group, index } => {
+                let g = group as usize;
+                let batch = &self.batches[u][g];
+                let buf: &'a [u8] = if self.ex.in_place {
+                    self.chunk
+                } else {
+                    &col.groups[g].1
+                };
+                let text = {
+                    let mut texts = self.texts.borrow_mut();
+                    if texts.len() <= u {
+                        texts.resize_with(u + 1, Vec::new);
+                    }
+                    let t = &mut texts[u];
+                    if t.len() <= g {
+                        t.resize(g + 1, None);
+                    }
+                    *t[g].get_or_insert_with(|| std::str::from_utf8(buf).ok())
+                };
+                Uri::Parsed(match text {
+                    Some(t) => batch.get_str(index as usize, t),
+                    None => batch.get(index as usize, buf),
+                })
+            }
+            Slot::Absent => Uri::Absent,
+            Slot::Asterisk => Uri::Asterisk,
+            Slot::Format(e) => Uri::Format(&self.ex.errors[e as usize]),
+            Slot::Single { index, syntax } => {
+                let bytes = &col.singles[index as usize];
+                let syntax = col.groups[syntax as usize].0;
+                Uri::Parsed(self.engine.parser(syntax).parse_bytes(bytes))
+            }
+        }
+    }
+
+    /// Where row `r`'s reference in URI column `u` is, when a batch
+    /// parsed it: the batch, the buffer, its index (nothing decoded).
+    #[inline(always)]
+    pub fn in_batch(&self, u: usize, r: usize) -> Option<(&'a Batch, &'a [u8], usize)> {
+        let col = &self.ex.uris[u];
+        match col.slot(r) {
+            Slot::Value { group, index } => {
+                let g = group as usize;
+                let buf: &'a [u8] = if self.ex.in_place {
+                    self.chunk
+                } else {
+                    &col.groups[g].1
+                };
+                Some((&self.batches[u][g], buf, index as usize))
+            }
+            _ => None,
+        }
     }
 
     /// Row `r`'s reference in URI column `u`.

@@ -366,12 +366,14 @@ impl TableSink {
         }
     }
 
-    /// Writes a chunk's encoded rows.
-    pub fn put(&mut self, e: Encoded) -> Result<(), RunError> {
+    /// Writes a chunk's encoded rows; a text buffer is handed back (for
+    /// the next chunk).
+    pub fn put(&mut self, e: Encoded) -> Result<Option<Vec<u8>>, RunError> {
         match (&mut self.inner, e) {
             (Inner::Text(w), Encoded::Text(t)) => {
                 w.write_all(&t)?;
                 w.flush()?;
+                return Ok(Some(t));
             }
             (Inner::Arrow(w), Encoded::Batch(b)) => {
                 if b.num_rows() > 0 {
@@ -384,7 +386,7 @@ impl TableSink {
             }
             _ => return Err(RunError::Other("rows encoded for another format".into())),
         }
-        Ok(())
+        Ok(None)
     }
 
     /// Ends the output (Arrow's end marker, Parquet's footer).

@@ -240,9 +240,31 @@ impl Batch {
 
     /// The text of line `i` of `buf` (the buffer given to `parse_lines`).
     pub fn line<'b>(&self, i: usize, buf: &'b [u8]) -> &'b [u8] {
-        let start = self.rec(i).start as usize;
-        let end = match (i + 1 < self.len()).then(|| self.rec(i + 1)) {
-            Some(next) => next.start as usize - 1,
+        &buf[self.line_range(i, buf)]
+    }
+
+    /// Where line `i` is in `buf`, without its line end.
+    fn line_range(&self, i: usize, buf: &[u8]) -> Range<usize> {
+        self.line_range_at(i, self.start(i), buf)
+    }
+
+    /// Where line `i` starts: its record's head word alone.
+    #[inline]
+    fn start(&self, i: usize) -> usize {
+        let w = if self.firsts.len() <= 1 {
+            self.parts[0][i][0]
+        } else {
+            let k = self.firsts.partition_point(|&f| f <= i) - 1;
+            self.parts[k][i - self.firsts[k]][0]
+        };
+        w as u32 as usize
+    }
+
+    /// [`line_range`](Self::line_range) of the line that starts at `start`.
+    #[inline]
+    fn line_range_at(&self, i: usize, start: usize, buf: &[u8]) -> Range<usize> {
+        let end = match (i + 1 < self.len()).then(|| self.start(i + 1)) {
+            Some(next) => next - 1,
             None => {
                 let e = if self.from_items {
                     buf.len()
@@ -257,8 +279,11 @@ impl Batch {
             }
         };
         let end = end.max(start).min(buf.len());
-        let l = &buf[start..end];
-        l.strip_suffix(b"\r").unwrap_or(l)
+        if end > start && buf[end - 1] == b'\r' {
+            start..end - 1
+        } else {
+            start..end
+        }
     }
 
     /// Component `c` of line `i` of `buf`.
@@ -281,9 +306,53 @@ impl Batch {
         if let Some(e) = self.parse_error(i) {
             return Err(e);
         }
-        let r = self.rec(i);
         let line = self.line(i, buf);
-        let spans = if r.status & LONG != 0 {
+        // Valid references are ASCII in every grammar, so this holds.
+        let text = core::str::from_utf8(line).map_err(|e| ParseError {
+            kind: ErrorKind::InvalidCharacter,
+            part: None,
+            index: e.valid_up_to() as u32,
+            byte: line.get(e.valid_up_to()).copied(),
+            rule: "",
+        })?;
+        Ok(UriRef::from_spans(text, self.spans_of(i), self.profile))
+    }
+
+    /// [`get`](Self::get) from the buffer as text, for a caller that
+    /// checked the whole buffer is UTF-8 once (a check per line costs
+    /// more than the rest of a short line's work).
+    ///
+    /// ```
+    /// use urilex::{Batch, Parser};
+    /// let buf = "https://example.com/x\nnot a uri\n";
+    /// let mut batch = Batch::new();
+    /// batch.parse_lines(&Parser::new(), buf.as_bytes());
+    /// assert_eq!(batch.get_str(0, buf).unwrap().host_str(), Some("example.com"));
+    /// assert!(batch.get_str(1, buf).is_err());
+    /// ```
+    #[inline]
+    pub fn get_str<'b>(&self, i: usize, buf: &'b str) -> Result<UriRef<'b>, ParseError> {
+        let r = self.rec(i);
+        if r.status & !LONG != VALID {
+            if let Some(e) = self.parse_error(i) {
+                return Err(e);
+            }
+        }
+        // Lines are cut at ASCII bytes: character boundaries.
+        let line = &buf[self.line_range_at(i, r.start as usize, buf.as_bytes())];
+        Ok(UriRef::from_spans(line, self.spans_from(&r), self.profile))
+    }
+
+    /// The spans of valid reference `i`.
+    #[inline]
+    fn spans_of(&self, i: usize) -> Spans {
+        self.spans_from(&self.rec(i))
+    }
+
+    /// The spans of a valid reference's record.
+    #[inline]
+    fn spans_from(&self, r: &Record) -> Spans {
+        if r.status & LONG != 0 {
             self.long[r.wide() as usize]
         } else {
             let mut spans = Spans::EMPTY;
@@ -296,16 +365,7 @@ impl Batch {
             }
             spans.kind = r.host_kind;
             spans
-        };
-        // Valid references are ASCII in every grammar, so this holds.
-        let text = core::str::from_utf8(line).map_err(|e| ParseError {
-            kind: ErrorKind::InvalidCharacter,
-            part: None,
-            index: e.valid_up_to() as u32,
-            byte: line.get(e.valid_up_to()).copied(),
-            rule: "",
-        })?;
-        Ok(UriRef::from_spans(text, spans, self.profile))
+        }
     }
 
     /// Reference `i` with its record decoded once, for code that reads

@@ -67,7 +67,47 @@ impl Operation for Get {
     fn text_as_is(&self) -> bool {
         true
     }
+    fn has_entry_items(&self) -> bool {
+        self.0.entry_ready()
+    }
+    fn batch_items(
+        &self,
+        batch: &urilex::Batch,
+        i: usize,
+        buf: &[u8],
+        out: &mut Items<'_>,
+    ) -> Option<Result<(), String>> {
+        if let Some(text) = out.text_line() {
+            let mark = text.len();
+            let r = self.0.render_batch(batch, i, buf, text);
+            match r {
+                Ok(()) => text.push(b'\n'),
+                Err(_) => text.truncate(mark),
+            }
+            return Some(r.map_err(|e| e.to_string()));
+        }
+        let mut s = std::mem::take(out.scratch);
+        s.clear();
+        let r = self
+            .0
+            .render_batch(batch, i, buf, &mut s)
+            .map_err(|e| e.to_string());
+        if r.is_ok() {
+            out.item(&[Cell::Text(&s)]);
+        }
+        *out.scratch = s;
+        Some(r)
+    }
     fn items(&self, u: &UriRef<'_>, out: &mut Items<'_>) -> Result<(), String> {
+        if let Some(text) = out.text_line() {
+            let mark = text.len();
+            let r = self.0.render(u, text);
+            match r {
+                Ok(()) => text.push(b'\n'),
+                Err(_) => text.truncate(mark),
+            }
+            return r.map_err(|e| e.to_string());
+        }
         let mut s = std::mem::take(out.scratch);
         s.clear();
         let r = self.0.render(u, &mut s).map_err(|e| e.to_string());

@@ -18,7 +18,7 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::sync::Mutex;
 use urilex::{Syntax, UriRef};
-use urilex_io::rows::Value;
+use urilex_io::rows::Uri;
 use urilex_io::run::{Done, OutputFormat};
 use urilex_io::table::{Cell, Columns, Encoded, Kind, Rows, TableEncoder, TableSink};
 
@@ -90,6 +90,22 @@ pub trait Operation: Sync {
     fn text_line_number(&self) -> bool {
         false
     }
+    /// Writes the items of valid reference `i` of a batch (parsed from
+    /// `buf`) from its record, when the operation can (`None`: it needs
+    /// the [`UriRef`]). The same items as [`items`](Self::items), faster.
+    fn batch_items(
+        &self,
+        _batch: &urilex::Batch,
+        _i: usize,
+        _buf: &[u8],
+        _out: &mut Items<'_>,
+    ) -> Option<Result<(), String>> {
+        None
+    }
+    /// Whether [`batch_items`](Self::batch_items) is worth asking.
+    fn has_entry_items(&self) -> bool {
+        false
+    }
     /// Writes `u`'s items to `out`; an error message for the row
     /// otherwise. `scratch` is the worker's, kept between rows.
     fn items(&self, u: &UriRef<'_>, out: &mut Items<'_>) -> Result<(), String>;
@@ -97,7 +113,7 @@ pub trait Operation: Sync {
 
 /// Where an operation's items go, for one row.
 pub struct Items<'o> {
-    sink: &'o mut ChunkOut,
+    pub(super) sink: &'o mut ChunkOut,
     line: u64,
     pub scratch: &'o mut Vec<u8>,
 }
@@ -106,6 +122,17 @@ impl Items<'_> {
     /// One item: a cell per column.
     pub fn item(&mut self, cells: &[Cell<'_>]) {
         self.sink.item(self.line, cells);
+    }
+
+    /// The text output itself, when items are written there as they are,
+    /// one line each (`text` format, rows neither counted nor kept once,
+    /// [`Operation::text_as_is`]): an operation writes its line there
+    /// (ending it with LF) instead of making an item.
+    pub fn text_line(&mut self) -> Option<&mut Vec<u8>> {
+        match self.sink.mode {
+            Mode::Text if self.sink.as_is && !self.sink.numbered => Some(&mut self.sink.text),
+            _ => None,
+        }
     }
 }
 
@@ -117,7 +144,7 @@ enum Mode {
 }
 
 /// A worker's output for one chunk.
-struct ChunkOut {
+pub struct ChunkOut {
     mode: Mode,
     as_is: bool,
     numbered: bool,
@@ -128,8 +155,9 @@ struct ChunkOut {
     seen: FastSet,
     order: Vec<Box<[u8]>>,
     key: Vec<u8>,
-    /// Messages for stderr, a line each.
-    messages: Vec<u8>,
+    /// Messages for stderr: the row (its line when lines are numbered,
+    /// else its index in the chunk) and the message.
+    messages: Vec<(u64, String)>,
     invalid: u64,
     /// --count: this worker's counts, over all its chunks (handed on when
     /// the worker ends).
@@ -322,6 +350,13 @@ type FastMap = HashMap<Box<[u8]>, u64, Fast>;
 /// Where the workers leave their counts.
 static TALLIES: Mutex<Vec<FastMap>> = Mutex::new(Vec::new());
 
+/// Where a chunk's rows are, for the messages' line numbers.
+struct Chunk {
+    name: String,
+    starts_input: bool,
+    rows: u64,
+}
+
 /// A worker's scratch space, kept between rows.
 struct Worker {
     scratch: Vec<u8>,
@@ -343,6 +378,10 @@ pub fn run(c: &Common, op: &dyn Operation) -> Result<(), Failure> {
         .engine(c.profile.profile, Syntax::Reference)
         .map_err(Failure::Message)?;
     let counting = c.count || c.top.is_some();
+    // Plain lines are numbered from the rows' count (only an invalid
+    // line needs its number); other formats by the reader (a CSV record
+    // may take several lines), and rows carry their line.
+    let lines_input = c.inputs.input == urilex_io::format::InputFormat::Lines;
     let mode = if counting {
         Mode::Count
     } else if c.unique {
@@ -387,9 +426,18 @@ pub fn run(c: &Common, op: &dyn Operation) -> Result<(), Failure> {
     let mut stderr = std::io::stderr().lock();
     let mut progress = crate::input::Progress::new(&c.inputs.files);
     TALLIES.lock().map(|mut t| t.clear()).ok();
+    // Text buffers go back to the workers once written.
+    let pool = Mutex::new(Vec::<Vec<u8>>::new());
+    let pool = &pool;
+    let numbered = !lines_input
+        || matches!(mode, Mode::Rows)
+        || (matches!(mode, Mode::Text) && op.text_line_number());
+    let fast = op.has_entry_items();
+    // The line the next chunk of plain lines starts at, 0-based.
+    let mut base = 0u64;
     let r = urilex_io::run::process(
         &c.inputs.files,
-        c.inputs.read_options(true),
+        c.inputs.read_options(numbered),
         &engine,
         threads,
         || {
@@ -424,20 +472,65 @@ pub fn run(c: &Common, op: &dyn Operation) -> Result<(), Failure> {
             out.seen.clear();
             out.messages.clear();
             out.invalid = 0;
+            if let Some(b) = pool.lock().ok().and_then(|mut p| p.pop()) {
+                out.text = b;
+                out.text.clear();
+            }
             let empty = vec![Cell::Null; op_columns.len()];
             let blank = [Cell::Text(b"")];
             for r in 0..rows.len() {
                 let line = rows.line(r);
-                let parsed = match rows.value(0, r) {
-                    Value::Entry {
-                        batch, buf, index, ..
-                    } => Some(batch.get(index, buf).map_err(|e| e.to_string())),
-                    Value::Single(res, _) => Some(res.map_err(|e| e.to_string())),
-                    Value::Format(e) => Some(Err(e.message.clone())),
-                    Value::Absent | Value::Asterisk => None,
-                };
-                let result = match parsed {
-                    Some(Ok(u)) => {
+                if fast {
+                    if let Some((batch, buf, index)) = rows.in_batch(0, r) {
+                        if batch.is_valid(index) {
+                            let mut items = Items {
+                                sink: out,
+                                line,
+                                scratch: &mut worker.scratch,
+                            };
+                            let res = op.batch_items(batch, index, buf, &mut items);
+                            if let Some(res) = res {
+                                if let Err(m) = res {
+                                    out.invalid += 1;
+                                    out.messages
+                                        .push((if numbered { line } else { r as u64 }, m));
+                                    if one && matches!(out.mode, Mode::Text | Mode::Rows) {
+                                        out.item(
+                                            line,
+                                            if matches!(out.mode, Mode::Text) {
+                                                &blank
+                                            } else {
+                                                &empty
+                                            },
+                                        );
+                                    }
+                                }
+                                continue;
+                            }
+                        } else if let Some(e) = batch.parse_error(index) {
+                            // The record has the error: the line's text is
+                            // not needed.
+                            out.invalid += 1;
+                            out.messages
+                                .push((if numbered { line } else { r as u64 }, e.to_string()));
+                            if one && matches!(out.mode, Mode::Text | Mode::Rows) {
+                                out.item(
+                                    line,
+                                    if matches!(out.mode, Mode::Text) {
+                                        &blank
+                                    } else {
+                                        &empty
+                                    },
+                                );
+                            }
+                            continue;
+                        }
+                    }
+                }
+                // Matched where it is made: a reference is not moved
+                // through wrappers (a copy of its spans each time).
+                let result = match rows.uri(0, r) {
+                    Uri::Parsed(Ok(u)) => {
                         let mut items = Items {
                             sink: out,
                             line,
@@ -445,8 +538,9 @@ pub fn run(c: &Common, op: &dyn Operation) -> Result<(), Failure> {
                         };
                         op.items(&u, &mut items)
                     }
-                    Some(Err(m)) => Err(m),
-                    None => {
+                    Uri::Parsed(Err(e)) => Err(e.to_string()),
+                    Uri::Format(e) => Err(e.message.clone()),
+                    Uri::Absent | Uri::Asterisk => {
                         // No reference (a referer of `-`): an empty value, as
                         // `get` prints it (a null in rows).
                         if one {
@@ -464,7 +558,8 @@ pub fn run(c: &Common, op: &dyn Operation) -> Result<(), Failure> {
                 };
                 if let Err(m) = result {
                     out.invalid += 1;
-                    let _ = writeln!(out.messages, "urilex: {}:{line}: {m}", rows.name);
+                    out.messages
+                        .push((if numbered { line } else { r as u64 }, m));
                     if one && matches!(out.mode, Mode::Text | Mode::Rows) {
                         out.item(
                             line,
@@ -478,28 +573,51 @@ pub fn run(c: &Common, op: &dyn Operation) -> Result<(), Failure> {
                 }
             }
             let encoded = match out.mode {
-                Mode::Text => Some(Encoded::Text(out.text.clone())),
+                Mode::Text => Some(Encoded::Text(std::mem::take(&mut out.text))),
                 Mode::Rows => Some(encoder.encode(&out.rows)),
                 Mode::Unique | Mode::Count => None,
+            };
+            let at = Chunk {
+                name: if out.messages.is_empty() {
+                    String::new()
+                } else {
+                    rows.name.to_string()
+                },
+                starts_input: rows.starts_input,
+                rows: rows.len() as u64,
             };
             (
                 encoded,
                 std::mem::take(&mut out.order),
-                out.messages.clone(),
+                std::mem::take(&mut out.messages),
                 out.invalid,
+                at,
             )
         },
         |done| -> Result<(), Failure> {
             match done {
-                Done::Rows((encoded, order, messages, bad), bytes) => {
+                Done::Rows((encoded, order, messages, bad, at), bytes) => {
                     invalid += bad;
+                    if at.starts_input {
+                        base = 0;
+                    }
                     if !messages.is_empty() {
+                        let mut text = Vec::new();
+                        for (l, m) in &messages {
+                            let l = if numbered { *l } else { base + l + 1 };
+                            let _ = writeln!(text, "urilex: {}:{l}: {m}", at.name);
+                        }
                         progress.suspend(|| {
-                            let _ = stderr.write_all(&messages);
+                            let _ = stderr.write_all(&text);
                         });
                     }
+                    base += at.rows;
                     if let Some(e) = encoded {
-                        sink.put(e).map_err(run_error)?;
+                        if let Some(b) = sink.put(e).map_err(run_error)? {
+                            if let Ok(mut p) = pool.lock() {
+                                p.push(b);
+                            }
+                        }
                     }
                     if !order.is_empty() {
                         unique_rows.clear();
