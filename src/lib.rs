@@ -52,8 +52,10 @@ pub struct ReadmeDoctests;
 mod batch;
 #[cfg(feature = "psl")]
 pub mod domain;
+pub mod edit;
 mod engine;
 pub mod extract;
+pub mod hierarchy;
 mod lint;
 mod normalize;
 pub mod pct;
