@@ -66,6 +66,12 @@ enum Command {
     Keys(cmd::params::Args),
     /// The values of each query, one per line.
     Values(cmd::params::Args),
+    /// Change each reference as trurl's --set, --append, --qtrim, --replace,
+    /// --sort-query and --redirect do; every result a valid reference.
+    Edit(cmd::edit::Args),
+    /// Each reference's levels, cut after each run of / ? # (ClickHouse's
+    /// URLHierarchy; --path-only: URLPathHierarchy).
+    Hierarchy(cmd::hierarchy::Args),
     /// Print a shell completion script (install: `urilex completions bash >
     /// ~/.local/share/bash-completion/completions/urilex`).
     Completions {
@@ -88,6 +94,8 @@ fn main() -> ExitCode {
         Command::Extract(a) => cmd::extract::run(a),
         Command::Urn(a) => cmd::urn::run(a),
         Command::Get(a) => cmd::get::run(a),
+        Command::Edit(a) => cmd::edit::run(a),
+        Command::Hierarchy(a) => cmd::hierarchy::run(a),
         Command::Params(a) => cmd::params::run(a, cmd::params::What::Params),
         Command::Keys(a) => cmd::params::run(a, cmd::params::What::Keys),
         Command::Values(a) => cmd::params::run(a, cmd::params::What::Values),

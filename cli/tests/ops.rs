@@ -357,3 +357,75 @@ fn one_thread_or_many_give_the_same_rows() {
         assert!(!one.is_empty());
     }
 }
+
+#[test]
+fn edit_lines() {
+    let input =
+        "https://curl.se/we/are.html?utm_source=x&b=2&A=1#f\nnot a uri\nmailto:a@b\nhttp://h\n";
+    let (code, out, err) = text(
+        &[
+            "edit",
+            "--qtrim",
+            "utm_*",
+            "--sort-query",
+            "--set",
+            "port=8080",
+            "--append",
+            "path=new seg",
+        ],
+        input,
+    );
+    assert_eq!(code, 1);
+    assert_eq!(
+        out,
+        "https://curl.se:8080/we/are.html/new%20seg?A=1&b=2#f\n\n\nhttp://h:8080/new%20seg\n"
+    );
+    assert!(
+        err.contains("-:2: invalid character")
+            && err.contains("-:3: port: the reference has no authority"),
+        "{err}"
+    );
+    let (code, out, _) = text(&["edit", "--redirect", "../g?y"], "http://a/b/c/d;p?q\n");
+    assert_eq!((code, out.as_str()), (0, "http://a/b/g?y\n"));
+    let (_, out, _) = text(
+        &["edit", "--replace-append", "page=2", "--format", "csv"],
+        "http://h/?page=1&page=3\nhttp://h/\n",
+    );
+    assert_eq!(out, "line,value\n1,http://h/?page=2\n2,http://h/?page=2\n");
+    let (code, _, err) = text(&["edit", "--set", "zoneid=x"], "");
+    assert_eq!(code, 2);
+    assert!(err.contains("zoneid"), "{err}");
+}
+
+#[test]
+fn dedup_normalization() {
+    let input = "HTTP://Example.COM:80/a/./b?utm_source=x&z=1&%61=2#top\nhttp://example.com/a/b?a=2&z=1\nhttp://example.com/a/b?z=1&a=2&fbclid=9\n";
+    let (code, out, _) = text(&["normalize", "--dedup", "--strip-tracking"], input);
+    assert_eq!(code, 0);
+    assert_eq!(out, "http://example.com/a/b?a=2&z=1\n".repeat(3));
+    // Plain normalize is unchanged.
+    let (_, out, _) = text(&["normalize"], input);
+    assert_eq!(
+        out.lines().next(),
+        Some("http://example.com:80/a/b?utm_source=x&z=1&a=2#top")
+    );
+    let (_, out, _) = text(
+        &["normalize", "--strip-params", "z,utm_*", "--drop-fragment"],
+        input,
+    );
+    assert_eq!(out.lines().next(), Some("http://example.com:80/a/b?a=2"));
+}
+
+#[test]
+fn hierarchy_levels() {
+    let (_, out, _) = text(&["hierarchy"], "https://example.com/a/b?c=1\nmailto:x@y\n");
+    assert_eq!(
+        out,
+        "https://example.com/\nhttps://example.com/a/\nhttps://example.com/a/b?\nhttps://example.com/a/b?c=1\nmailto:x@y\n"
+    );
+    let (_, out, _) = text(
+        &["hierarchy", "--path-only", "--count"],
+        "https://example.com/a/b\nhttps://example.com/a/c\n",
+    );
+    assert_eq!(out, "/a/\t2\n/a/b\t1\n/a/c\t1\n");
+}

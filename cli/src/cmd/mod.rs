@@ -1,8 +1,10 @@
 //! The subcommands, one module each: its flags (`Args`, with the shared
 //! ones flattened in from `args`), its `--help` examples, and `run`.
 
+pub mod edit;
 pub mod extract;
 pub mod get;
+pub mod hierarchy;
 pub mod lint;
 pub mod normalize;
 pub mod ops;

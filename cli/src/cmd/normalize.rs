@@ -4,12 +4,17 @@
 use crate::args::{InputsArg, ProfileArg, ThreadsArg};
 use crate::failure::Failure;
 use std::io::Write;
+use urilex::edit::{Dedup, Editor};
 use urilex::{NormalizeOptions, Parser};
 
 #[derive(clap::Args)]
 #[command(after_help = "Examples:
   echo 'HTTP://Example.COM:80/a/./b' | urilex normalize                  http://example.com:80/a/b
   echo 'HTTP://Example.COM:80/a/./b' | urilex normalize --scheme-based   http://example.com/a/b
+  urilex normalize --dedup --strip-tracking urls.txt | sort | uniq -c   count pages, not links
+  urilex normalize --sort-query --strip-params 'sid,session*' urls.txt
+--dedup is for counting and grouping: it is not meaning-preserving (a server
+may care about its query's order or a stripped parameter).
 An invalid line gives `ERROR FILE:LINE: message` in its row.")]
 pub struct Args {
     #[command(flatten)]
@@ -20,6 +25,23 @@ pub struct Args {
     /// Write IPv6 addresses in RFC 5952 form.
     #[arg(long)]
     pub ipv6_rfc5952: bool,
+    /// For deduplication (not meaning-preserving): --scheme-based,
+    /// --sort-query and --drop-fragment.
+    #[arg(long)]
+    pub dedup: bool,
+    /// Sort the query's pairs, ignoring case (as trurl).
+    #[arg(long)]
+    pub sort_query: bool,
+    /// Drop the fragment.
+    #[arg(long)]
+    pub drop_fragment: bool,
+    /// Remove query pairs by name: NAME or PREFIX*, comma-separated.
+    #[arg(long, value_name = "PATTERNS", value_delimiter = ',')]
+    pub strip_params: Vec<String>,
+    /// Remove the tracking parameters of urilex's list (utm_*, fbclid,
+    /// gclid, msclkid, ...; `urilex::edit::TRACKING_PARAMS`, version 2026-11).
+    #[arg(long)]
+    pub strip_tracking: bool,
     #[command(flatten)]
     pub threads: ThreadsArg,
     #[command(flatten)]
@@ -27,6 +49,10 @@ pub struct Args {
 }
 
 pub fn run(a: Args) -> Result<(), Failure> {
+    if a.dedup || a.sort_query || a.drop_fragment || a.strip_tracking || !a.strip_params.is_empty()
+    {
+        return dedup(a);
+    }
     let parser = Parser::new().profile(a.profile.profile);
     let opts = NormalizeOptions::new()
         .scheme_based(a.scheme_based)
@@ -46,6 +72,42 @@ pub fn run(a: Args) -> Result<(), Failure> {
                     out.write_all(s.as_bytes())?;
                     out.write_all(b"\n")
                 }
+                Err(e) => writeln!(out, "ERROR {at}: {e}"),
+            }
+        },
+    )
+}
+
+/// Normalization with query and fragment edits (`urilex::edit::Dedup`).
+fn dedup(a: Args) -> Result<(), Failure> {
+    let parser = Parser::new().profile(a.profile.profile);
+    let mut d = Dedup::new()
+        .scheme_based(a.dedup || a.scheme_based)
+        .sort_query(a.dedup || a.sort_query)
+        .drop_fragment(a.dedup || a.drop_fragment);
+    if a.strip_tracking {
+        d = d.strip_tracking();
+    }
+    for p in &a.strip_params {
+        d = d.strip(p);
+    }
+    super::run_lines(
+        &a.inputs,
+        a.threads.threads,
+        || (Editor::new(), String::new()),
+        |(editor, s), rec, at, out| {
+            let line = match rec {
+                Ok(line) => line,
+                Err(m) => return writeln!(out, "ERROR {at}: {m}"),
+            };
+            match at.parser(parser).parse_bytes(line) {
+                Ok(u) => match d.apply(editor, &u, s) {
+                    Ok(()) => {
+                        out.write_all(s.as_bytes())?;
+                        out.write_all(b"\n")
+                    }
+                    Err(e) => writeln!(out, "ERROR {at}: {e}"),
+                },
                 Err(e) => writeln!(out, "ERROR {at}: {e}"),
             }
         },

@@ -32,7 +32,7 @@ pub struct Args {
     pub common: Common,
 }
 
-fn separator(s: &str) -> Result<u8, String> {
+pub fn separator(s: &str) -> Result<u8, String> {
     match s.as_bytes() {
         [b] if b.is_ascii() && *b != b'=' => Ok(*b),
         _ => Err("one ASCII character, not `=`".into()),
