@@ -168,6 +168,8 @@ pub enum RenderError {
     Undecodable(String),
     /// `puny:` or `idn:` and the host is not a name IDNA can convert.
     Idna(String),
+    /// [`Template::render_batch`] on a reference the batch found invalid.
+    Invalid(crate::ParseError),
 }
 
 impl fmt::Display for RenderError {
@@ -181,6 +183,7 @@ impl fmt::Display for RenderError {
                 )
             }
             RenderError::Idna(p) => write!(f, "{p} is not a name IDNA can convert (puny:, idn:)"),
+            RenderError::Invalid(e) => e.fmt(f),
         }
     }
 }
@@ -531,7 +534,8 @@ impl Template {
     /// template, read from its record instead of a [`UriRef`]: the same
     /// output as [`render`](Self::render), for a template that is
     /// [`entry_ready`](Self::entry_ready) (any other field writes
-    /// nothing; so does an invalid reference).
+    /// nothing). An invalid reference is [`RenderError::Invalid`], with
+    /// its error.
     ///
     /// ```
     /// use urilex::{template::Template, Batch, Parser};
@@ -553,7 +557,10 @@ impl Template {
     ) -> Result<(), RenderError> {
         let e = batch.entry(i);
         if !e.is_valid() {
-            return Ok(());
+            return Err(match batch.parse_error(i) {
+                Some(p) => RenderError::Invalid(p),
+                None => RenderError::Missing(String::from("reference")),
+            });
         }
         // Spans are relative to the line's start; only `url` needs its end.
         let line = &buf[e.line_start().min(buf.len())..];
@@ -600,8 +607,7 @@ impl Template {
                 Piece::Field(spec) => match span(spec) {
                     Some(r) => {
                         let v = &line[r];
-                        // Values are short: a plain scan beats a call.
-                        let escaped = v.iter().fold(false, |a, &b| a | (b == b'%'));
+                        let escaped = has_pct(v);
                         // `url` is the reference as written.
                         if spec.encoded || !escaped || spec.field == Field::Url {
                             // A valid reference holds no CR or LF.
@@ -942,6 +948,28 @@ impl Template {
     }
 }
 
+/// Whether `v` holds a `%`: eight bytes at a time (values are short, so
+/// a call to a search routine costs more than the search).
+#[inline]
+fn has_pct(v: &[u8]) -> bool {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGHS: u64 = 0x8080_8080_8080_8080;
+    let word_has = |w: u64| {
+        let x = w ^ (ONES * b'%' as u64);
+        (x.wrapping_sub(ONES) & !x & HIGHS) != 0
+    };
+    let mut words = v.chunks_exact(8);
+    for w in &mut words {
+        if word_has(u64::from_le_bytes(w.try_into().expect("8 bytes"))) {
+            return true;
+        }
+    }
+    let rest = words.remainder();
+    let mut last = [0u8; 8];
+    last[..rest.len()].copy_from_slice(rest);
+    word_has(u64::from_le_bytes(last))
+}
+
 /// Converts the host name written at `out[at..]` as `puny:` or `idn:` asks
 /// (nothing without either).
 #[cfg(feature = "idna")]
@@ -1155,6 +1183,23 @@ mod tests {
             );
             assert_eq!(get("{host:sub+@}x", "http://example.com/").unwrap(), "x");
             assert!(Template::parse("{host:tld}").is_err());
+        }
+    }
+
+    #[test]
+    fn percent_search() {
+        for n in 0..40 {
+            for at in 0..n {
+                let mut v = vec![b'a'; n];
+                assert!(!has_pct(&v));
+                v[at] = b'%';
+                assert!(has_pct(&v), "{n} {at}");
+                // Bytes either side of `%` (0x25) do not count.
+                v[at] = 0x24;
+                assert!(!has_pct(&v));
+                v[at] = 0xa5;
+                assert!(!has_pct(&v));
+            }
         }
     }
 

@@ -100,14 +100,20 @@ impl Batch {
     /// Record `i` (panics past the end, as slice indexing does).
     #[inline]
     fn rec(&self, i: usize) -> Record {
+        Record::from_words(self.words(i))
+    }
+
+    /// The five words record `i` is stored as.
+    #[inline(always)]
+    fn words(&self, i: usize) -> [u64; 5] {
         if self.firsts.len() <= 1 {
-            return Record::from_words(self.parts[0][i]);
+            return self.parts[0][i];
         }
         assert!(i < self.len(), "index {i} out of a batch of {}", self.len());
         // The last part starting at or before `i` (empty parts share
         // their first with the next one).
         let k = self.firsts.partition_point(|&f| f <= i) - 1;
-        Record::from_words(self.parts[k][i - self.firsts[k]])
+        self.parts[k][i - self.firsts[k]]
     }
 
     /// Every record, in order.
@@ -387,7 +393,7 @@ impl Batch {
     pub fn entry(&self, i: usize) -> Entry<'_> {
         Entry {
             batch: self,
-            rec: self.rec(i),
+            w: self.words(i),
         }
     }
 
@@ -395,7 +401,10 @@ impl Batch {
     /// without a search for its record.
     #[inline]
     pub fn entries(&self) -> impl Iterator<Item = Entry<'_>> + '_ {
-        self.records().map(move |rec| Entry { batch: self, rec })
+        self.parts[..self.firsts.len()]
+            .iter()
+            .flatten()
+            .map(move |&w| Entry { batch: self, w })
     }
 
     /// Counts of valid references, and of invalid ones by error kind.
@@ -414,49 +423,63 @@ impl Batch {
     }
 }
 
-/// One reference of a [`Batch`], its record decoded once
-/// ([`Batch::entry`], [`Batch::entries`]).
+/// One reference of a [`Batch`], its record read once
+/// ([`Batch::entry`], [`Batch::entries`]); each part is taken out of the
+/// stored words when asked for.
 #[derive(Clone, Copy, Debug)]
 pub struct Entry<'a> {
     batch: &'a Batch,
-    rec: Record,
+    w: [u64; 5],
 }
 
 impl Entry<'_> {
+    #[inline(always)]
+    fn status(&self) -> u8 {
+        (self.w[0] >> 32) as u8
+    }
+
+    #[inline(always)]
+    fn present(&self) -> u8 {
+        (self.w[0] >> 40) as u8
+    }
+
     /// Whether the reference is valid.
     #[inline]
     pub fn is_valid(&self) -> bool {
-        self.rec.status & !LONG == VALID
+        self.status() & !LONG == VALID
     }
 
     /// Offset of its line in the buffer given to `parse_lines`.
     #[inline]
     pub fn line_start(&self) -> usize {
-        self.rec.start as usize
+        self.w[0] as u32 as usize
     }
 
     /// The span of component `c`, relative to the line, as
     /// [`Batch::span`] gives it.
     #[inline]
     pub fn span(&self, c: Component) -> Option<Range<usize>> {
-        let r = &self.rec;
-        if r.status & !LONG != VALID || r.present & (1 << c as usize) == 0 {
+        let status = self.status();
+        if status & !LONG != VALID || self.present() & (1 << c as usize) == 0 {
             return None;
         }
-        if r.status & LONG != 0 {
-            return self.batch.long[r.wide() as usize].get(c).map(|(s, e)| s..e);
+        if status & LONG != 0 {
+            let wide = self.w[1] as u32;
+            return self.batch.long[wide as usize].get(c).map(|(s, e)| s..e);
         }
+        // Spans 2k and 2k + 1 share a word (four 16-bit spans a word).
         let k = c as usize;
-        Some(r.spans[2 * k] as usize..r.spans[2 * k + 1] as usize)
+        let word = self.w[1 + k / 2] >> (32 * (k % 2));
+        Some((word & 0xffff) as usize..((word >> 16) & 0xffff) as usize)
     }
 
     /// The host kind, as [`Batch::host_kind`] gives it.
     #[inline]
     pub fn host_kind(&self) -> Option<HostKind> {
-        if self.rec.present & (1 << Component::Host as usize) == 0 {
+        if self.present() & (1 << Component::Host as usize) == 0 {
             return None;
         }
-        HostKind::from_index(self.rec.host_kind)
+        HostKind::from_index((self.w[0] >> 48) as u8)
     }
 }
 

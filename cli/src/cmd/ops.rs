@@ -90,9 +90,10 @@ pub trait Operation: Sync {
     fn text_line_number(&self) -> bool {
         false
     }
-    /// Writes the items of valid reference `i` of a batch (parsed from
-    /// `buf`) from its record, when the operation can (`None`: it needs
-    /// the [`UriRef`]). The same items as [`items`](Self::items), faster.
+    /// Writes the items of reference `i` of a batch (parsed from `buf`)
+    /// from its record, when the operation can (`None`: it needs the
+    /// [`UriRef`]): the same items as [`items`](Self::items), faster; for
+    /// an invalid reference, its error.
     fn batch_items(
         &self,
         _batch: &urilex::Batch,
@@ -180,7 +181,8 @@ impl ChunkOut {
         match self.mode {
             Mode::Text => {
                 if self.numbered {
-                    let _ = write!(self.text, "{line}\t");
+                    urilex_io::text::put_u64(&mut self.text, line);
+                    self.text.push(b'\t');
                 }
                 text_line(&mut self.text, cells, self.as_is)
             }
@@ -240,9 +242,7 @@ fn text_line(out: &mut Vec<u8>, cells: &[Cell<'_>], as_is: bool) {
             }
             match c {
                 Cell::Text(t) => tsv(out, t),
-                Cell::U64(n) => {
-                    let _ = write!(out, "{n}");
-                }
+                Cell::U64(n) => urilex_io::text::put_u64(out, *n),
                 Cell::Null => out.extend_from_slice(b"\\N"),
             }
         }
@@ -251,6 +251,14 @@ fn text_line(out: &mut Vec<u8>, cells: &[Cell<'_>], as_is: bool) {
 }
 
 fn tsv(out: &mut Vec<u8>, t: &[u8]) {
+    // Most values need no escape: one branchless pass tells.
+    let plain = t.iter().fold(true, |ok, &b| {
+        ok & !matches!(b, b'\\' | b'\t' | b'\n' | b'\r')
+    });
+    if plain {
+        out.extend_from_slice(t);
+        return;
+    }
     for &b in t {
         match b {
             b'\\' => out.extend_from_slice(b"\\\\"),
@@ -482,46 +490,29 @@ pub fn run(c: &Common, op: &dyn Operation) -> Result<(), Failure> {
                 let line = rows.line(r);
                 if fast {
                     if let Some((batch, buf, index)) = rows.in_batch(0, r) {
-                        if batch.is_valid(index) {
-                            let mut items = Items {
-                                sink: out,
-                                line,
-                                scratch: &mut worker.scratch,
-                            };
-                            let res = op.batch_items(batch, index, buf, &mut items);
-                            if let Some(res) = res {
-                                if let Err(m) = res {
-                                    out.invalid += 1;
-                                    out.messages
-                                        .push((if numbered { line } else { r as u64 }, m));
-                                    if one && matches!(out.mode, Mode::Text | Mode::Rows) {
-                                        out.item(
-                                            line,
-                                            if matches!(out.mode, Mode::Text) {
-                                                &blank
-                                            } else {
-                                                &empty
-                                            },
-                                        );
-                                    }
+                        // The operation tells an invalid reference by its
+                        // record (its error message), or asks for the
+                        // reference itself (`None`).
+                        let mut items = Items {
+                            sink: out,
+                            line,
+                            scratch: &mut worker.scratch,
+                        };
+                        if let Some(res) = op.batch_items(batch, index, buf, &mut items) {
+                            if let Err(m) = res {
+                                out.invalid += 1;
+                                out.messages
+                                    .push((if numbered { line } else { r as u64 }, m));
+                                if one && matches!(out.mode, Mode::Text | Mode::Rows) {
+                                    out.item(
+                                        line,
+                                        if matches!(out.mode, Mode::Text) {
+                                            &blank
+                                        } else {
+                                            &empty
+                                        },
+                                    );
                                 }
-                                continue;
-                            }
-                        } else if let Some(e) = batch.parse_error(index) {
-                            // The record has the error: the line's text is
-                            // not needed.
-                            out.invalid += 1;
-                            out.messages
-                                .push((if numbered { line } else { r as u64 }, e.to_string()));
-                            if one && matches!(out.mode, Mode::Text | Mode::Rows) {
-                                out.item(
-                                    line,
-                                    if matches!(out.mode, Mode::Text) {
-                                        &blank
-                                    } else {
-                                        &empty
-                                    },
-                                );
                             }
                             continue;
                         }

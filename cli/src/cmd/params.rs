@@ -93,10 +93,39 @@ impl Operation for Pairs {
             _ => vec![0],
         }
     }
-    fn items(&self, u: &UriRef<'_>, out: &mut Items<'_>) -> Result<(), String> {
-        let Some(q) = u.query() else {
-            return Ok(());
+    fn has_entry_items(&self) -> bool {
+        true
+    }
+    fn batch_items(
+        &self,
+        batch: &urilex::Batch,
+        i: usize,
+        buf: &[u8],
+        out: &mut Items<'_>,
+    ) -> Option<Result<(), String>> {
+        let e = batch.entry(i);
+        if !e.is_valid() {
+            return batch.parse_error(i).map(|p| Err(p.to_string()));
+        }
+        let Some(r) = e.span(urilex::Component::Query) else {
+            return Some(Ok(()));
         };
+        let at = e.line_start();
+        // A valid query is ASCII.
+        let q = std::str::from_utf8(buf.get(at + r.start..at + r.end)?).ok()?;
+        self.pairs(q, out);
+        Some(Ok(()))
+    }
+    fn items(&self, u: &UriRef<'_>, out: &mut Items<'_>) -> Result<(), String> {
+        if let Some(q) = u.query() {
+            self.pairs(q, out);
+        }
+        Ok(())
+    }
+}
+
+impl Pairs {
+    fn pairs(&self, q: &str, out: &mut Items<'_>) {
         let mut s = std::mem::take(out.scratch);
         for p in params_with(q, self.separator) {
             s.clear();
@@ -128,7 +157,6 @@ impl Operation for Pairs {
             }
         }
         *out.scratch = s;
-        Ok(())
     }
 }
 
