@@ -429,3 +429,61 @@ fn hierarchy_levels() {
     );
     assert_eq!(out, "/a/\t2\n/a/b\t1\n/a/c\t1\n");
 }
+
+/// The operations read every input format and every profile where the part
+/// exists.
+#[test]
+fn inputs_and_profiles() {
+    let (code, out, _) = text(
+        &[
+            "get",
+            "--input",
+            "jsonl:url.original",
+            "{scheme}",
+            "samples/events.jsonl",
+        ],
+        "",
+    );
+    assert!(code == 0 || code == 1);
+    assert_eq!(out.lines().count(), 509, "one line per record");
+    let (_, out, _) = text(
+        &[
+            "get",
+            "--input",
+            "csv:url",
+            "{scheme}",
+            "samples/visits.csv",
+        ],
+        "",
+    );
+    assert_eq!(
+        out.lines().count(),
+        305,
+        "one line per CSV record (some take two lines)"
+    );
+    let (_, gz, _) = {
+        use flate2::write::GzEncoder;
+        let mut e = GzEncoder::new(Vec::new(), flate2::Compression::fast());
+        e.write_all(b"http://a.example/x?k=1\nhttp://b.example/\n")
+            .unwrap();
+        let z = e.finish().unwrap();
+        let (c, o, e) = urilex(&["keys"], &z);
+        (c, String::from_utf8(o).unwrap(), e)
+    };
+    assert_eq!(gz, "k\n");
+    let (code, out, err) = text(
+        &["get", "--profile", "rfc6874", "{zoneid}|{host}|{:zoneid}"],
+        "http://[fe80::1%25en%2541]:80/\nhttp://[::1]/\n",
+    );
+    assert_eq!(
+        (code, out.as_str()),
+        (0, "en%41|[fe80::1%en%41]|en%2541\n|[::1]|\n"),
+        "{err}"
+    );
+    // A profile without the part: absent, not an error.
+    let (code, out, _) = text(
+        &["get", "--profile", "rfc8141", "<{host}>{path}"],
+        "urn:example:a\n",
+    );
+    assert_eq!((code, out.as_str()), (0, "<>example:a\n"));
+}
