@@ -25,6 +25,9 @@ fuzz_target!(|input: (&str, &str, u8)| {
     };
     let mut out = String::new();
     if let Err(e) = Editor::new().apply(&edits, &u, &mut out) {
-        assert!(e.0.contains("no authority"), "{reference:?} {data:?} {which}: {e}");
+        assert!(
+            e.0.contains("no authority"),
+            "{reference:?} {data:?} {which}: {e}"
+        );
     }
 });
