@@ -475,7 +475,12 @@ impl Editor {
     }
 
     fn set(&mut self, s: &Set) -> Result<(), EditError> {
-        let p = &mut self.parts;
+        // The new value is made in `v` and swapped into its slot (the old
+        // one's storage is kept for the next line).
+        let Editor {
+            parts: p, tmp: v, ..
+        } = self;
+        v.clear();
         let present = match s.target {
             Target::Url => true,
             Target::Scheme => p.scheme.is_some(),
@@ -492,7 +497,6 @@ impl Editor {
         }
         let data = s.data.as_str();
         let clear = data.is_empty();
-        let mut v = String::new();
         let enc = |v: &mut String, c: Component, also: &[u8]| {
             if s.encoded {
                 v.push_str(data);
@@ -521,7 +525,7 @@ impl Editor {
                             "scheme={data}: a scheme is a letter, then letters, digits, +, - and . (RFC 3986 section 3.1)"
                         )));
                     }
-                    p.scheme = Some(data.to_string());
+                    put(&mut p.scheme, Some(data));
                 }
             }
             Target::User | Target::Password => {
@@ -536,19 +540,29 @@ impl Editor {
                     )));
                 }
                 let (user, pass) = p.user_password();
-                let (user, pass) = (user.map(str::to_string), pass.map(str::to_string));
-                let (user, pass) = if s.target == Target::User {
-                    enc(&mut v, Component::Userinfo, b":");
-                    ((!clear).then_some(v), pass)
+                // The new user info: `user[:password]`, or none at all.
+                let some = if s.target == Target::User {
+                    if !clear {
+                        enc(v, Component::Userinfo, b":");
+                    }
+                    if let Some(pw) = pass {
+                        v.push(':');
+                        v.push_str(pw);
+                    }
+                    !clear || pass.is_some()
                 } else {
-                    enc(&mut v, Component::Userinfo, b"");
-                    (user, (!clear).then_some(v))
+                    v.push_str(user.unwrap_or(""));
+                    if !clear {
+                        v.push(':');
+                        enc(v, Component::Userinfo, b"");
+                    }
+                    !clear || user.is_some()
                 };
-                p.userinfo = match (user, pass) {
-                    (None, None) => None,
-                    (u, None) => u,
-                    (u, Some(pw)) => Some(format!("{}:{pw}", u.unwrap_or_default())),
-                };
+                if some {
+                    std::mem::swap(p.userinfo.get_or_insert_with(String::new), v);
+                } else {
+                    p.userinfo = None;
+                }
             }
             Target::Host => {
                 if clear {
@@ -565,9 +579,9 @@ impl Editor {
                     if literal || s.encoded {
                         v.push_str(data);
                     } else {
-                        push_enc(&mut v, data, Component::Host, b"[]:");
+                        push_enc(v, data, Component::Host, b"[]:");
                     }
-                    p.host = Some(v);
+                    std::mem::swap(p.host.get_or_insert_with(String::new), v);
                 }
             }
             Target::Port => {
@@ -582,27 +596,27 @@ impl Editor {
                         "port: the reference has no authority (set a host first)",
                     ));
                 } else {
-                    p.port = Some(data.to_string());
+                    put(&mut p.port, Some(data));
                 }
             }
             Target::Path => {
-                enc(&mut v, Component::Path, b"?#");
-                p.path = v;
+                enc(v, Component::Path, b"?#");
+                std::mem::swap(&mut p.path, v);
             }
             Target::Query => {
                 if clear {
                     p.query = None;
                 } else {
-                    enc(&mut v, Component::Query, b"#");
-                    p.query = Some(v);
+                    enc(v, Component::Query, b"#");
+                    std::mem::swap(p.query.get_or_insert_with(String::new), v);
                 }
             }
             Target::Fragment => {
                 if clear {
                     p.fragment = None;
                 } else {
-                    enc(&mut v, Component::Fragment, b"");
-                    p.fragment = Some(v);
+                    enc(v, Component::Fragment, b"");
+                    std::mem::swap(p.fragment.get_or_insert_with(String::new), v);
                 }
             }
         }

@@ -248,8 +248,8 @@ fn params_rows() {
 /// threads.
 #[test]
 fn counts_match_sort_uniq() {
-    let runs: &[&[&str]] = &[
-        &["get", "{host}", "samples/requests.txt"],
+    let mut runs: Vec<Vec<String>> = [
+        &["get", "{host}", "samples/requests.txt"][..],
         &["get", "{host:registrable}", "samples/requests.txt"],
         &[
             "get",
@@ -269,9 +269,34 @@ fn counts_match_sort_uniq() {
         ],
         &["keys", "samples/requests.txt"],
         &["values", "samples/requests.txt"],
-        &["get", "{scheme}", "benches/data/node_files.txt"],
+    ]
+    .iter()
+    .map(|a| a.iter().map(|s| s.to_string()).collect())
+    .collect();
+    // Every URL corpus: the two in the repository, and the two more of
+    // ../shared/data/urls when it is there (not copied: unknown licence).
+    let mut corpora = vec![
+        "benches/data/kasztp.txt".to_string(),
+        "benches/data/node_files.txt".to_string(),
     ];
-    for args in runs {
+    for extra in ["isaacs_files", "userbait"] {
+        let p = format!("../shared/data/urls/{extra}.txt");
+        if std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/.."))
+            .join(&p)
+            .exists()
+        {
+            corpora.push(p);
+        }
+    }
+    for c in &corpora {
+        for t in ["{host}", "{host:registrable}", "{scheme}"] {
+            runs.push(vec!["get".into(), t.into(), c.clone()]);
+        }
+        runs.push(vec!["keys".into(), c.clone()]);
+    }
+    for args in &runs {
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let args = &args[..];
         let (_, plain, _) = urilex(args, b"");
         let lines: Vec<&[u8]> = plain.split(|&b| b == b'\n').collect();
         let lines = &lines[..lines.len() - 1];
