@@ -122,27 +122,41 @@ pub fn lookup_name(host: &str, out: &mut Vec<u8>) -> bool {
 
 /// [`lookup_name`] appending to `out` (left as it was on `false`).
 pub(crate) fn push_lookup_name(host: &str, out: &mut Vec<u8>) -> bool {
+    push_lookup_name_bytes(host.as_bytes(), out)
+}
+
+/// [`push_lookup_name`] of the host's bytes.
+pub(crate) fn push_lookup_name_bytes(b: &[u8], out: &mut Vec<u8>) -> bool {
     let mark = out.len();
-    let b = host.as_bytes();
-    let mut i = 0;
-    while i < b.len() {
-        let c = match crate::pct::pct_at(b, i) {
-            Some(v) => {
-                i += 3;
-                v
-            }
-            None => {
-                i += 1;
-                b[i - 1]
-            }
-        };
-        out.push(c.to_ascii_lowercase());
+    if !b.contains(&b'%') {
+        // The common case: lower-cased in one pass.
+        out.extend(b.iter().map(u8::to_ascii_lowercase));
+    } else {
+        let mut i = 0;
+        while i < b.len() {
+            let c = match crate::pct::pct_at(b, i) {
+                Some(v) => {
+                    i += 3;
+                    v
+                }
+                None => {
+                    i += 1;
+                    b[i - 1]
+                }
+            };
+            out.push(c.to_ascii_lowercase());
+        }
     }
     if out.len() > mark && out.last() == Some(&b'.') {
         out.pop();
     }
     let name = &out[mark..];
-    if name.is_empty() || name[0] == b'.' || name.windows(2).any(|w| w == b"..") {
+    let empty_label = name.first().is_none_or(|&c| c == b'.')
+        || name
+            .iter()
+            .zip(&name[1..])
+            .any(|(&a, &c)| a == b'.' && c == b'.');
+    if empty_label {
         out.truncate(mark);
         return false;
     }

@@ -510,10 +510,11 @@ impl Template {
         Ok(())
     }
 
-    /// Whether [`render_entry`](Self::render_entry) can write this
-    /// template: its fields are the reference, its components, `user` and
-    /// `password`, with no prefix but `url:`/`:` and `must:` (what a
-    /// batch's record holds, without the reference's other parts).
+    /// Whether [`render_batch`](Self::render_batch) can write this
+    /// template: its fields are the reference, its components, `user`,
+    /// `password` and the `host:` fields, with no prefix but `url:`/`:`
+    /// and `must:` (what a batch's record holds, without the reference's
+    /// other parts).
     pub fn entry_ready(&self) -> bool {
         self.pieces.iter().all(|p| match p {
             Piece::Text(_) => true,
@@ -522,7 +523,7 @@ impl Template {
                     && !s.default_port
                     && s.idna.is_none()
                     && match s.field {
-                        Field::Url => true,
+                        Field::Url | Field::Domain(_) => true,
                         Field::Part(p) => !matches!(p, Part::Options | Part::ZoneId),
                         _ => false,
                     }
@@ -596,12 +597,56 @@ impl Template {
                 _ => Some(r),
             }
         };
+        // A `host:` field, written at the end of `out`; whether there was one.
+        let domain = |d: DomainPart, spec: &Spec, out: &mut Vec<u8>| -> bool {
+            let host = e.span(Component::Host).map(|r| &line[r]);
+            if d != DomainPart::NoWww {
+                return self.domain_part_of(d, host, e.host_kind(), out);
+            }
+            match host.filter(|_| e.host_kind() == Some(crate::HostKind::RegName)) {
+                Some(h) => {
+                    let cut = h.get(..4).is_some_and(|w| w.eq_ignore_ascii_case(b"www."));
+                    let h = if cut { &h[4..] } else { h };
+                    let how = if spec.encoded {
+                        Decode::None
+                    } else {
+                        Decode::Percent
+                    };
+                    let mark = out.len();
+                    crate::query::decode_bytes_into(h, how, out);
+                    if self.one_line {
+                        self.one_line_from(mark, out);
+                    }
+                    true
+                }
+                None => false,
+            }
+        };
         for p in &self.pieces {
             match p {
                 Piece::Text(t) => out.extend_from_slice(t),
                 Piece::When(sep, spec) => {
-                    if span(spec).is_some() {
+                    let there = match spec.field {
+                        Field::Domain(d) => {
+                            let mark = out.len();
+                            let there = domain(d, spec, out);
+                            out.truncate(mark);
+                            there
+                        }
+                        _ => span(spec).is_some(),
+                    };
+                    if there {
                         out.push(*sep);
+                    }
+                }
+                Piece::Field(
+                    spec @ Spec {
+                        field: Field::Domain(d),
+                        ..
+                    },
+                ) => {
+                    if !domain(*d, spec, out) && spec.must {
+                        return Err(RenderError::Missing(field_name(&spec.field)));
                     }
                 }
                 Piece::Field(spec) => match span(spec) {
@@ -904,15 +949,27 @@ impl Template {
     /// Writes a part of the host's name by the Public Suffix List: the
     /// name looked up is written at the end of `out`, and the part moved
     /// to where it starts. `false` (nothing written) when there is none.
-    #[cfg(feature = "psl")]
     fn domain_part(&self, d: DomainPart, u: &UriRef<'_>, out: &mut Vec<u8>) -> bool {
+        let host = u.host_str().map(str::as_bytes);
+        self.domain_part_of(d, host, u.host_kind(), out)
+    }
+
+    /// [`domain_part`](Self::domain_part) of a host's text and kind.
+    #[cfg(feature = "psl")]
+    fn domain_part_of(
+        &self,
+        d: DomainPart,
+        host: Option<&[u8]>,
+        kind: Option<crate::HostKind>,
+        out: &mut Vec<u8>,
+    ) -> bool {
         use crate::domain;
         let mark = out.len();
         let found = (|| {
-            if u.host_kind()? != crate::HostKind::RegName {
+            if kind? != crate::HostKind::RegName {
                 return None;
             }
-            if !domain::push_lookup_name(u.host_str()?, out) {
+            if !domain::push_lookup_name_bytes(host?, out) {
                 return None;
             }
             let name = &out[mark..];
@@ -943,7 +1000,13 @@ impl Template {
     }
 
     #[cfg(not(feature = "psl"))]
-    fn domain_part(&self, _: DomainPart, _: &UriRef<'_>, _: &mut Vec<u8>) -> bool {
+    fn domain_part_of(
+        &self,
+        _: DomainPart,
+        _: Option<&[u8]>,
+        _: Option<crate::HostKind>,
+        _: &mut Vec<u8>,
+    ) -> bool {
         false
     }
 }

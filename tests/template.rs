@@ -44,6 +44,9 @@ fn batch_rendering_is_rendering() {
         "[host][+:port]",
         "{must:host}",
         "{must:port}",
+        "{host:nowww}|{:host:nowww}|{host:nowww+@}",
+        #[cfg(feature = "psl")]
+        "{host:registrable}|{host:suffix}|{host:sub}|{host:root}|{+@host:sub}|{must:host:registrable}",
     ];
     let mut valid = 0;
     for t in templates {
@@ -87,7 +90,8 @@ fn what_batch_rendering_does_not_take() {
         "{strict:path}",
         "{options}",
         "{zoneid}",
-        "{host:nowww}",
+        #[cfg(feature = "idna")]
+        "{puny:host}",
     ] {
         assert!(!Template::parse(t).unwrap().entry_ready(), "{t}");
     }
