@@ -516,10 +516,10 @@ impl Editor {
                 if clear {
                     p.scheme = None;
                 } else {
-                    let b = data.as_bytes();
-                    let ok = b[0].is_ascii_alphabetic()
-                        && b.iter()
-                            .all(|c| c.is_ascii_alphanumeric() || b"+-.".contains(c));
+                    // The grammar's scheme rule decides (abnf/rfc3986.abnf).
+                    let ok = crate::Parser::new()
+                        .validate_component(Component::Scheme, data.as_bytes())
+                        .is_ok();
                     if !ok {
                         return Err(err(format!(
                             "scheme={data}: a scheme is a letter, then letters, digits, +, - and . (RFC 3986 section 3.1)"
@@ -587,7 +587,10 @@ impl Editor {
             Target::Port => {
                 if clear {
                     p.port = None;
-                } else if !data.bytes().all(|c| c.is_ascii_digit()) {
+                } else if crate::Parser::new()
+                    .validate_component(Component::Port, data.as_bytes())
+                    .is_err()
+                {
                     return Err(err(format!(
                         "port={data}: a port is digits (RFC 3986 section 3.2.3)"
                     )));

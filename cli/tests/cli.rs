@@ -1,30 +1,14 @@
 //! The `urilex` binary end to end: every published parse vector through
 //! `urilex parse`, row counts on hostile input, exit codes.
 
+mod common;
+
 use serde_json::Value;
 use std::io::Write;
 use std::process::{Command, Stdio};
 
 fn urilex(args: &[&str], stdin: &[u8]) -> (i32, Vec<u8>, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_urilex"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("spawn urilex");
-    let mut input = child.stdin.take().expect("stdin");
-    let data = stdin.to_vec();
-    let writer = std::thread::spawn(move || {
-        let _ = input.write_all(&data);
-    });
-    let out = child.wait_with_output().expect("wait");
-    writer.join().expect("writer");
-    (
-        out.status.code().unwrap_or(-1),
-        out.stdout,
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
+    common::run_in(None, args, stdin)
 }
 
 /// The JSON Lines rows of an output.

@@ -3,30 +3,16 @@
 //! values are written by hand from RFC 3986's examples (section 1.1.2,
 //! section 3) and the sample files.
 
+mod common;
+
 use std::collections::BTreeMap;
 use std::io::Write;
-use std::process::{Command, Stdio};
 
 fn urilex(args: &[&str], stdin: &[u8]) -> (i32, Vec<u8>, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_urilex"))
-        .args(args)
-        .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/.."))
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("spawn urilex");
-    let mut input = child.stdin.take().expect("stdin");
-    let data = stdin.to_vec();
-    let writer = std::thread::spawn(move || {
-        let _ = input.write_all(&data);
-    });
-    let out = child.wait_with_output().expect("wait");
-    writer.join().expect("writer");
-    (
-        out.status.code().unwrap_or(-1),
-        out.stdout,
-        String::from_utf8_lossy(&out.stderr).into_owned(),
+    common::run_in(
+        Some(concat!(env!("CARGO_MANIFEST_DIR"), "/..")),
+        args,
+        stdin,
     )
 }
 

@@ -354,7 +354,7 @@ fn opt_cell(out: &mut Vec<u8>, t: Option<&[u8]>, csv: bool) {
 }
 
 /// Text in a TSV cell (escaped) or a CSV field (quoted when needed).
-pub(crate) fn text_cell(out: &mut Vec<u8>, t: &[u8], csv: bool) {
+pub fn text_cell(out: &mut Vec<u8>, t: &[u8], csv: bool) {
     if csv {
         let quote = t.is_empty() || t.iter().any(|&b| matches!(b, b',' | b'"' | b'\n' | b'\r'));
         if !quote {
@@ -369,6 +369,14 @@ pub(crate) fn text_cell(out: &mut Vec<u8>, t: &[u8], csv: bool) {
             out.push(b);
         }
         out.push(b'"');
+        return;
+    }
+    // Most cells need no escape: one branchless pass tells.
+    let plain = t.iter().fold(true, |ok, &b| {
+        ok & !matches!(b, b'\\' | b'\t' | b'\n' | b'\r')
+    });
+    if plain {
+        out.extend_from_slice(t);
         return;
     }
     for &b in t {

@@ -77,46 +77,37 @@ impl Operation for Get {
         buf: &[u8],
         out: &mut Items<'_>,
     ) -> Option<Result<(), String>> {
-        if let Some(text) = out.text_line() {
-            let mark = text.len();
-            let r = self.0.render_batch(batch, i, buf, text);
-            match r {
-                Ok(()) => text.push(b'\n'),
-                Err(_) => text.truncate(mark),
-            }
-            return Some(r.map_err(|e| e.to_string()));
-        }
-        let mut s = std::mem::take(out.scratch);
-        s.clear();
-        let r = self
-            .0
-            .render_batch(batch, i, buf, &mut s)
-            .map_err(|e| e.to_string());
-        if r.is_ok() {
-            out.item(&[Cell::Text(&s)]);
-        }
-        *out.scratch = s;
-        Some(r)
+        Some(emit(out, |v| self.0.render_batch(batch, i, buf, v)))
     }
     fn items(&self, u: &UriRef<'_>, out: &mut Items<'_>) -> Result<(), String> {
-        if let Some(text) = out.text_line() {
-            let mark = text.len();
-            let r = self.0.render(u, text);
-            match r {
-                Ok(()) => text.push(b'\n'),
-                Err(_) => text.truncate(mark),
-            }
-            return r.map_err(|e| e.to_string());
-        }
-        let mut s = std::mem::take(out.scratch);
-        s.clear();
-        let r = self.0.render(u, &mut s).map_err(|e| e.to_string());
-        if r.is_ok() {
-            out.item(&[Cell::Text(&s)]);
-        }
-        *out.scratch = s;
-        r
+        emit(out, |v| self.0.render(u, v))
     }
+}
+
+/// A rendered value: straight onto the text output when items go there
+/// as they are, otherwise made in the worker's scratch and handed on as an
+/// item. Nothing is written for a value that fails.
+fn emit(
+    out: &mut Items<'_>,
+    render: impl FnOnce(&mut Vec<u8>) -> Result<(), urilex::template::RenderError>,
+) -> Result<(), String> {
+    if let Some(text) = out.text_line() {
+        let mark = text.len();
+        let r = render(text);
+        match r {
+            Ok(()) => text.push(b'\n'),
+            Err(_) => text.truncate(mark),
+        }
+        return r.map_err(|e| e.to_string());
+    }
+    let mut s = std::mem::take(out.scratch);
+    s.clear();
+    let r = render(&mut s).map_err(|e| e.to_string());
+    if r.is_ok() {
+        out.item(&[Cell::Text(&s)]);
+    }
+    *out.scratch = s;
+    r
 }
 
 pub fn run(a: Args) -> Result<(), Failure> {

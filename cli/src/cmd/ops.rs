@@ -137,6 +137,7 @@ impl Items<'_> {
     }
 }
 
+#[derive(Clone, Copy)]
 enum Mode {
     Text,
     Rows,
@@ -147,6 +148,10 @@ enum Mode {
 /// A worker's output for one chunk.
 pub struct ChunkOut {
     mode: Mode,
+    /// The operation's columns (without `line`).
+    columns: usize,
+    /// [`Operation::one_per_record`].
+    one: bool,
     as_is: bool,
     numbered: bool,
     counted: Vec<usize>,
@@ -177,6 +182,26 @@ impl Drop for ChunkOut {
 }
 
 impl ChunkOut {
+    /// The item of a record without a value: an empty one (a row of
+    /// nulls in `Rows`).
+    fn no_value(&mut self, line: u64) {
+        match self.mode {
+            Mode::Rows => self.item(line, &[Cell::Null; 7][..self.columns.min(7)]),
+            _ => self.item(line, &[Cell::Text(b"")]),
+        }
+    }
+
+    /// An invalid reference (or record): its message, at `at` (its line, or
+    /// its row in the chunk), and for a one-per-record operation writing
+    /// lines or rows, an empty item in its place.
+    fn fail(&mut self, line: u64, at: u64, m: String) {
+        self.invalid += 1;
+        self.messages.push((at, m));
+        if self.one && matches!(self.mode, Mode::Text | Mode::Rows) {
+            self.no_value(line);
+        }
+    }
+
     fn item(&mut self, line: u64, cells: &[Cell<'_>]) {
         match self.mode {
             Mode::Text => {
@@ -241,33 +266,13 @@ fn text_line(out: &mut Vec<u8>, cells: &[Cell<'_>], as_is: bool) {
                 out.push(b'\t');
             }
             match c {
-                Cell::Text(t) => tsv(out, t),
+                Cell::Text(t) => urilex_io::text::text_cell(out, t, false),
                 Cell::U64(n) => urilex_io::text::put_u64(out, *n),
                 Cell::Null => out.extend_from_slice(b"\\N"),
             }
         }
     }
     out.push(b'\n');
-}
-
-fn tsv(out: &mut Vec<u8>, t: &[u8]) {
-    // Most values need no escape: one branchless pass tells.
-    let plain = t.iter().fold(true, |ok, &b| {
-        ok & !matches!(b, b'\\' | b'\t' | b'\n' | b'\r')
-    });
-    if plain {
-        out.extend_from_slice(t);
-        return;
-    }
-    for &b in t {
-        match b {
-            b'\\' => out.extend_from_slice(b"\\\\"),
-            b'\t' => out.extend_from_slice(b"\\t"),
-            b'\n' => out.extend_from_slice(b"\\n"),
-            b'\r' => out.extend_from_slice(b"\\r"),
-            _ => out.push(b),
-        }
-    }
 }
 
 /// A value's key: each counted cell as a tag (0 null, 1 text, 2 number)
@@ -456,12 +461,9 @@ pub fn run(c: &Common, op: &dyn Operation) -> Result<(), Failure> {
                 ChunkOut {
                     as_is: op.text_as_is(),
                     numbered: op.text_line_number(),
-                    mode: match mode {
-                        Mode::Text => Mode::Text,
-                        Mode::Rows => Mode::Rows,
-                        Mode::Unique => Mode::Unique,
-                        Mode::Count => Mode::Count,
-                    },
+                    mode,
+                    columns: op_columns.len(),
+                    one,
                     counted: counted.clone(),
                     text: Vec::new(),
                     rows: Rows::new(Columns(row_columns.clone())),
@@ -484,10 +486,9 @@ pub fn run(c: &Common, op: &dyn Operation) -> Result<(), Failure> {
                 out.text = b;
                 out.text.clear();
             }
-            let empty = vec![Cell::Null; op_columns.len()];
-            let blank = [Cell::Text(b"")];
             for r in 0..rows.len() {
                 let line = rows.line(r);
+                let at = if numbered { line } else { r as u64 };
                 if fast {
                     if let Some((batch, buf, index)) = rows.in_batch(0, r) {
                         // The operation tells an invalid reference by its
@@ -500,19 +501,7 @@ pub fn run(c: &Common, op: &dyn Operation) -> Result<(), Failure> {
                         };
                         if let Some(res) = op.batch_items(batch, index, buf, &mut items) {
                             if let Err(m) = res {
-                                out.invalid += 1;
-                                out.messages
-                                    .push((if numbered { line } else { r as u64 }, m));
-                                if one && matches!(out.mode, Mode::Text | Mode::Rows) {
-                                    out.item(
-                                        line,
-                                        if matches!(out.mode, Mode::Text) {
-                                            &blank
-                                        } else {
-                                            &empty
-                                        },
-                                    );
-                                }
+                                out.fail(line, at, m);
                             }
                             continue;
                         }
@@ -535,32 +524,13 @@ pub fn run(c: &Common, op: &dyn Operation) -> Result<(), Failure> {
                         // No reference (a referer of `-`): an empty value, as
                         // `get` prints it (a null in rows).
                         if one {
-                            out.item(
-                                line,
-                                if matches!(out.mode, Mode::Rows) {
-                                    &empty
-                                } else {
-                                    &blank
-                                },
-                            );
+                            out.no_value(line);
                         }
                         continue;
                     }
                 };
                 if let Err(m) = result {
-                    out.invalid += 1;
-                    out.messages
-                        .push((if numbered { line } else { r as u64 }, m));
-                    if one && matches!(out.mode, Mode::Text | Mode::Rows) {
-                        out.item(
-                            line,
-                            if matches!(out.mode, Mode::Text) {
-                                &blank
-                            } else {
-                                &empty
-                            },
-                        );
-                    }
+                    out.fail(line, at, m);
                 }
             }
             let encoded = match out.mode {
