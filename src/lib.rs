@@ -92,7 +92,9 @@ pub mod urn;
 
 #[cfg(feature = "rayon")]
 pub use batch::validate_lines_parallel;
-pub use batch::{lines, validate_lines, Batch, BatchError, Counts, Entry};
+pub use batch::{
+    lines, validate_lines, validate_offsets, Batch, BatchError, Counts, Entry, Offset,
+};
 pub use engine::{PartInfo, Profile, UnknownProfile};
 pub use lint::{Lint, LintKind};
 pub use normalize::{default_port, normalize_into, NormalizeOptions};

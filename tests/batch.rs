@@ -394,3 +394,126 @@ fn lines_around_the_window_size_split_as_lines_does() {
         assert_eq!(urilex::validate_lines(&parser, &buf), want, "round {round}");
     }
 }
+
+/// `items` laid out as a string column: values one after another, and
+/// offsets, starting at `lead` (a sliced column) after `lead` bytes of
+/// another column's text.
+fn column(items: &[Vec<u8>], lead: usize) -> (Vec<u8>, Vec<i64>) {
+    let mut values = b"http://lead/%4".repeat(lead / 14 + 1);
+    values.truncate(lead);
+    let mut offsets = vec![lead as i64];
+    for it in items {
+        values.extend_from_slice(it);
+        offsets.push(values.len() as i64);
+    }
+    // Bytes after the last item, as a slice of a longer column has.
+    values.extend_from_slice(b"41http://tail/");
+    (values, offsets)
+}
+
+/// The column's results must be each item's parsed alone, its `line` the
+/// item, and `validate_offsets` the same verdicts; with `i32` and `u32`
+/// offsets too.
+fn check_column(parser: &Parser, items: &[Vec<u8>], lead: usize) {
+    let (values, offsets) = column(items, lead);
+    let refs: Vec<&[u8]> = items.iter().map(|v| v.as_slice()).collect();
+    let mut batch = Batch::new();
+    batch.parse_offsets(parser, &values, &offsets);
+    check_same(parser, &batch, &refs);
+    for (i, it) in refs.iter().enumerate() {
+        assert_eq!(batch.line(i, &values), *it);
+        assert_eq!(batch.line_start(i), offsets[i] as usize);
+    }
+    let mut verdicts = Vec::new();
+    urilex::validate_offsets(parser, &values, &offsets, |v| verdicts.push(v));
+    let want: Vec<bool> = refs.iter().map(|l| parser.parse_bytes(l).is_ok()).collect();
+    assert_eq!(verdicts, want);
+    if values.len() < i32::MAX as usize {
+        let small: Vec<i32> = offsets.iter().map(|&o| o as i32).collect();
+        batch.parse_offsets(parser, &values, &small);
+        check_same(parser, &batch, &refs);
+        let unsigned: Vec<u32> = offsets.iter().map(|&o| o as u32).collect();
+        batch.parse_offsets(parser, &values, &unsigned);
+        check_same(parser, &batch, &refs);
+    }
+}
+
+/// A string column's items (Arrow's values and offsets, no line ends
+/// between them): the same results as each item parsed alone, on the
+/// corpora, on generated references of every profile (CR and LF bytes
+/// kept inside them: bytes of the item, not line ends), and sliced.
+#[test]
+fn offsets_equal_single_on_corpora_and_generated_items() {
+    let parser = Parser::new();
+    for buf in [
+        &include_bytes!("../benches/data/kasztp.txt")[..],
+        include_bytes!("../benches/data/node_files.txt"),
+    ] {
+        let items: Vec<Vec<u8>> = lines_of(buf).iter().map(|l| l.to_vec()).collect();
+        check_column(&parser, &items, 0);
+        check_column(&parser, &items[1..], 7);
+    }
+    let mut rng = gen::Rng(0x0FF5);
+    for profile in Profile::ALL {
+        let parser = Parser::new().profile(*profile);
+        let items: Vec<Vec<u8>> = (0..20_000).map(|_| gen::input(&mut rng)).collect();
+        check_column(&parser, &items, 0);
+        check_column(&parser, &items, 3);
+    }
+}
+
+/// Where one item ends and the next begins, the runs must stop: an
+/// escape cut by the item's end (`%`, `%4` before an item that begins
+/// with hex digits), a next item that goes on in the same run set, empty
+/// items, items at every offset around a word's end, and items longer
+/// than a window.
+#[test]
+fn offsets_items_end_where_the_next_begins() {
+    let parser = Parser::new();
+    let pieces: [&[u8]; 14] = [
+        b"http://a/b%",
+        b"41/c",
+        b"http://a/b%4",
+        b"1",
+        b"",
+        b"abc",
+        b"?q=%",
+        b"4142",
+        b"//h%4",
+        b"a",
+        b"x\ny",
+        b"x\r",
+        b"http://[::1]",
+        b":80",
+    ];
+    let mut rng = gen::Rng(0x1E7D);
+    for _ in 0..300 {
+        let mut items = Vec::new();
+        for _ in 0..rng.below(40) {
+            let mut it = Vec::new();
+            if rng.chance(30) {
+                it.extend_from_slice(b"http://h/");
+                it.resize(9 + rng.below(140), b'p');
+            }
+            it.extend_from_slice(pieces[rng.below(pieces.len())]);
+            if rng.chance(5) {
+                it.resize(it.len() + 16_380 + rng.below(10), b'q');
+            }
+            items.push(it);
+        }
+        check_column(&parser, &items, rng.below(70));
+    }
+    // Nothing at all, and one empty item.
+    let mut batch = Batch::new();
+    batch.parse_offsets(&parser, b"", &[] as &[i32]);
+    assert!(batch.is_empty());
+    batch.parse_offsets(&parser, b"x", &[1i32, 1]);
+    assert_eq!(batch.len(), 1);
+    assert!(batch.is_valid(0));
+}
+
+#[test]
+#[should_panic(expected = "offsets decrease")]
+fn offsets_that_decrease_are_refused() {
+    Batch::new().parse_offsets(&Parser::new(), b"abcdef", &[0i32, 4, 2, 6]);
+}

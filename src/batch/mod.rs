@@ -36,6 +36,74 @@ pub struct BatchError {
     pub index: usize,
 }
 
+/// Where a batch's references came from.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+enum Source {
+    #[default]
+    Lines,
+    Items,
+    Offsets,
+}
+
+/// An offset of a string column (Arrow's `i32` and `i64`, or unsigned):
+/// where an item begins in the column's values. Negative offsets are
+/// taken as past any buffer's end (and so refused).
+pub trait Offset: Copy {
+    /// The offset as an index.
+    fn index(self) -> usize;
+}
+
+macro_rules! offset {
+    ($($t:ty),*) => {$(
+        impl Offset for $t {
+            #[inline(always)]
+            fn index(self) -> usize {
+                usize::try_from(self).unwrap_or(usize::MAX)
+            }
+        }
+    )*};
+}
+offset!(i32, i64, u32, u64, usize);
+
+/// The first and last offsets of a column, checked against its values
+/// `buf` (see [`Batch::parse_offsets`]).
+fn offset_bounds<O: Offset>(buf: &[u8], offsets: &[O]) -> (usize, usize) {
+    let (Some(first), Some(last)) = (offsets.first(), offsets.last()) else {
+        return (0, 0);
+    };
+    let (first, last) = (first.index(), last.index());
+    assert!(
+        first <= last && last <= buf.len(),
+        "offsets {first}..{last} outside values of {} bytes",
+        buf.len()
+    );
+    assert!(
+        last - first <= u32::MAX as usize,
+        "items of {} bytes: at most u32::MAX at once",
+        last - first
+    );
+    (first, last)
+}
+
+/// The ends of a column's items, counted from `base` (its first offset),
+/// each checked to be at or after the one before and within `len`.
+fn checked_ends<O: Offset>(
+    len: usize,
+    base: usize,
+    offsets: &[O],
+) -> impl Iterator<Item = usize> + '_ {
+    let mut prev = 0;
+    offsets.iter().skip(1).map(move |o| {
+        let end = o.index().wrapping_sub(base);
+        assert!(
+            end >= prev && end <= len,
+            "offsets decrease or pass the values' end"
+        );
+        prev = end;
+        end
+    })
+}
+
 /// The columnar results of parsing many references. Reuse one `Batch`
 /// across calls: its storage is kept.
 ///
@@ -61,10 +129,15 @@ pub struct Batch {
     firsts: Vec<usize>,
     /// Spans of lines longer than `u16::MAX` bytes.
     long: Vec<Spans>,
-    /// Length of the buffer given to `parse_lines`.
+    /// Length of the buffer given to `parse_lines`; for `parse_offsets`,
+    /// where the last item ends, counted from `base`.
     buf_len: usize,
-    /// Whether the references came from `parse_items` (then `line` is moot).
-    from_items: bool,
+    /// For `parse_offsets`: where the first item starts in the buffer
+    /// (records count their starts from there).
+    base: usize,
+    /// Where the references came from: lines, items (then `line` is
+    /// moot) or a column's values and offsets.
+    source: Source,
     /// The profile the batch was parsed with.
     profile: Profile,
 }
@@ -131,7 +204,7 @@ impl Batch {
     /// is not part of the line; the last line needs no LF). Replaces what
     /// the batch held.
     pub fn parse_lines(&mut self, parser: &Parser, buf: &[u8]) {
-        self.clear(parser, buf.len(), false);
+        self.clear(parser, buf.len(), Source::Lines);
         let mut out = Records {
             base: 0,
             records: &mut self.parts[0],
@@ -141,9 +214,68 @@ impl Batch {
         parse_buf(parser, buf, &mut out);
     }
 
+    /// Parses the items of a string column given as its values and
+    /// offsets (Arrow's layout): item `i` is `buf[offsets[i]..offsets[i +
+    /// 1]]`, so there is one item fewer than offsets. The items are
+    /// classified a window of the buffer at a time, as `parse_lines`
+    /// classifies lines, with no copy and no pass per item; every byte
+    /// belongs to its item (a CR or an LF in one is an invalid byte, not a
+    /// line end). A sliced column's first offset need not be 0.
+    ///
+    /// [`line`](Self::line) and [`line_start`](Self::line_start) give the
+    /// items and their starts in `buf`.
+    ///
+    /// # Panics
+    /// When offsets decrease or pass `buf`'s end, or the items span more
+    /// than `u32::MAX` bytes (records hold 32-bit offsets: split larger
+    /// columns).
+    ///
+    /// ```
+    /// use urilex::{Batch, Component, Parser};
+    /// let values = b"http://a/b?qnot a uri//[::1]:80/";
+    /// let offsets: [i32; 5] = [0, 12, 21, 32, 32];
+    /// let mut batch = Batch::new();
+    /// batch.parse_offsets(&Parser::new(), values, &offsets);
+    /// assert_eq!(batch.len(), 4);
+    /// assert!(batch.is_valid(0) && !batch.is_valid(1) && batch.is_valid(2));
+    /// assert_eq!(batch.component(0, Component::Query, values), Some(&b"q"[..]));
+    /// assert_eq!(batch.line(2, values), b"//[::1]:80/");
+    /// assert_eq!(batch.line(3, values), b""); // an empty reference is valid
+    /// assert!(batch.is_valid(3));
+    /// ```
+    pub fn parse_offsets<O: Offset>(&mut self, parser: &Parser, buf: &[u8], offsets: &[O]) {
+        let (base, last) = offset_bounds(buf, offsets);
+        self.clear(parser, last - base, Source::Offsets);
+        self.base = base;
+        let mut out = FastRecords {
+            parser,
+            // Records count from the first item's start.
+            base: 0,
+            stream: false,
+            records: &mut self.parts[0],
+            long: &mut self.long,
+        };
+        let buf = &buf[base..last];
+        let ends = checked_ends(buf.len(), base, offsets);
+        if crate::engine::bits::fast_items(
+            parser.get_profile(),
+            parser.get_syntax(),
+            buf,
+            ends,
+            &mut out,
+        ) {
+            return;
+        }
+        let mut at = 0;
+        for end in checked_ends(buf.len(), base, offsets) {
+            out.slow(at, &buf[at..end]);
+            at = end;
+        }
+    }
+
     /// Parses each item (a slice of strings or byte strings).
     pub fn parse_items<S: AsRef<[u8]>>(&mut self, parser: &Parser, items: &[S]) {
-        self.clear(parser, 0, true);
+        self.clear(parser, 0, Source::Items);
         for item in items {
             self.push(parser, 0, item.as_ref());
         }
@@ -151,7 +283,7 @@ impl Batch {
 
     /// Empties the batch down to one part in use (a serial parse fills
     /// it). The others keep their storage for the next parallel parse.
-    fn clear(&mut self, parser: &Parser, buf_len: usize, from_items: bool) {
+    fn clear(&mut self, parser: &Parser, buf_len: usize, source: Source) {
         for p in &mut self.parts {
             p.clear();
         }
@@ -161,9 +293,10 @@ impl Batch {
         self.firsts.clear();
         self.firsts.push(0);
         self.long.clear();
+        self.base = 0;
         self.profile = parser.get_profile();
         self.buf_len = buf_len;
-        self.from_items = from_items;
+        self.source = source;
     }
 
     fn push(&mut self, parser: &Parser, start: usize, line: &[u8]) {
@@ -239,9 +372,10 @@ impl Batch {
         HostKind::from_index(r.host_kind)
     }
 
-    /// Offset of reference `i`'s line in the buffer given to `parse_lines`.
+    /// Offset of reference `i`'s line in the buffer given to `parse_lines`
+    /// (or its item's in the one given to `parse_offsets`).
     pub fn line_start(&self, i: usize) -> usize {
-        self.rec(i).start as usize
+        self.base + self.rec(i).start as usize
     }
 
     /// The text of line `i` of `buf` (the buffer given to `parse_lines`).
@@ -269,10 +403,16 @@ impl Batch {
     /// [`line_range`](Self::line_range) of the line that starts at `start`.
     #[inline]
     fn line_range_at(&self, i: usize, start: usize, buf: &[u8]) -> Range<usize> {
-        let end = match (i + 1 < self.len()).then(|| self.start(i + 1)) {
+        let next = (i + 1 < self.len()).then(|| self.start(i + 1));
+        if self.source == Source::Offsets {
+            // Items end where the next begins, every byte their own.
+            let end = (self.base + next.unwrap_or(self.buf_len)).min(buf.len());
+            return (self.base + start).min(end)..end;
+        }
+        let end = match next {
             Some(next) => next - 1,
             None => {
-                let e = if self.from_items {
+                let e = if self.source == Source::Items {
                     buf.len()
                 } else {
                     buf.len().min(self.buf_len)
@@ -545,6 +685,48 @@ pub fn validate_lines(parser: &Parser, buf: &[u8]) -> Counts {
         |_, line, s| c.count(parser, line, s.is_some_and(|s| d.accept[s as usize])),
     );
     c
+}
+
+/// Whether each item of a string column (as [`Batch::parse_offsets`]
+/// takes it: values and offsets) is a valid reference, in order, into
+/// `each`: the spanless fast path over the whole column, and the exact
+/// engine for the items it does not pass. The same verdicts as
+/// [`Parser::parse_bytes`], with no spans kept.
+///
+/// # Panics
+/// As [`Batch::parse_offsets`] does.
+///
+/// ```
+/// let mut valid = Vec::new();
+/// urilex::validate_offsets(&urilex::Parser::new(), b"http://a/x y%zz", &[0u32, 8, 11, 14], |v| valid.push(v));
+/// assert_eq!(valid, [true, false, false]);
+/// ```
+pub fn validate_offsets<O: Offset>(
+    parser: &Parser,
+    buf: &[u8],
+    offsets: &[O],
+    mut each: impl FnMut(bool),
+) {
+    let (base, last) = offset_bounds(buf, offsets);
+    let buf = &buf[base..last];
+    let mut verdict = |item: &[u8], passed: bool| {
+        each(passed || parser.verdict(item).is_ok());
+    };
+    let ends = checked_ends(buf.len(), base, offsets);
+    if crate::engine::bits::verdict_items(
+        parser.get_profile(),
+        parser.get_syntax(),
+        buf,
+        ends,
+        &mut verdict,
+    ) {
+        return;
+    }
+    let mut at = 0;
+    for end in checked_ends(buf.len(), base, offsets) {
+        verdict(&buf[at..end], false);
+        at = end;
+    }
 }
 
 impl Counts {

@@ -53,7 +53,7 @@ impl Batch {
         }
         let cuts = line_cuts(buf, threads * 8);
         let pieces: Vec<(usize, usize)> = cuts.windows(2).map(|w| (w[0], w[1])).collect();
-        self.clear(parser, buf.len(), false);
+        self.clear(parser, buf.len(), super::Source::Lines);
         // Parts kept from an earlier call keep their storage.
         let mut parts = core::mem::take(&mut self.parts);
         parts.resize_with(pieces.len(), Vec::new);

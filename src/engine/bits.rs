@@ -91,6 +91,104 @@ impl<L: LineSink> FastLoop for Lines<'_, '_, L> {
     }
 }
 
+/// [`fast_lines`] over the items of a string column: `buf` holds them one
+/// after another, item `i` ending at the `i`th of `ends` (the first starts
+/// at 0); see [`for_each_item`].
+#[inline]
+pub(crate) fn fast_items<L: LineSink>(
+    profile: super::Profile,
+    syntax: super::Syntax,
+    buf: &[u8],
+    ends: impl Iterator<Item = usize>,
+    sink: &mut L,
+) -> bool {
+    profile
+        .fast_loop(syntax, Items { buf, ends, sink })
+        .is_some()
+}
+
+/// [`fast_items`]' loop.
+struct Items<'b, 's, I, L> {
+    buf: &'b [u8],
+    ends: I,
+    sink: &'s mut L,
+}
+
+impl<I: Iterator<Item = usize>, L: LineSink> FastLoop for Items<'_, '_, I, L> {
+    type Spans = L::Spans;
+    type Out = ();
+
+    #[inline(always)]
+    fn run(self, t: &ProfileTables, fast: impl Fn(&Line<'_>, &mut L::Spans) -> bool) {
+        let sink = self.sink;
+        for_each_item(
+            self.buf,
+            0,
+            self.ends,
+            &t.line_sets,
+            #[inline(always)]
+            |next| {
+                let (at, line) = match next {
+                    Next::Fast(at, line) => {
+                        let mut spans = sink.spans();
+                        if fast(&line, &mut spans) && sink.fast(at, &spans) {
+                            return;
+                        }
+                        (at, line.bytes())
+                    }
+                    Next::Long(at, line) => (at, line),
+                };
+                sink.slow(at, line);
+            },
+        );
+    }
+}
+
+/// The spanless fast path of `profile`'s entry for `syntax` over the
+/// items of a string column (as [`fast_items`] takes them): `each` gets
+/// every item in order and whether the fast path passed it (an item it
+/// did not pass may still be valid: the exact engine decides). False,
+/// with nothing done, when the entry has no such loop.
+#[inline]
+pub(crate) fn verdict_items(
+    profile: super::Profile,
+    syntax: super::Syntax,
+    buf: &[u8],
+    ends: impl Iterator<Item = usize>,
+    each: &mut dyn FnMut(&[u8], bool),
+) -> bool {
+    profile
+        .count_loop(syntax, Verdicts { buf, ends, each })
+        .is_some()
+}
+
+/// [`verdict_items`]' loop.
+struct Verdicts<'b, 's, I> {
+    buf: &'b [u8],
+    ends: I,
+    each: &'s mut dyn FnMut(&[u8], bool),
+}
+
+impl<I: Iterator<Item = usize>> CountLoop for Verdicts<'_, '_, I> {
+    type Out = ();
+
+    #[inline(always)]
+    fn run(self, t: &ProfileTables, valid: impl Fn(&Line<'_>) -> bool) {
+        let each = self.each;
+        for_each_item(
+            self.buf,
+            0,
+            self.ends,
+            &t.line_sets,
+            #[inline(always)]
+            |next| match next {
+                Next::Fast(_, line) => each(line.bytes(), valid(&line)),
+                Next::Long(_, line) => each(line, false),
+            },
+        );
+    }
+}
+
 /// `validate_lines`' loop: how many lines of `buf` the spanless fast path
 /// of `profile`'s entry for `syntax` passed; every other line goes to
 /// `slow`. `None`, with nothing done, when the entry has no such loop.
@@ -472,6 +570,80 @@ pub(crate) fn for_each_line(buf: &[u8], runs: &RowSets, mut each: impl FnMut(Nex
                 continue 'windows;
             }
         }
+    }
+}
+
+/// Calls `each` with every item of `buf` in order, where item `i` is
+/// `buf[ends[i - 1]..ends[i]]` (item 0 starts at `first`): a string
+/// column's values, which no line end separates. Classified a window at a
+/// time as [`for_each_line`] does, each byte once; the items come from the
+/// offsets instead of the line-end bitmap, and every byte of an item is
+/// its own (an LF or a CR in one is a byte the grammar rejects, not a line
+/// end). `ends` must not decrease, start at or after `first`, nor pass
+/// `buf`'s end.
+///
+/// The runs must stop at an item's end, where the next item's first byte
+/// lies: while an item is taken, its end is made a stop in every run set
+/// (in the one word it falls in, put back after). So is a `%` in its last
+/// two bytes in the sets whose runs go through escapes: the escape's hex
+/// digits were read across the item's end, in the next item.
+#[inline(always)]
+pub(crate) fn for_each_item(
+    buf: &[u8],
+    first: usize,
+    ends: impl IntoIterator<Item = usize>,
+    runs: &RowSets,
+    mut each: impl FnMut(Next<'_>),
+) {
+    let kern = row_classifier();
+    let escapes = runs.escapes();
+    let mut rows: WindowRows = [[0; MAX_CLASSES]; WORDS];
+    // The window: its first byte in `buf`, and its end: an item that ends
+    // there or before lies in its bitmaps (the word of its end included).
+    let (mut start, mut end, mut fresh) = (first, first, true);
+    let mut at = first;
+    for stop in ends {
+        if stop > end || fresh {
+            // A window from the item's start.
+            (start, fresh) = (at, false);
+            (end, _) = classify_window(buf, start, runs, kern, &mut rows);
+            if stop > end {
+                // Longer than a window: the bare item.
+                each(Next::Long(at, &buf[at..stop]));
+                at = stop;
+                continue;
+            }
+        }
+        let p = stop - start;
+        let (w, bit) = (p / 64, 1u64 << (p % 64));
+        let saved = rows[w];
+        for s in rows[w].iter_mut() {
+            *s |= bit;
+        }
+        // A `%` one or two bytes before the end begins no escape.
+        let mut percents = [None; 2];
+        for (k, back) in [1, 2].into_iter().enumerate() {
+            if stop >= at + back && buf[stop - back] == b'%' && escapes != 0 {
+                let q = p - back;
+                let kept = rows[q / 64];
+                percents[k] = Some((q / 64, kept));
+                for (set, s) in rows[q / 64].iter_mut().enumerate() {
+                    if escapes & (1 << set) != 0 {
+                        *s |= 1u64 << (q % 64);
+                    }
+                }
+            }
+        }
+        each(Next::Fast(
+            at,
+            Line::new(&buf[start..stop], at - start, &rows),
+        ));
+        // Put back what the item changed, the earliest change last.
+        for (wq, kept) in percents.into_iter().rev().flatten() {
+            rows[wq] = kept;
+        }
+        rows[w] = saved;
+        at = stop;
     }
 }
 
