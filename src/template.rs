@@ -1094,7 +1094,25 @@ fn part<'a>(u: &UriRef<'a>, name: Part, default_port: bool) -> Option<Cow<'a, st
 
 /// Path segment `n` (1-based; negative from the end), of the segments
 /// after the path's leading `/` (a rootless path's first segment is 1).
+/// Segment `n` of `path` as written (not decoded), as the `path:N` field
+/// counts them: 1 is the first after the leading `/`, -1 the last; `None`
+/// past either end, for 0, and for an empty path.
+///
+/// ```
+/// use urilex::template::path_segment;
+/// assert_eq!(path_segment("/a/b%20c/d", 2), Some("b%20c"));
+/// assert_eq!(path_segment("/a/b/", -1), Some(""));
+/// assert_eq!(path_segment("a/b", -2), Some("a"));
+/// assert_eq!(path_segment("/a", 2), None);
+/// ```
+pub fn path_segment(path: &str, n: i32) -> Option<&str> {
+    segment(path, n)
+}
+
 fn segment(path: &str, n: i32) -> Option<&str> {
+    if n == 0 {
+        return None;
+    }
     let body = path.strip_prefix('/').unwrap_or(path);
     if body.is_empty() {
         return None;

@@ -480,6 +480,11 @@ impl BatchBuilder {
         self.arrow.clone()
     }
 
+    /// The Arrow schema, borrowed.
+    pub fn schema_ref(&self) -> &SchemaRef {
+        &self.arrow
+    }
+
     /// The rows of a chunk as one record batch.
     pub fn build(&self, rows: &ChunkRows<'_>) -> RecordBatch {
         let n = rows.len();
@@ -529,6 +534,34 @@ impl BatchBuilder {
         }
         let arrays: Vec<ArrayRef> = cols.into_iter().map(Col::finish).collect();
         debug_assert!(arrays.iter().all(|a| a.len() == n));
+        RecordBatch::try_new(self.arrow.clone(), arrays).expect("the arrays follow the schema")
+    }
+}
+
+impl BatchBuilder {
+    /// The rows of references that are not a log's (a string column's
+    /// values: see [`Schema::references`]): row `i` is reference `i` of
+    /// `batch`, parsed from `buf`, or all nulls where `present(i)` is
+    /// false.
+    pub fn build_references(
+        &self,
+        batch: &urilex::Batch,
+        buf: &[u8],
+        present: impl Fn(usize) -> bool,
+    ) -> RecordBatch {
+        let n = batch.len();
+        let mut cols: Vec<Col> = self
+            .arrow
+            .fields()
+            .iter()
+            .map(|f| Col::for_field(f, n, &self.kinds))
+            .collect();
+        for i in 0..n {
+            let value = present(i).then_some((batch, buf, i));
+            self.schema
+                .reference_cells(value, |k, cell| cols[k].append(cell));
+        }
+        let arrays: Vec<ArrayRef> = cols.into_iter().map(Col::finish).collect();
         RecordBatch::try_new(self.arrow.clone(), arrays).expect("the arrays follow the schema")
     }
 }

@@ -4,7 +4,7 @@
 
 use crate::format::{Carried, Extractor, InputFormat, LogField};
 use crate::rows::{ChunkRows, Value};
-use urilex::{Component, Entry, HostKind, ParseError, PartInfo, Profile, UriRef};
+use urilex::{Batch, Component, Entry, HostKind, ParseError, PartInfo, Profile, UriRef};
 
 /// A column.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -229,6 +229,56 @@ impl Schema {
         })
     }
 
+    /// The columns of one reference alone, as the SQL functions' and the
+    /// Python package's structs have them: the default columns of plain
+    /// values less `line` (`valid`, `rule` where the profile has one, the
+    /// parts with `host_kind` and `port_number`, `error`).
+    pub fn references(profile: Profile, syntax: urilex::Syntax) -> Schema {
+        let mut ex = Extractor {
+            format: InputFormat::Lines,
+            syntax,
+            field: LogField::Target,
+            carry: Vec::new(),
+            max_record_bytes: usize::MAX,
+        };
+        let (available, defaults) = Schema::available(profile, &ex);
+        let fields: Vec<String> = available[..defaults]
+            .iter()
+            .filter(|c| !matches!(c, Column::Line))
+            .map(|c| name(profile, c))
+            .collect();
+        Schema::new(profile, &mut ex, Some(&fields.join(",")))
+            .expect("the default columns are available")
+    }
+
+    /// [`cells`](Self::cells) for a reference that is not a log's row:
+    /// the reference `i` of `batch`, parsed from `buf`, or none (`None`: a
+    /// null, every cell null). Columns of records (`line`, `file`,
+    /// carried fields) are null.
+    #[inline]
+    pub fn reference_cells<'a>(
+        &self,
+        value: Option<(&'a Batch, &'a [u8], usize)>,
+        mut f: impl FnMut(usize, Cell<'a>),
+    ) {
+        let uri = match value {
+            None => Uri::Absent,
+            Some((batch, buf, index)) => self.entry_uri(batch.entry(index), batch, buf, index),
+        };
+        for (k, c) in self.columns.iter().enumerate() {
+            let cell = match c {
+                Column::Valid(0)
+                | Column::Rule(0)
+                | Column::Part(0, _)
+                | Column::Kind(0)
+                | Column::PortNumber(0)
+                | Column::Error(0) => self.uri_cell(&uri, c),
+                _ => Cell::Null,
+            };
+            f(k, cell);
+        }
+    }
+
     /// Calls `f` with each column's cell in row `r`, in order.
     #[inline]
     pub fn cells<'a>(&self, rows: &ChunkRows<'a>, r: usize, mut f: impl FnMut(usize, Cell<'a>)) {
@@ -286,17 +336,28 @@ impl Schema {
                 batch,
                 buf,
                 index,
-            } => {
-                if entry.is_valid() && self.fast {
-                    return Uri::Fast(entry, &buf[entry.line_start()..]);
-                }
-                match batch.get(index, buf) {
-                    Ok(v) => self.valid(v),
-                    Err(e) => uri_error(e, batch.line(index, buf)),
-                }
-            }
+            } => self.entry_uri(entry, batch, buf, index),
             Value::Single(Ok(v), _) => self.valid(v),
             Value::Single(Err(e), bytes) => uri_error(e, bytes),
+        }
+    }
+
+    /// The reference a batch parsed: its parts from the record when the
+    /// schema is fast, else through a [`UriRef`].
+    #[inline]
+    fn entry_uri<'a>(
+        &self,
+        entry: Entry<'a>,
+        batch: &'a Batch,
+        buf: &'a [u8],
+        index: usize,
+    ) -> Uri<'a> {
+        if entry.is_valid() && self.fast {
+            return Uri::Fast(entry, &buf[entry.line_start()..]);
+        }
+        match batch.get(index, buf) {
+            Ok(v) => self.valid(v),
+            Err(e) => uri_error(e, batch.line(index, buf)),
         }
     }
 

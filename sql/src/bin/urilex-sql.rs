@@ -1,0 +1,310 @@
+//! `urilex-sql`: SQL with urilex's URI functions over logs, Parquet, CSV
+//! and JSON files, on this machine (embedded DataFusion) or on a Ballista
+//! cluster (`--remote`), and the cluster's scheduler and executor
+//! processes (`urilex-sql scheduler`, `urilex-sql executor`). The `urilex`
+//! CLI runs it as `urilex sql`.
+
+use clap::{Parser, Subcommand, ValueEnum};
+use datafusion::arrow::record_batch::RecordBatch;
+use datafusion::error::{DataFusionError, Result};
+use datafusion::prelude::{
+    CsvReadOptions, JsonReadOptions, ParquetReadOptions, SessionConfig, SessionContext,
+};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use urilex_datafusion::cluster;
+use urilex_datafusion::table::LogTable;
+use urilex_io::format::LogField;
+
+/// SQL over logs with urilex's URI functions (uri_host, uri_valid,
+/// uri_registrable_domain, uri_query_param, uri_parse, ... : see
+/// docs/sql.md).
+///
+/// Tables come from `--table`: Parquet, CSV (with a header) and JSON Lines
+/// files by their extension, or a log in any of `urilex parse`'s input
+/// formats, named after a colon: `--table logs=access.log.gz:combined`.
+/// A log table's columns are those of `urilex parse --fields all`.
+#[derive(Parser)]
+#[command(name = "urilex-sql", version, args_conflicts_with_subcommands = true)]
+struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+    #[command(flatten)]
+    query: QueryArgs,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Run a Ballista scheduler that knows the urilex functions.
+    Scheduler {
+        /// Address to listen on.
+        #[arg(long, default_value = "127.0.0.1:50050")]
+        bind: std::net::SocketAddr,
+    },
+    /// Run a Ballista executor that knows the urilex functions.
+    Executor {
+        /// Host to bind (and to be reached at).
+        #[arg(long, default_value = "127.0.0.1")]
+        bind_host: String,
+        /// Arrow Flight port (shuffle data).
+        #[arg(long, default_value_t = 50051)]
+        port: u16,
+        /// gRPC port (tasks).
+        #[arg(long, default_value_t = 50052)]
+        grpc_port: u16,
+        /// The scheduler, as host:port.
+        #[arg(long, default_value = "127.0.0.1:50050")]
+        scheduler: String,
+        /// Tasks run at once.
+        #[arg(long, default_value_t = 2)]
+        concurrent_tasks: usize,
+        /// Folder for shuffle files.
+        #[arg(long)]
+        work_dir: Option<String>,
+    },
+}
+
+#[derive(clap::Args)]
+struct QueryArgs {
+    /// The SQL to run (several statements separated by `;` run in turn;
+    /// the last one's rows are printed).
+    sql: Option<String>,
+    /// A table: `NAME=PATH[:FORMAT]`, or `PATH` (named after the file).
+    /// FORMAT is a log format of `urilex parse --input` (lines, combined,
+    /// common, jsonl:FIELD, tsv:COLUMN, csv:COLUMN); without one, `.parquet`,
+    /// `.csv` and `.json`/`.jsonl`/`.ndjson` files are read as such, and
+    /// anything else as lines.
+    #[arg(long = "table", short = 't', value_name = "NAME=PATH[:FORMAT]")]
+    tables: Vec<String>,
+    /// How rows are printed.
+    #[arg(long, value_enum, default_value_t = Format::Table)]
+    format: Format,
+    /// Write the rows to this file instead of standard output.
+    #[arg(long, short = 'o')]
+    output: Option<PathBuf>,
+    /// DataFusion's target partitions (default: the number of cores).
+    #[arg(long)]
+    partitions: Option<usize>,
+    /// Grammar profile of log tables' references.
+    #[arg(long, default_value = "rfc3986")]
+    profile: String,
+    /// In a combined log, whose parts the row has: the request target, or
+    /// the referer.
+    #[arg(long, value_enum, default_value_t = Field::Target)]
+    field: Field,
+    /// Run on the Ballista scheduler at this URL (`df://host:port`).
+    /// Log tables are not sent to a cluster: convert them to Parquet
+    /// first (`COPY (SELECT * FROM logs) TO 'logs.parquet'`).
+    #[arg(long, value_name = "URL")]
+    remote: Option<String>,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum Format {
+    Table,
+    Jsonl,
+    Csv,
+    Parquet,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum Field {
+    Target,
+    Referer,
+}
+
+fn main() {
+    let cli = Cli::parse();
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .thread_stack_size(16 << 20)
+        .build()
+        .expect("a tokio runtime");
+    let result: std::result::Result<(), String> = runtime.block_on(async {
+        match cli.command {
+            Some(Command::Scheduler { bind }) => cluster::run_scheduler(bind)
+                .await
+                .map_err(|e| e.to_string()),
+            Some(Command::Executor {
+                bind_host,
+                port,
+                grpc_port,
+                scheduler,
+                concurrent_tasks,
+                work_dir,
+            }) => {
+                let (host, sport) = scheduler
+                    .rsplit_once(':')
+                    .and_then(|(h, p)| Some((h.to_string(), p.parse().ok()?)))
+                    .ok_or_else(|| format!("--scheduler {scheduler}: not host:port"))?;
+                cluster::run_executor(cluster::ExecutorOptions {
+                    bind_host,
+                    port,
+                    grpc_port,
+                    scheduler_host: host,
+                    scheduler_port: sport,
+                    concurrent_tasks,
+                    work_dir,
+                })
+                .await
+                .map_err(|e| e.to_string())
+            }
+            None => query(cli.query).await.map_err(|e| e.to_string()),
+        }
+    });
+    if let Err(e) = result {
+        eprintln!("urilex-sql: {e}");
+        std::process::exit(1);
+    }
+}
+
+async fn query(a: QueryArgs) -> Result<()> {
+    let Some(sql) = a.sql.clone() else {
+        return Err(DataFusionError::Plan(
+            "no query given (urilex-sql --help)".into(),
+        ));
+    };
+    let mut config = SessionConfig::new().with_information_schema(true);
+    if let Some(p) = a.partitions {
+        config = config.with_target_partitions(p.max(1));
+    }
+    let ctx = match &a.remote {
+        Some(url) => cluster::remote_context(url, config).await?,
+        None => {
+            let ctx = SessionContext::new_with_config(config);
+            urilex_datafusion::register(&ctx);
+            ctx
+        }
+    };
+    for t in &a.tables {
+        register_table(&ctx, t, &a).await?;
+    }
+    let statements: Vec<&str> = sql
+        .split(';')
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+        .collect();
+    let mut batches = Vec::new();
+    for s in statements {
+        batches = ctx.sql(s).await?.collect().await?;
+    }
+    let schema = match batches.first() {
+        Some(b) => b.schema(),
+        None => return Ok(()),
+    };
+    let mut out: Box<dyn Write + Send> = match &a.output {
+        Some(p) => Box::new(std::io::BufWriter::new(std::fs::File::create(p)?)),
+        None => Box::new(std::io::BufWriter::new(std::io::stdout())),
+    };
+    write_rows(&mut out, a.format, schema, &batches)?;
+    out.flush()?;
+    Ok(())
+}
+
+fn write_rows(
+    out: &mut Box<dyn Write + Send>,
+    format: Format,
+    schema: datafusion::arrow::datatypes::SchemaRef,
+    batches: &[RecordBatch],
+) -> Result<()> {
+    match format {
+        Format::Table => {
+            let t = datafusion::arrow::util::pretty::pretty_format_batches(batches)?;
+            writeln!(out, "{t}")?;
+        }
+        Format::Jsonl => {
+            let mut w = datafusion::arrow::json::LineDelimitedWriter::new(out);
+            for b in batches {
+                w.write(b)?;
+            }
+            w.finish()?;
+        }
+        Format::Csv => {
+            let mut w = datafusion::arrow::csv::Writer::new(out);
+            for b in batches {
+                w.write(b)?;
+            }
+        }
+        Format::Parquet => {
+            let mut w = datafusion::parquet::arrow::ArrowWriter::try_new(out, schema, None)?;
+            for b in batches {
+                w.write(b)?;
+            }
+            w.close()?;
+        }
+    }
+    Ok(())
+}
+
+/// Registers one `--table`.
+async fn register_table(ctx: &SessionContext, spec: &str, a: &QueryArgs) -> Result<()> {
+    let (name, rest) = match spec.split_once('=') {
+        Some((n, r)) if !n.is_empty() && !n.contains(['/', '.']) => (n.to_string(), r),
+        _ => (String::new(), spec),
+    };
+    // The path is up to the first colon after which a log format follows
+    // (a path may hold colons; a format may too: `tsv:url`).
+    let (path, format) = match rest.match_indices(':').map(|(k, _)| k).find(|&k| {
+        rest[k + 1..]
+            .parse::<urilex_io::format::InputFormat>()
+            .is_ok()
+    }) {
+        Some(k) => (&rest[..k], Some(&rest[k + 1..])),
+        None => (rest, None),
+    };
+    let p = Path::new(path);
+    let name = if name.is_empty() {
+        let stem = p
+            .file_name()
+            .and_then(|f| f.to_str())
+            .and_then(|f| f.split('.').next())
+            .unwrap_or("t");
+        stem.chars()
+            .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
+            .collect()
+    } else {
+        name
+    };
+    let ext = p.extension().and_then(|e| e.to_str()).unwrap_or("");
+    let full = std::fs::canonicalize(p)
+        .map_err(|e| DataFusionError::Plan(format!("--table {spec}: {path}: {e}")))?;
+    let full = full.to_string_lossy().into_owned();
+    match (format, ext) {
+        (None, "parquet") => {
+            ctx.register_parquet(&name, &full, ParquetReadOptions::default())
+                .await
+        }
+        (None, "csv") => ctx.register_csv(&name, &full, CsvReadOptions::new()).await,
+        (None, "json" | "jsonl" | "ndjson") => {
+            ctx.register_json(&name, &full, JsonReadOptions::default().file_extension(ext))
+                .await
+        }
+        (format, _) => {
+            if a.remote.is_some() {
+                return Err(DataFusionError::Plan(format!(
+                    "--table {spec}: a log is read on this machine only; convert it to Parquet first (urilex-sql -t logs={path}:{} \"COPY (SELECT * FROM logs) TO 'logs.parquet'\")",
+                    format.unwrap_or("lines")
+                )));
+            }
+            let profile = urilex::Profile::by_name(&a.profile)
+                .map_err(|e| DataFusionError::Plan(e.to_string()))?;
+            let field = match a.field {
+                Field::Target => LogField::Target,
+                Field::Referer => LogField::Referer,
+            };
+            let threads = a
+                .partitions
+                .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+            let table = LogTable::new(
+                vec![full.into()],
+                format.unwrap_or("lines"),
+                field,
+                profile,
+                threads,
+            )?;
+            ctx.register_table(name.as_str(), Arc::new(table.provider()?))
+                .map(|_| ())
+        }
+    }
+}

@@ -1,0 +1,180 @@
+//! A string column as the batch engine reads it: its values one after
+//! another and their offsets (Arrow's layout for `Utf8` and `LargeUtf8`;
+//! a `Utf8View` column is gathered into that layout once), its nulls, and
+//! where each value's bytes live, so that substrings go out as views of
+//! the input's own buffers.
+
+use datafusion::arrow::array::{
+    Array, ArrayRef, AsArray, GenericStringArray, OffsetSizeTrait, StringViewArray,
+};
+use datafusion::arrow::buffer::{Buffer, NullBuffer};
+use datafusion::arrow::datatypes::DataType;
+use datafusion::common::{exec_err, Result};
+use std::ops::Range;
+use urilex::{Batch, Offset, Parser};
+
+/// Offsets of a column, in its own type.
+enum Offsets<'a> {
+    I32(&'a [i32]),
+    I64(&'a [i64]),
+    /// A `Utf8View` column's values, gathered.
+    Gathered(Vec<u32>),
+}
+
+/// Where a value's bytes are, for a view of them in the output.
+enum Origin<'a> {
+    /// In `buffer`, at the value's offset (`Utf8`, `LargeUtf8`).
+    Buffer(&'a Buffer),
+    /// In the view array's data buffers (values over 12 bytes) or inline.
+    Views(&'a StringViewArray),
+}
+
+/// One string column, read for the batch engine.
+pub struct Refs<'a> {
+    /// The values one after another (the column's buffer, or gathered).
+    values: std::borrow::Cow<'a, [u8]>,
+    offsets: Offsets<'a>,
+    nulls: Option<&'a NullBuffer>,
+    len: usize,
+    origin: Origin<'a>,
+}
+
+impl<'a> Refs<'a> {
+    /// The column `array` (`Utf8`, `LargeUtf8` or `Utf8View`).
+    pub fn new(array: &'a ArrayRef) -> Result<Refs<'a>> {
+        match array.data_type() {
+            DataType::Utf8 => Ok(Refs::offsets(array.as_string::<i32>(), Offsets::I32)),
+            DataType::LargeUtf8 => {
+                let a = array.as_string::<i64>();
+                let o = a.value_offsets();
+                let span = (o[a.len()] - o[0]) as u64;
+                if span > u64::from(u32::MAX) {
+                    return exec_err!(
+                        "a batch of {span} bytes of text: the URI functions take at most 4 GiB a batch (lower datafusion.execution.batch_size)"
+                    );
+                }
+                Ok(Refs::offsets(a, Offsets::I64))
+            }
+            DataType::Utf8View => Ok(Refs::views(array.as_string_view())),
+            t => exec_err!("a URI function got a column of {t}, not of strings"),
+        }
+    }
+
+    fn offsets<O: OffsetSizeTrait>(
+        a: &'a GenericStringArray<O>,
+        wrap: fn(&'a [O]) -> Offsets<'a>,
+    ) -> Refs<'a> {
+        Refs {
+            values: std::borrow::Cow::Borrowed(a.values().as_slice()),
+            offsets: wrap(a.value_offsets()),
+            nulls: a.nulls(),
+            len: a.len(),
+            origin: Origin::Buffer(a.values()),
+        }
+    }
+
+    /// A view column: its values gathered into one buffer (one copy, no
+    /// allocation per value).
+    fn views(a: &'a StringViewArray) -> Refs<'a> {
+        let total: usize = a.lengths().map(|l| l as usize).sum();
+        let mut values = Vec::with_capacity(total);
+        let mut offsets = Vec::with_capacity(a.len() + 1);
+        offsets.push(0u32);
+        for i in 0..a.len() {
+            if a.is_valid(i) {
+                values.extend_from_slice(a.value(i).as_bytes());
+            }
+            offsets.push(values.len() as u32);
+        }
+        Refs {
+            values: std::borrow::Cow::Owned(values),
+            offsets: Offsets::Gathered(offsets),
+            nulls: a.nulls(),
+            len: a.len(),
+            origin: Origin::Views(a),
+        }
+    }
+
+    /// The number of values.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// The values one after another: the buffer the batch parsed.
+    pub fn values(&self) -> &[u8] {
+        &self.values
+    }
+
+    /// The column's nulls.
+    pub fn nulls(&self) -> Option<&'a NullBuffer> {
+        self.nulls
+    }
+
+    /// Whether value `i` is null.
+    #[inline]
+    pub fn is_null(&self, i: usize) -> bool {
+        self.nulls.is_some_and(|n| n.is_null(i))
+    }
+
+    /// Where value `i` starts in [`values`](Self::values).
+    #[inline]
+    pub fn start(&self, i: usize) -> usize {
+        match &self.offsets {
+            Offsets::I32(o) => o[i].index(),
+            Offsets::I64(o) => o[i].index(),
+            Offsets::Gathered(o) => o[i] as usize,
+        }
+    }
+
+    /// Value `i`'s bytes.
+    #[inline]
+    pub fn value(&self, i: usize) -> &[u8] {
+        let end = self.start(i + 1);
+        &self.values[self.start(i)..end]
+    }
+
+    /// Value `i` as text (a column of strings holds UTF-8).
+    #[inline]
+    pub fn text(&self, i: usize) -> &str {
+        std::str::from_utf8(self.value(i)).unwrap_or_default()
+    }
+
+    /// Every value parsed into `batch` by the batch engine, over the
+    /// values and offsets at once.
+    pub fn parse(&self, parser: &Parser, batch: &mut Batch) {
+        match &self.offsets {
+            Offsets::I32(o) => batch.parse_offsets(parser, &self.values, o),
+            Offsets::I64(o) => batch.parse_offsets(parser, &self.values, o),
+            Offsets::Gathered(o) => batch.parse_offsets(parser, &self.values, o),
+        }
+    }
+
+    /// Whether each value is a valid reference, in order.
+    pub fn validate(&self, parser: &Parser, each: impl FnMut(bool)) {
+        match &self.offsets {
+            Offsets::I32(o) => urilex::validate_offsets(parser, &self.values, o, each),
+            Offsets::I64(o) => urilex::validate_offsets(parser, &self.values, o, each),
+            Offsets::Gathered(o) => urilex::validate_offsets(parser, &self.values, o, each),
+        }
+    }
+
+    /// Where bytes `range` of value `i` lie in the input's buffers, for a
+    /// view: the buffer and the offset there, or `None` when they are
+    /// inline in a view (then they are copied; they are 12 bytes at most).
+    #[inline]
+    pub fn source(&self, i: usize, range: &Range<usize>) -> Option<(&'a Buffer, usize)> {
+        match self.origin {
+            Origin::Buffer(b) => Some((b, self.start(i) + range.start)),
+            Origin::Views(a) => {
+                let view = a.views()[i];
+                let len = view as u32;
+                if len <= 12 {
+                    return None;
+                }
+                let buffer = (view >> 64) as u32 as usize;
+                let offset = (view >> 96) as u32 as usize;
+                Some((&a.data_buffers()[buffer], offset + range.start))
+            }
+        }
+    }
+}
