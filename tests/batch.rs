@@ -423,6 +423,7 @@ fn check_column(parser: &Parser, items: &[Vec<u8>], lead: usize) {
     for (i, it) in refs.iter().enumerate() {
         assert_eq!(batch.line(i, &values), *it);
         assert_eq!(batch.line_start(i), offsets[i] as usize);
+        assert_eq!(batch.entry(i).line_start(), offsets[i] as usize);
     }
     let mut verdicts = Vec::new();
     urilex::validate_offsets(parser, &values, &offsets, |v| verdicts.push(v));

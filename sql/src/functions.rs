@@ -139,6 +139,27 @@ fn parse_profile(arg: Option<&ScalarValue>) -> Result<Profile> {
     }
 }
 
+/// `uri_parse`'s type for `profile`: the reference columns of the row
+/// schema, the error struct's fields nullable.
+fn parse_type(profile: Profile) -> DataType {
+    let fields: Vec<FieldRef> = parse_schema(profile)
+        .arrow_schema()
+        .fields()
+        .iter()
+        .map(|f| match f.data_type() {
+            DataType::Struct(inner) => {
+                let inner: Fields = inner
+                    .iter()
+                    .map(|g| Arc::new(g.as_ref().clone().with_nullable(true)))
+                    .collect();
+                Arc::new(f.as_ref().clone().with_data_type(DataType::Struct(inner)))
+            }
+            _ => f.clone(),
+        })
+        .collect();
+    DataType::Struct(fields.into())
+}
+
 /// The struct `uri_parse` gives for `profile`, and its builder.
 fn parse_schema(profile: Profile) -> urilex_io::columnar::BatchBuilder {
     urilex_io::columnar::BatchBuilder::new(urilex_io::schema::Schema::references(
@@ -213,7 +234,7 @@ impl ScalarUDFImpl for UriUdf {
                     return plan_err!("uri_parse: the profile must be a string literal");
                 }
                 let profile = parse_profile(args.scalar_arguments.get(1).copied().flatten())?;
-                DataType::Struct(parse_schema(profile).arrow_schema().fields().clone())
+                parse_type(profile)
             }
             f => fixed_type(f),
         };
@@ -437,7 +458,44 @@ fn parse(refs: &Refs<'_>, batch: &Batch, profile: Profile) -> ArrayRef {
     let builder = parse_schema(profile);
     let rows = builder.build_references(batch, refs.values(), |i| !refs.is_null(i));
     let (fields, columns, _) = StructArray::from(rows).into_parts();
-    Arc::new(StructArray::new(fields, columns, refs.nulls().cloned()))
+    let (fields, columns) = fields
+        .iter()
+        .zip(columns)
+        .map(|(f, c)| nulls_down(f, c))
+        .unzip::<_, _, Vec<FieldRef>, Vec<ArrayRef>>();
+    Arc::new(StructArray::new(
+        fields.into(),
+        columns,
+        refs.nulls().cloned(),
+    ))
+}
+
+/// A struct column whose null rows are null in its fields too (the error
+/// struct's fields hold placeholders there, which a field access such as
+/// `uri_parse(u)['error']['kind']` would show): its fields made nullable.
+fn nulls_down(field: &FieldRef, column: ArrayRef) -> (FieldRef, ArrayRef) {
+    let Some(s) = column.as_struct_opt() else {
+        return (field.clone(), column);
+    };
+    let nulls = s.nulls().cloned();
+    let (fields, children, _) = s.clone().into_parts();
+    let mut new_fields = Vec::new();
+    let mut new_children = Vec::new();
+    for (f, c) in fields.iter().zip(children) {
+        let joined = NullBuffer::union(nulls.as_ref(), c.nulls());
+        let data = c.to_data().into_builder().nulls(joined).build();
+        new_children.push(match data {
+            Ok(d) => datafusion::arrow::array::make_array(d),
+            Err(_) => c,
+        });
+        new_fields.push(Arc::new(f.as_ref().clone().with_nullable(true)));
+    }
+    let fields = Fields::from(new_fields);
+    let t = DataType::Struct(fields.clone());
+    (
+        Arc::new(field.as_ref().clone().with_data_type(t)),
+        Arc::new(StructArray::new(fields, new_children, nulls)),
+    )
 }
 
 fn query_param(refs: &Refs<'_>, batch: &Batch, key: &Arg) -> ArrayRef {

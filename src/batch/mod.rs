@@ -589,10 +589,11 @@ impl Entry<'_> {
         self.status() & !LONG == VALID
     }
 
-    /// Offset of its line in the buffer given to `parse_lines`.
+    /// Offset of its line in the buffer given to `parse_lines` (or its
+    /// item's in the one given to `parse_offsets`).
     #[inline]
     pub fn line_start(&self) -> usize {
-        self.w[0] as u32 as usize
+        self.batch.base + self.w[0] as u32 as usize
     }
 
     /// The span of component `c`, relative to the line, as
