@@ -95,5 +95,9 @@ pub async fn remote_context(
 ) -> Result<datafusion::prelude::SessionContext> {
     use ballista::prelude::{SessionConfigExt, SessionContextExt};
     let state = session_state(config.upgrade_for_ballista())?;
-    datafusion::prelude::SessionContext::remote_with_state(url, state).await
+    let ctx = datafusion::prelude::SessionContext::remote_with_state(url, state).await?;
+    // Ballista's upgrade of the state puts its own list of functions in
+    // place of the state's: the urilex ones go back on after it.
+    crate::register(&ctx);
+    Ok(ctx)
 }
