@@ -72,6 +72,10 @@ enum Command {
     /// Each reference's levels, cut after each run of / ? # (ClickHouse's
     /// URLHierarchy; --path-only: URLPathHierarchy).
     Hierarchy(cmd::hierarchy::Args),
+    /// SQL over logs with the URI functions (uri_host, uri_valid,
+    /// uri_registrable_domain, ...), on this machine or a Ballista cluster:
+    /// runs `urilex-sql` from the SQL crate (`cargo install --path sql`).
+    Sql(cmd::sql::Args),
     /// Print a shell completion script (install: `urilex completions bash >
     /// ~/.local/share/bash-completion/completions/urilex`).
     Completions {
@@ -96,6 +100,7 @@ fn main() -> ExitCode {
         Command::Get(a) => cmd::get::run(a),
         Command::Edit(a) => cmd::edit::run(a),
         Command::Hierarchy(a) => cmd::hierarchy::run(a),
+        Command::Sql(a) => cmd::sql::run(a),
         Command::Params(a) => cmd::params::run(a, cmd::params::What::Params),
         Command::Keys(a) => cmd::params::run(a, cmd::params::What::Keys),
         Command::Values(a) => cmd::params::run(a, cmd::params::What::Values),

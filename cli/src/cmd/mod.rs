@@ -11,6 +11,7 @@ pub mod ops;
 pub mod params;
 pub mod parse;
 pub mod resolve;
+pub mod sql;
 pub mod stats;
 pub mod urn;
 pub mod validate;
