@@ -607,7 +607,7 @@ fn domain(refs: &Refs<'_>, batch: &Batch, registrable: bool) -> ArrayRef {
 /// How `uri_normalize` normalizes: its second argument.
 enum Mode {
     Syntax(urilex::NormalizeOptions),
-    Dedup(urilex::edit::Dedup, urilex::edit::Editor),
+    Dedup(Box<(urilex::edit::Dedup, urilex::edit::Editor)>),
 }
 
 fn normalize(refs: &Refs<'_>, batch: &Batch, mode: Option<&Arg>) -> Result<ArrayRef> {
@@ -620,7 +620,10 @@ fn normalize(refs: &Refs<'_>, batch: &Batch, mode: Option<&Arg>) -> Result<Array
         None => return Ok(datafusion::arrow::array::new_null_array(&DataType::Utf8, refs.len())),
         Some("syntax") => Mode::Syntax(urilex::NormalizeOptions::new()),
         Some("scheme") => Mode::Syntax(urilex::NormalizeOptions::new().scheme_based(true)),
-        Some("dedup") => Mode::Dedup(urilex::edit::Dedup::new(), urilex::edit::Editor::new()),
+        Some("dedup") => Mode::Dedup(Box::new((
+            urilex::edit::Dedup::new(),
+            urilex::edit::Editor::new(),
+        ))),
         Some(m) => {
             return exec_err!(
                 "uri_normalize: unknown mode '{m}' (syntax: RFC 3986 6.2.2; scheme: and 6.2.3; dedup: and sorted query, no fragment, tracking parameters stripped)"
@@ -646,7 +649,10 @@ fn normalize(refs: &Refs<'_>, batch: &Batch, mode: Option<&Arg>) -> Result<Array
                 urilex::normalize_into(&u, *o, &mut text);
                 true
             }
-            Mode::Dedup(d, editor) => d.apply(editor, &u, &mut text).is_ok(),
+            Mode::Dedup(d) => {
+                let (dedup, editor) = &mut **d;
+                dedup.apply(editor, &u, &mut text).is_ok()
+            }
         };
         if ok {
             out.append_value(&text);
