@@ -75,6 +75,18 @@ fn ballista_with_two_executors_gives_the_embedded_result() {
     ])
     .unwrap();
     let table = format!("logs={}", parquet.display());
+    // And a CSV table (a header line), from the same rows.
+    let csv = dir.join("hosts.csv");
+    run(&[
+        "-t",
+        &table,
+        &format!(
+            "COPY (SELECT line, input, referer FROM logs) TO '{}' STORED AS CSV OPTIONS ('format.has_header' 'true')",
+            csv.display()
+        ),
+    ])
+    .unwrap();
+    let csv_table = format!("hosts={}", csv.display());
 
     let sport = free_port();
     let mut procs = Procs(Vec::new());
@@ -127,6 +139,13 @@ fn ballista_with_two_executors_gives_the_embedded_result() {
         };
         assert_eq!(on_cluster, embedded, "{q}");
     }
+    // A CSV table on the cluster.
+    let q = "SELECT uri_registrable_domain(referer) AS domain, count(*) AS n FROM hosts \
+             GROUP BY 1 ORDER BY n DESC, domain LIMIT 5";
+    let embedded = run(&["-t", &csv_table, "--format", "csv", q]).unwrap();
+    let on_cluster = run(&["--remote", &remote, "-t", &csv_table, "--format", "csv", q]).unwrap();
+    assert!(embedded.lines().count() > 1, "{q}: no rows");
+    assert_eq!(on_cluster, embedded, "{q} over CSV");
     drop(procs);
     let _ = std::fs::remove_dir_all(&dir);
 }
