@@ -15,10 +15,21 @@ use std::sync::Arc;
 
 /// Adds every urilex function to `state`.
 pub fn register_state(state: &mut SessionState) -> Result<()> {
-    for f in crate::udfs() {
+    for f in cluster_udfs() {
         state.register_udf(f)?;
     }
     Ok(())
+}
+
+/// The functions a cluster's processes add: urilex's, and with the
+/// `bench` feature also datafusion-spark's (the benchmark's peer runs on
+/// the same cluster).
+fn cluster_udfs() -> Vec<Arc<datafusion::logical_expr::ScalarUDF>> {
+    #[allow(unused_mut)]
+    let mut fs = crate::udfs();
+    #[cfg(feature = "bench")]
+    fs.extend(datafusion_spark::all_default_scalar_functions());
+    fs
 }
 
 /// Ballista's default session for `config`, with the urilex functions:
@@ -33,7 +44,7 @@ pub fn session_state(config: SessionConfig) -> Result<SessionState> {
 /// executors' (`ExecutorProcessConfig::override_function_registry`).
 pub fn function_registry() -> BallistaFunctionRegistry {
     let mut r = BallistaFunctionRegistry::default();
-    for f in crate::udfs() {
+    for f in cluster_udfs() {
         r.scalar_functions.insert(f.name().to_string(), f);
     }
     r
@@ -98,6 +109,8 @@ pub async fn remote_context(
     let ctx = datafusion::prelude::SessionContext::remote_with_state(url, state).await?;
     // Ballista's upgrade of the state puts its own list of functions in
     // place of the state's: the urilex ones go back on after it.
-    crate::register(&ctx);
+    for f in cluster_udfs() {
+        ctx.register_udf(f.as_ref().clone());
+    }
     Ok(ctx)
 }
