@@ -99,7 +99,10 @@ async fn context(o: &Opts, partitions: usize, remote: bool) -> SessionContext {
     let mut config = SessionConfig::new().with_target_partitions(partitions);
     if std::env::var_os("BENCH_UTF8").is_some() {
         // Parquet strings read as Utf8 rather than Utf8View.
-        config = config.set_bool("datafusion.execution.parquet.schema_force_view_types", false);
+        config = config.set_bool(
+            "datafusion.execution.parquet.schema_force_view_types",
+            false,
+        );
     }
     let ctx = match (&o.remote, remote) {
         (Some(url), true) => urilex_datafusion::cluster::remote_context(url, config)

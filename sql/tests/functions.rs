@@ -433,8 +433,19 @@ async fn uri_parse_follows_the_profile() {
 #[tokio::test]
 async fn parts_match_the_published_vectors() {
     let text = include_str!("../../tests/data/parse.jsonl");
-    let records: Vec<serde_json::Value> =
-        text.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    // The records for URI-reference (the functions' grammar) whose
+    // verdict no one contests (tests/vectors.rs decides those).
+    let records: Vec<serde_json::Value> = text
+        .lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+        .filter(|r| {
+            matches!(
+                r.get("grammar").and_then(|g| g.as_str()),
+                None | Some("URI-reference")
+            ) && r.get("contested").is_none()
+                && r.get("rfc3986_literal").is_none()
+        })
+        .collect();
     let inputs: Vec<Option<String>> = records
         .iter()
         .map(|r| r["input"].as_str().map(str::to_string))
