@@ -214,7 +214,10 @@ fn write_rows(
             writeln!(out, "{t}")?;
         }
         Format::Jsonl => {
-            let mut w = datafusion::arrow::json::LineDelimitedWriter::new(out);
+            // Nulls written as `null`, as `urilex parse` writes them.
+            let mut w = datafusion::arrow::json::WriterBuilder::new()
+                .with_explicit_nulls(true)
+                .build::<_, datafusion::arrow::json::writer::LineDelimited>(out);
             for b in batches {
                 w.write(b)?;
             }
