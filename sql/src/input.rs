@@ -55,7 +55,16 @@ impl<'a> Refs<'a> {
                 }
                 Ok(Refs::offsets(a, Offsets::I64))
             }
-            DataType::Utf8View => Ok(Refs::views(array.as_string_view())),
+            DataType::Utf8View => {
+                let a = array.as_string_view();
+                let total: u64 = a.lengths().map(u64::from).sum();
+                if total > u64::from(u32::MAX) {
+                    return exec_err!(
+                        "a batch of {total} bytes of text: the URI functions take at most 4 GiB a batch (lower datafusion.execution.batch_size)"
+                    );
+                }
+                Ok(Refs::views(a))
+            }
             t => exec_err!("a URI function got a column of {t}, not of strings"),
         }
     }
@@ -77,6 +86,7 @@ impl<'a> Refs<'a> {
     /// allocation per value).
     fn views(a: &'a StringViewArray) -> Refs<'a> {
         let total: usize = a.lengths().map(|l| l as usize).sum();
+        // At most u32::MAX bytes (checked by `new`): u32 offsets.
         let mut values = Vec::with_capacity(total);
         let mut offsets = Vec::with_capacity(a.len() + 1);
         offsets.push(0u32);
