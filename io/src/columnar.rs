@@ -480,6 +480,22 @@ impl BatchBuilder {
         self.arrow.clone()
     }
 
+    /// Empty columns for `n` rows, one per field.
+    fn columns(&self, n: usize) -> Vec<Col> {
+        self.arrow
+            .fields()
+            .iter()
+            .map(|f| Col::for_field(f, n, &self.kinds))
+            .collect()
+    }
+
+    /// The columns as a record batch of `n` rows.
+    fn finish(&self, cols: Vec<Col>, n: usize) -> RecordBatch {
+        let arrays: Vec<ArrayRef> = cols.into_iter().map(Col::finish).collect();
+        debug_assert!(arrays.iter().all(|a| a.len() == n));
+        RecordBatch::try_new(self.arrow.clone(), arrays).expect("the arrays follow the schema")
+    }
+
     /// The Arrow schema, borrowed.
     pub fn schema_ref(&self) -> &SchemaRef {
         &self.arrow
@@ -488,12 +504,7 @@ impl BatchBuilder {
     /// The rows of a chunk as one record batch.
     pub fn build(&self, rows: &ChunkRows<'_>) -> RecordBatch {
         let n = rows.len();
-        let mut cols: Vec<Col> = self
-            .arrow
-            .fields()
-            .iter()
-            .map(|f| Col::for_field(f, n, &self.kinds))
-            .collect();
+        let mut cols = self.columns(n);
         let one = rows.ex.uris.len() == 1;
         for r in 0..n {
             if let (Some(fast), true) = (&self.fast, one) {
@@ -532,9 +543,7 @@ impl BatchBuilder {
             }
             self.schema.cells(rows, r, |k, cell| cols[k].append(cell));
         }
-        let arrays: Vec<ArrayRef> = cols.into_iter().map(Col::finish).collect();
-        debug_assert!(arrays.iter().all(|a| a.len() == n));
-        RecordBatch::try_new(self.arrow.clone(), arrays).expect("the arrays follow the schema")
+        self.finish(cols, n)
     }
 }
 
@@ -550,19 +559,13 @@ impl BatchBuilder {
         present: impl Fn(usize) -> bool,
     ) -> RecordBatch {
         let n = batch.len();
-        let mut cols: Vec<Col> = self
-            .arrow
-            .fields()
-            .iter()
-            .map(|f| Col::for_field(f, n, &self.kinds))
-            .collect();
+        let mut cols = self.columns(n);
         for i in 0..n {
             let value = present(i).then_some((batch, buf, i));
             self.schema
                 .reference_cells(value, |k, cell| cols[k].append(cell));
         }
-        let arrays: Vec<ArrayRef> = cols.into_iter().map(Col::finish).collect();
-        RecordBatch::try_new(self.arrow.clone(), arrays).expect("the arrays follow the schema")
+        self.finish(cols, n)
     }
 }
 

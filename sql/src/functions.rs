@@ -546,18 +546,34 @@ fn query_params(refs: &Refs<'_>, batch: &Batch) -> ArrayRef {
         }
         offsets.push(n);
     }
-    let DataType::List(item) = params_type() else {
+    list_of_structs(
+        params_type(),
+        vec![keys.finish(), values.finish()],
+        offsets,
+        Some(NullBuffer::new(present.finish())),
+    )
+}
+
+/// A list of structs of type `t` (a `List(Struct(..))`) from the
+/// structs' fields, the lists' offsets into them, and the lists' nulls.
+fn list_of_structs(
+    t: DataType,
+    children: Vec<ArrayRef>,
+    offsets: Vec<i32>,
+    nulls: Option<NullBuffer>,
+) -> ArrayRef {
+    let DataType::List(item) = t else {
         unreachable!("a list")
     };
     let DataType::Struct(fields) = item.data_type().clone() else {
         unreachable!("of structs")
     };
-    let pairs = StructArray::new(fields, vec![keys.finish(), values.finish()], None);
+    let structs = StructArray::new(fields, children, None);
     Arc::new(ListArray::new(
         item,
         OffsetBuffer::new(offsets.into()),
-        Arc::new(pairs),
-        Some(NullBuffer::new(present.finish())),
+        Arc::new(structs),
+        nulls,
     ))
 }
 
@@ -802,27 +818,16 @@ fn extract(refs: &Refs<'_>) -> ArrayRef {
         }
         offsets.push(n);
     }
-    let DataType::List(item) = extract_type() else {
-        unreachable!("a list")
-    };
-    let DataType::Struct(fields) = item.data_type().clone() else {
-        unreachable!("of structs")
-    };
-    let hits = StructArray::new(
-        fields,
+    list_of_structs(
+        extract_type(),
         vec![
             Arc::new(uris.finish()),
             Arc::new(starts.finish()),
             Arc::new(ends.finish()),
         ],
-        None,
-    );
-    Arc::new(ListArray::new(
-        item,
-        OffsetBuffer::new(offsets.into()),
-        Arc::new(hits),
+        offsets,
         refs.nulls().cloned(),
-    ))
+    )
 }
 
 /// `uri_parse_url(u, part [, key])`: Spark's `parse_url` (whose parts are

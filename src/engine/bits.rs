@@ -74,21 +74,31 @@ impl<L: LineSink> FastLoop for Lines<'_, '_, L> {
             self.buf,
             &t.line_sets,
             #[inline(always)]
-            |next| {
-                let (at, line) = match next {
-                    Next::Fast(at, line) => {
-                        let mut spans = sink.spans();
-                        if fast(&line, &mut spans) && sink.fast(at, &spans) {
-                            return;
-                        }
-                        (at, line.bytes())
-                    }
-                    Next::Long(at, line) => (at, line),
-                };
-                sink.slow(at, line);
-            },
+            |next| take(sink, &fast, next),
         );
     }
+}
+
+/// One line (or item) through the fast path `fast` into `sink`: its
+/// spans when the fast path answers and the sink takes them, else to the
+/// sink's slow path.
+#[inline(always)]
+fn take<L: LineSink>(
+    sink: &mut L,
+    fast: &impl Fn(&Line<'_>, &mut L::Spans) -> bool,
+    next: Next<'_>,
+) {
+    let (at, line) = match next {
+        Next::Fast(at, line) => {
+            let mut spans = sink.spans();
+            if fast(&line, &mut spans) && sink.fast(at, &spans) {
+                return;
+            }
+            (at, line.bytes())
+        }
+        Next::Long(at, line) => (at, line),
+    };
+    sink.slow(at, line);
 }
 
 /// [`fast_lines`] over the items of a string column: `buf` holds them one
@@ -127,19 +137,7 @@ impl<I: Iterator<Item = usize>, L: LineSink> FastLoop for Items<'_, '_, I, L> {
             self.ends,
             &t.line_sets,
             #[inline(always)]
-            |next| {
-                let (at, line) = match next {
-                    Next::Fast(at, line) => {
-                        let mut spans = sink.spans();
-                        if fast(&line, &mut spans) && sink.fast(at, &spans) {
-                            return;
-                        }
-                        (at, line.bytes())
-                    }
-                    Next::Long(at, line) => (at, line),
-                };
-                sink.slow(at, line);
-            },
+            |next| take(sink, &fast, next),
         );
     }
 }
