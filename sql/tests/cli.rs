@@ -123,3 +123,28 @@ fn errors_say_what_is_wrong() {
     assert_eq!(code, 1);
     assert!(err.contains("no query"), "{err}");
 }
+
+/// A reader that goes away (`| head`) ends the run quietly, as the CLI's
+/// subcommands do.
+#[test]
+fn a_closed_pipe_is_no_error() {
+    use std::io::Read;
+    let mut child = Command::new(BIN)
+        .args([
+            "-t",
+            &format!("logs={}:combined", sample()),
+            "--format",
+            "csv",
+            "SELECT a.input FROM logs a, (SELECT line FROM logs LIMIT 50) b",
+        ])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut first = [0u8; 5];
+    child.stdout.take().unwrap().read_exact(&mut first).unwrap();
+    assert_eq!(&first, b"input");
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(String::from_utf8_lossy(&out.stderr), "");
+}

@@ -154,6 +154,10 @@ fn main() {
         }
     });
     if let Err(e) = result {
+        // The reader of the rows went away (`| head`): stop quietly.
+        if e.contains("Broken pipe") {
+            return;
+        }
         eprintln!("urilex-sql: {e}");
         std::process::exit(1);
     }
