@@ -601,12 +601,11 @@ impl Template {
         let domain = |d: DomainPart, spec: &Spec, out: &mut Vec<u8>| -> bool {
             let host = e.span(Component::Host).map(|r| &line[r]);
             if d != DomainPart::NoWww {
-                return self.domain_part_of(d, host, e.host_kind(), out);
+                return self.domain_part(d, host, e.host_kind(), out);
             }
             match host.filter(|_| e.host_kind() == Some(crate::HostKind::RegName)) {
                 Some(h) => {
-                    let cut = h.get(..4).is_some_and(|w| w.eq_ignore_ascii_case(b"www."));
-                    let h = if cut { &h[4..] } else { h };
+                    let h = without_www(h);
                     let how = if spec.encoded {
                         Decode::None
                     } else {
@@ -906,7 +905,7 @@ impl Template {
                     missing()
                 }
             }
-            Field::Segment(n) => match segment(u.path(), *n) {
+            Field::Segment(n) => match path_segment(u.path(), *n) {
                 Some(v) => {
                     decode_into(v, how, out);
                     Ok(())
@@ -929,15 +928,17 @@ impl Template {
                     .filter(|_| u.host_kind() == Some(crate::HostKind::RegName))
                 {
                     Some(h) => {
-                        let cut = h.get(..4).is_some_and(|w| w.eq_ignore_ascii_case("www."));
-                        decode_into(if cut { &h[4..] } else { h }, how, out);
+                        let h = without_www(h.as_bytes());
+                        // Cut at an ASCII byte: still text.
+                        decode_into(core::str::from_utf8(h).unwrap_or_default(), how, out);
                         idna(spec, mark, out)
                     }
                     None => missing(),
                 }
             }
             Field::Domain(d) => {
-                if self.domain_part(*d, u, out) {
+                let host = u.host_str().map(str::as_bytes);
+                if self.domain_part(*d, host, u.host_kind(), out) {
                     idna(spec, mark, out)
                 } else {
                     missing()
@@ -946,17 +947,12 @@ impl Template {
         }
     }
 
-    /// Writes a part of the host's name by the Public Suffix List: the
-    /// name looked up is written at the end of `out`, and the part moved
-    /// to where it starts. `false` (nothing written) when there is none.
-    fn domain_part(&self, d: DomainPart, u: &UriRef<'_>, out: &mut Vec<u8>) -> bool {
-        let host = u.host_str().map(str::as_bytes);
-        self.domain_part_of(d, host, u.host_kind(), out)
-    }
-
-    /// [`domain_part`](Self::domain_part) of a host's text and kind.
+    /// Writes a part of the name of a host (its text as written and its
+    /// kind) by the Public Suffix List: the name looked up is written at
+    /// the end of `out`, and the part moved to where it starts. `false`
+    /// (nothing written) when there is none.
     #[cfg(feature = "psl")]
-    fn domain_part_of(
+    fn domain_part(
         &self,
         d: DomainPart,
         host: Option<&[u8]>,
@@ -1000,7 +996,7 @@ impl Template {
     }
 
     #[cfg(not(feature = "psl"))]
-    fn domain_part_of(
+    fn domain_part(
         &self,
         _: DomainPart,
         _: Option<&[u8]>,
@@ -1092,8 +1088,15 @@ fn part<'a>(u: &UriRef<'a>, name: Part, default_port: bool) -> Option<Cow<'a, st
     text.map(Cow::Borrowed)
 }
 
-/// Path segment `n` (1-based; negative from the end), of the segments
-/// after the path's leading `/` (a rootless path's first segment is 1).
+/// `host` without a leading `www.` (any case): `host:nowww`, as
+/// ClickHouse's `domainWithoutWWW`.
+fn without_www(host: &[u8]) -> &[u8] {
+    match host.get(..4) {
+        Some(w) if w.eq_ignore_ascii_case(b"www.") => &host[4..],
+        _ => host,
+    }
+}
+
 /// Segment `n` of `path` as written (not decoded), as the `path:N` field
 /// counts them: 1 is the first after the leading `/`, -1 the last; `None`
 /// past either end, for 0, and for an empty path.
@@ -1106,10 +1109,6 @@ fn part<'a>(u: &UriRef<'a>, name: Part, default_port: bool) -> Option<Cow<'a, st
 /// assert_eq!(path_segment("/a", 2), None);
 /// ```
 pub fn path_segment(path: &str, n: i32) -> Option<&str> {
-    segment(path, n)
-}
-
-fn segment(path: &str, n: i32) -> Option<&str> {
     if n == 0 {
         return None;
     }

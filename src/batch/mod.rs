@@ -104,6 +104,16 @@ fn checked_ends<O: Offset>(
     })
 }
 
+/// Each item of a column in turn, with where it starts (counted from
+/// `base`): the loop for an entry without a fast one.
+fn each_item<O: Offset>(buf: &[u8], base: usize, offsets: &[O], mut f: impl FnMut(usize, &[u8])) {
+    let mut at = 0;
+    for end in checked_ends(buf.len(), base, offsets) {
+        f(at, &buf[at..end]);
+        at = end;
+    }
+}
+
 /// The columnar results of parsing many references. Reuse one `Batch`
 /// across calls: its storage is kept.
 ///
@@ -266,11 +276,7 @@ impl Batch {
         ) {
             return;
         }
-        let mut at = 0;
-        for end in checked_ends(buf.len(), base, offsets) {
-            out.slow(at, &buf[at..end]);
-            at = end;
-        }
+        each_item(buf, base, offsets, |at, item| out.slow(at, item));
     }
 
     /// Parses each item (a slice of strings or byte strings).
@@ -723,11 +729,7 @@ pub fn validate_offsets<O: Offset>(
     ) {
         return;
     }
-    let mut at = 0;
-    for end in checked_ends(buf.len(), base, offsets) {
-        verdict(&buf[at..end], false);
-        at = end;
-    }
+    each_item(buf, base, offsets, |_, item| verdict(item, false));
 }
 
 impl Counts {
