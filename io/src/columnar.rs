@@ -41,11 +41,11 @@ fn dict() -> DataType {
 
 fn error_fields() -> Fields {
     Fields::from(vec![
-        Field::new("kind", dict(), false),
+        Field::new("kind", dict(), true),
         Field::new("part", DataType::Utf8, true),
         Field::new("index", DataType::UInt64, true),
         Field::new("rule", DataType::Utf8, true),
-        Field::new("message", DataType::Utf8, false),
+        Field::new("message", DataType::Utf8, true),
         Field::new("raw", DataType::Binary, true),
     ])
 }
@@ -353,15 +353,15 @@ impl ErrorCol {
         self.rows += 1;
     }
 
-    /// The struct and its children: at a row without an error they hold
-    /// placeholders (the non-nullable ones a value) that no reader sees.
+    /// The struct and its children, null together at a row without an
+    /// error (a reader of a child alone, such as SQL's
+    /// `uri_parse(u)['error']['kind']`, sees null there too).
     fn finish(self) -> ArrayRef {
         let n = self.rows;
         let mut valid = Bits::new(n);
         valid.append_n(n, false);
         let mut kinds = error_kinds();
-        let format = kinds.iter().position(|k| *k == "format").unwrap_or(0) as i16;
-        let mut keys = vec![format; n];
+        let mut keys = vec![0i16; n];
         let mut index = vec![0u64; n];
         let mut index_ok = Bits::new(n);
         index_ok.append_n(n, false);
@@ -404,19 +404,17 @@ impl ErrorCol {
         };
         let part = string(text(&|e| e.part.map(str::as_bytes)));
         let rule = string(text(&|e| e.rule.map(str::as_bytes)));
-        // The message is not nullable: "" where there is no error.
-        let (o, b, _) = text(&|e| Some(e.message.as_bytes()));
-        let message: ArrayRef = Arc::new(StringArray::try_new(o, b, None).expect("UTF-8 messages"));
+        let message = string(text(&|e| Some(e.message.as_bytes())));
         let (o, b, ok) = text(&|e| e.raw.as_deref());
         let raw: ArrayRef = Arc::new(BinaryArray::new(o, b, nulls(ok)));
         let values: ArrayRef = Arc::new(StringArray::from(kinds));
-        let kind: ArrayRef = Arc::new(
-            DictionaryArray::<Int16Type>::try_new(Int16Array::from(keys), values)
-                .expect("keys in range"),
-        );
+        let valid = nulls(valid);
+        let keys = Int16Array::new(keys.into(), valid.clone());
+        let kind: ArrayRef =
+            Arc::new(DictionaryArray::<Int16Type>::try_new(keys, values).expect("keys in range"));
         let index: ArrayRef = Arc::new(UInt64Array::new(index.into(), nulls(index_ok)));
         let arrays = vec![kind, part, index, rule, message, raw];
-        Arc::new(StructArray::new(error_fields(), arrays, nulls(valid)))
+        Arc::new(StructArray::new(error_fields(), arrays, valid))
     }
 }
 
@@ -510,33 +508,14 @@ impl BatchBuilder {
             if let (Some(fast), true) = (&self.fast, one) {
                 if let Value::Entry { entry, buf, .. } = rows.value(0, r) {
                     if entry.is_valid() {
-                        let line = &buf[entry.line_start()..];
-                        for (c, f) in cols.iter_mut().zip(fast) {
-                            match *f {
-                                FastCol::Line => c.append(Cell::U64(rows.line(r))),
-                                FastCol::Valid => c.append(Cell::Bool(true)),
-                                FastCol::Part(p) => match entry.span(p) {
-                                    Some(s) => c.push_ascii(&line[s]),
-                                    None => c.push_null(),
-                                },
-                                FastCol::Kind => match entry.host_kind() {
-                                    Some(k) => c.push_dict(k.as_str()),
-                                    None => c.push_null(),
-                                },
-                                FastCol::Port => {
-                                    let port = entry.span(Component::Port).map(|s| &line[s]);
-                                    match port.and_then(urilex::port_number) {
-                                        Some(n) => c.append(Cell::U64(u64::from(n))),
-                                        None => c.push_null(),
-                                    }
-                                }
-                                FastCol::Null => c.push_null(),
-                                FastCol::Form => match rows.form(r) {
-                                    Some(f) => c.push_dict(f.as_str()),
-                                    None => c.push_null(),
-                                },
-                            }
-                        }
+                        fast_row(
+                            &mut cols,
+                            fast,
+                            entry,
+                            buf,
+                            || rows.line(r),
+                            || rows.form(r),
+                        );
                         continue;
                     }
                 }
@@ -545,9 +524,7 @@ impl BatchBuilder {
         }
         self.finish(cols, n)
     }
-}
 
-impl BatchBuilder {
     /// The rows of references that are not a log's (a string column's
     /// values: see [`Schema::references`]): row `i` is reference `i` of
     /// `batch`, parsed from `buf`, or all nulls where `present(i)` is
@@ -560,12 +537,59 @@ impl BatchBuilder {
     ) -> RecordBatch {
         let n = batch.len();
         let mut cols = self.columns(n);
-        for i in 0..n {
-            let value = present(i).then_some((batch, buf, i));
+        for (i, entry) in batch.entries().enumerate() {
+            let here = present(i);
+            if let (Some(fast), true, true) = (&self.fast, here, entry.is_valid()) {
+                fast_row(&mut cols, fast, entry, buf, || 0, || None);
+                continue;
+            }
+            let value = here.then_some((batch, buf, i));
             self.schema
                 .reference_cells(value, |k, cell| cols[k].append(cell));
         }
         self.finish(cols, n)
+    }
+}
+
+/// One row of a valid reference whose parts come from its batch record
+/// (`buf` the buffer the batch parsed), through the straight line of
+/// `fast`; its line number and target form asked for only when a column
+/// holds them.
+#[inline]
+fn fast_row(
+    cols: &mut [Col],
+    fast: &[FastCol],
+    entry: urilex::Entry<'_>,
+    buf: &[u8],
+    line_no: impl Fn() -> u64,
+    form: impl Fn() -> Option<crate::format::TargetForm>,
+) {
+    let line = &buf[entry.line_start()..];
+    for (c, f) in cols.iter_mut().zip(fast) {
+        match *f {
+            FastCol::Line => c.append(Cell::U64(line_no())),
+            FastCol::Valid => c.append(Cell::Bool(true)),
+            FastCol::Part(p) => match entry.span(p) {
+                Some(s) => c.push_ascii(&line[s]),
+                None => c.push_null(),
+            },
+            FastCol::Kind => match entry.host_kind() {
+                Some(k) => c.push_dict(k.as_str()),
+                None => c.push_null(),
+            },
+            FastCol::Port => {
+                let port = entry.span(Component::Port).map(|s| &line[s]);
+                match port.and_then(urilex::port_number) {
+                    Some(n) => c.append(Cell::U64(u64::from(n))),
+                    None => c.push_null(),
+                }
+            }
+            FastCol::Null => c.push_null(),
+            FastCol::Form => match form() {
+                Some(f) => c.push_dict(f.as_str()),
+                None => c.push_null(),
+            },
+        }
     }
 }
 

@@ -197,6 +197,12 @@ impl Schema {
                 }
             }
         }
+        Ok(Schema::with_columns(profile, ex, columns))
+    }
+
+    /// The schema of `columns` (available ones), in that order. Sets the
+    /// extractor's carried fields to those among them.
+    fn with_columns(profile: Profile, ex: &mut Extractor, mut columns: Vec<Column>) -> Schema {
         ex.carry.clear();
         for c in &mut columns {
             if let Column::Carried(k, f) = c {
@@ -219,14 +225,14 @@ impl Schema {
             "profile {} admits a byte that needs escaping in a valid reference",
             profile.name()
         );
-        Ok(Schema {
+        Schema {
             columns,
             names,
             profile,
             parts,
             fast,
             entry_rule: profile.entry_rule(ex.syntax).unwrap_or(""),
-        })
+        }
     }
 
     /// The columns of one reference alone, as the SQL functions' and the
@@ -241,14 +247,10 @@ impl Schema {
             carry: Vec::new(),
             max_record_bytes: usize::MAX,
         };
-        let (available, defaults) = Schema::available(profile, &ex);
-        let fields: Vec<String> = available[..defaults]
-            .iter()
-            .filter(|c| !matches!(c, Column::Line))
-            .map(|c| name(profile, c))
-            .collect();
-        Schema::new(profile, &mut ex, Some(&fields.join(",")))
-            .expect("the default columns are available")
+        let (mut columns, defaults) = Schema::available(profile, &ex);
+        columns.truncate(defaults);
+        columns.retain(|c| !matches!(c, Column::Line));
+        Schema::with_columns(profile, &mut ex, columns)
     }
 
     /// [`cells`](Self::cells) for a reference that is not a log's row:
