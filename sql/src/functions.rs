@@ -18,6 +18,8 @@ use datafusion::logical_expr::{
     ColumnarValue, ReturnFieldArgs, ScalarFunctionArgs, ScalarUDF, ScalarUDFImpl, Signature,
     Volatility,
 };
+// An argument after the first: a literal (the usual case), or a column.
+use datafusion::logical_expr::ColumnarValue as Arg;
 use std::cell::RefCell;
 use std::fmt::Write as _;
 use std::sync::Arc;
@@ -140,24 +142,9 @@ fn parse_profile(arg: Option<&ScalarValue>) -> Result<Profile> {
 }
 
 /// `uri_parse`'s type for `profile`: the reference columns of the row
-/// schema, the error struct's fields nullable.
+/// schema.
 fn parse_type(profile: Profile) -> DataType {
-    let fields: Vec<FieldRef> = parse_schema(profile)
-        .arrow_schema()
-        .fields()
-        .iter()
-        .map(|f| match f.data_type() {
-            DataType::Struct(inner) => {
-                let inner: Fields = inner
-                    .iter()
-                    .map(|g| Arc::new(g.as_ref().clone().with_nullable(true)))
-                    .collect();
-                Arc::new(f.as_ref().clone().with_data_type(DataType::Struct(inner)))
-            }
-            _ => f.clone(),
-        })
-        .collect();
-    DataType::Struct(fields.into())
+    DataType::Struct(parse_schema(profile).arrow_schema().fields().clone())
 }
 
 /// The struct `uri_parse` gives for `profile`, and its builder.
@@ -254,7 +241,7 @@ impl ScalarUDFImpl for UriUdf {
             .iter()
             .all(|a| matches!(a, ColumnarValue::Scalar(_)));
         let rows = if all_scalar { 1 } else { n };
-        let rest: Vec<Arg> = args.args[1..].iter().map(Arg::of).collect();
+        let rest = &args.args[1..];
         let first = args.args[0].to_array(rows)?;
         let out = if let (DataType::Dictionary(..), true) = (
             first.data_type(),
@@ -262,14 +249,14 @@ impl ScalarUDFImpl for UriUdf {
         ) {
             // Over the dictionary's values once, then one value per key.
             let d = first.as_any_dictionary();
-            let values = eval(self.func, d.values(), &rest)?;
+            let values = eval(self.func, d.values(), rest)?;
             take(values.as_ref(), d.keys(), None)?
         } else {
             let first = match first.data_type() {
                 DataType::Dictionary(_, v) => cast(&first, v)?,
                 _ => first,
             };
-            eval(self.func, &first, &rest)?
+            eval(self.func, &first, rest)?
         };
         if all_scalar {
             Ok(ColumnarValue::Scalar(ScalarValue::try_from_array(&out, 0)?))
@@ -300,21 +287,15 @@ fn fixed_type(f: Func) -> DataType {
     }
 }
 
-/// An argument after the first: a literal (the usual case), or a column.
-enum Arg {
-    Scalar(ScalarValue),
-    Array(ArrayRef),
+/// What the functions read of an argument after the first.
+trait ArgValues {
+    /// The text in row `i`, `None` for a null.
+    fn str(&self, i: usize) -> Option<&str>;
+    /// The integer in row `i`.
+    fn int(&self, i: usize) -> Option<i64>;
 }
 
-impl Arg {
-    fn of(v: &ColumnarValue) -> Arg {
-        match v {
-            ColumnarValue::Scalar(s) => Arg::Scalar(s.clone()),
-            ColumnarValue::Array(a) => Arg::Array(a.clone()),
-        }
-    }
-
-    /// The text in row `i`, `None` for a null.
+impl ArgValues for Arg {
     fn str(&self, i: usize) -> Option<&str> {
         match self {
             Arg::Scalar(
@@ -335,7 +316,6 @@ impl Arg {
         }
     }
 
-    /// The integer in row `i`.
     fn int(&self, i: usize) -> Option<i64> {
         match self {
             Arg::Scalar(ScalarValue::Int64(v)) => *v,
@@ -465,44 +445,7 @@ fn parse(refs: &Refs<'_>, batch: &Batch, profile: Profile) -> ArrayRef {
     let builder = parse_schema(profile);
     let rows = builder.build_references(batch, refs.values(), |i| !refs.is_null(i));
     let (fields, columns, _) = StructArray::from(rows).into_parts();
-    let (fields, columns) = fields
-        .iter()
-        .zip(columns)
-        .map(|(f, c)| nulls_down(f, c))
-        .unzip::<_, _, Vec<FieldRef>, Vec<ArrayRef>>();
-    Arc::new(StructArray::new(
-        fields.into(),
-        columns,
-        refs.nulls().cloned(),
-    ))
-}
-
-/// A struct column whose null rows are null in its fields too (the error
-/// struct's fields hold placeholders there, which a field access such as
-/// `uri_parse(u)['error']['kind']` would show): its fields made nullable.
-fn nulls_down(field: &FieldRef, column: ArrayRef) -> (FieldRef, ArrayRef) {
-    let Some(s) = column.as_struct_opt() else {
-        return (field.clone(), column);
-    };
-    let nulls = s.nulls().cloned();
-    let (fields, children, _) = s.clone().into_parts();
-    let mut new_fields = Vec::new();
-    let mut new_children = Vec::new();
-    for (f, c) in fields.iter().zip(children) {
-        let joined = NullBuffer::union(nulls.as_ref(), c.nulls());
-        let data = c.to_data().into_builder().nulls(joined).build();
-        new_children.push(match data {
-            Ok(d) => datafusion::arrow::array::make_array(d),
-            Err(_) => c,
-        });
-        new_fields.push(Arc::new(f.as_ref().clone().with_nullable(true)));
-    }
-    let fields = Fields::from(new_fields);
-    let t = DataType::Struct(fields.clone());
-    (
-        Arc::new(field.as_ref().clone().with_data_type(t)),
-        Arc::new(StructArray::new(fields, new_children, nulls)),
-    )
+    Arc::new(StructArray::new(fields, columns, refs.nulls().cloned()))
 }
 
 fn query_param(refs: &Refs<'_>, batch: &Batch, key: &Arg) -> ArrayRef {
@@ -711,12 +654,7 @@ fn resolve(bases: &Refs<'_>, refs: &Arg) -> Result<ArrayRef> {
         }
         for i in 0..bases.len() {
             let r = match (&targets, &literal) {
-                (Some(t), _) if !t.is_null(i) => {
-                    let v = t.value(i);
-                    std::str::from_utf8(v)
-                        .ok()
-                        .and_then(|_| batch.get(i, t.values()).ok())
-                }
+                (Some(t), _) if !t.is_null(i) => batch.get(i, t.values()).ok(),
                 (None, Some(Ok(u))) => Some(*u),
                 _ => None,
             };

@@ -217,6 +217,23 @@ fn expected(f: &str, s: &str) -> Option<String> {
             t.render(&u.ok()?, &mut out).ok()?;
             Some(String::from_utf8_lossy(&out).into_owned())
         }
+        // Spark's parts (java.net.URI's raw ones): an empty host is none;
+        // FILE is the path and the query with its `?`; a key's value is
+        // the first `key=` at the query's start or after a `&`.
+        "uri_parse_url(u, 'HOST')" => part(Component::Host).filter(|h| !h.is_empty()),
+        "uri_parse_url(u, 'FILE')" => {
+            let path = part(Component::Path)?;
+            Some(match part(Component::Query) {
+                Some(q) => format!("{path}?{q}"),
+                None => path,
+            })
+        }
+        "uri_parse_url(u, 'QUERY', 'q')" => {
+            let q = part(Component::Query)?;
+            q.split('&')
+                .find_map(|p| p.strip_prefix("q="))
+                .map(str::to_string)
+        }
         "urn_nid(u)" => urilex::urn::Urn::parse(s).ok().map(|n| n.nid().to_string()),
         "urn_nss(u)" => urilex::urn::Urn::parse(s).ok().map(|n| n.nss().to_string()),
         "uri_parse(u)['host']" => part(Component::Host),
@@ -260,6 +277,9 @@ const FUNCTIONS: &[&str] = &[
     "uri_get(u, '{host}{+:port}|{path:1}|{query:q}')",
     "urn_nid(u)",
     "urn_nss(u)",
+    "uri_parse_url(u, 'HOST')",
+    "uri_parse_url(u, 'FILE')",
+    "uri_parse_url(u, 'QUERY', 'q')",
     "uri_parse(u)['host']",
     "uri_parse(u)['valid']",
     "uri_parse(u)['port_number']",
