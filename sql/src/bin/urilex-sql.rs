@@ -178,6 +178,11 @@ async fn query(a: QueryArgs) -> Result<()> {
         None => {
             let ctx = SessionContext::new_with_config(config);
             urilex_datafusion::register(&ctx);
+            // The benchmark's peer (feature bench): Spark's functions too.
+            #[cfg(feature = "bench")]
+            for f in datafusion_spark::all_default_scalar_functions() {
+                ctx.register_udf(f.as_ref().clone());
+            }
             ctx
         }
     };
