@@ -12,13 +12,16 @@
 //! - [`schema`]: the one schema of every output (`docs/schema.md`);
 //! - [`text`] and [`columnar`]: JSON Lines, TSV, CSV, Arrow IPC and
 //!   Parquet writers;
-//! - [`pipeline`]: chunks across threads, outputs in input order.
+//! - [`pipeline`]: chunks across threads, outputs in input order;
+//! - `column` (feature `column`): URI functions over Arrow string columns.
 //!
 //! Every record gives exactly one row, in order; a record that does not
 //! fit its format is a row with an error, never dropped.
 #![deny(unsafe_code)]
 #![warn(missing_docs)]
 
+#[cfg(feature = "column")]
+pub mod column;
 pub mod columnar;
 pub mod delimited;
 mod fast;

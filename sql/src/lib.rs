@@ -11,8 +11,6 @@
 
 pub mod cluster;
 mod functions;
-mod input;
-mod out;
 pub mod table;
 
 pub use functions::{udfs, Func, FUNCTIONS};

@@ -1,9 +1,10 @@
 //! Result columns built in one pass: substrings of the input as views of
 //! its buffers, other text copied into one buffer.
 
-use crate::input::Refs;
-use datafusion::arrow::array::{ArrayRef, StringViewBuilder};
-use datafusion::arrow::buffer::Buffer;
+use super::Refs;
+use arrow_array::builder::StringViewBuilder;
+use arrow_array::ArrayRef;
+use arrow_buffer::Buffer;
 use std::ops::Range;
 use std::sync::Arc;
 
@@ -19,6 +20,7 @@ pub struct Views {
 }
 
 impl Views {
+    /// A result of `rows` values.
     pub fn new(rows: usize) -> Views {
         Views {
             b: StringViewBuilder::with_capacity(rows),
@@ -72,11 +74,13 @@ impl Views {
         self.b.append_value(s);
     }
 
+    /// A null.
     #[inline]
     pub fn null(&mut self) {
         self.b.append_null();
     }
 
+    /// The column.
     pub fn finish(mut self) -> ArrayRef {
         Arc::new(self.b.finish())
     }

@@ -4,12 +4,11 @@
 //! where each value's bytes live, so that substrings go out as views of
 //! the input's own buffers.
 
-use datafusion::arrow::array::{
-    Array, ArrayRef, AsArray, GenericStringArray, OffsetSizeTrait, StringViewArray,
-};
-use datafusion::arrow::buffer::{Buffer, NullBuffer};
-use datafusion::arrow::datatypes::DataType;
-use datafusion::common::{exec_err, Result};
+use super::Result;
+use arrow_array::cast::AsArray;
+use arrow_array::{Array, ArrayRef, GenericStringArray, OffsetSizeTrait, StringViewArray};
+use arrow_buffer::{Buffer, NullBuffer};
+use arrow_schema::DataType;
 use std::ops::Range;
 use urilex::{Batch, Offset, Parser};
 
@@ -27,6 +26,12 @@ enum Origin<'a> {
     Buffer(&'a Buffer),
     /// In the view array's data buffers (values over 12 bytes) or inline.
     Views(&'a StringViewArray),
+    /// Nowhere: there are no values.
+    Empty,
+}
+
+fn is_text(t: &DataType) -> bool {
+    matches!(t, DataType::Utf8 | DataType::LargeUtf8 | DataType::Utf8View)
 }
 
 /// One string column, read for the batch engine.
@@ -42,6 +47,18 @@ pub struct Refs<'a> {
 impl<'a> Refs<'a> {
     /// The column `array` (`Utf8`, `LargeUtf8` or `Utf8View`).
     pub fn new(array: &'a ArrayRef) -> Result<Refs<'a>> {
+        if array.is_empty() && is_text(array.data_type()) {
+            // No values to read: not even the offsets, which an empty
+            // slice imported through the C data interface may give past
+            // the end of a values buffer of no bytes.
+            return Ok(Refs {
+                values: std::borrow::Cow::Borrowed(&[]),
+                offsets: Offsets::Gathered(vec![0]),
+                nulls: None,
+                len: 0,
+                origin: Origin::Empty,
+            });
+        }
         match array.data_type() {
             DataType::Utf8 => Ok(Refs::offsets(array.as_string::<i32>(), Offsets::I32)),
             DataType::LargeUtf8 => {
@@ -49,9 +66,9 @@ impl<'a> Refs<'a> {
                 let o = a.value_offsets();
                 let span = (o[a.len()] - o[0]) as u64;
                 if span > u64::from(u32::MAX) {
-                    return exec_err!(
-                        "a batch of {span} bytes of text: the URI functions take at most 4 GiB a batch (lower datafusion.execution.batch_size)"
-                    );
+                    return Err(format!(
+                        "a batch of {span} bytes of text: at most 4 GiB are parsed at once (split the column into smaller arrays)"
+                    ));
                 }
                 Ok(Refs::offsets(a, Offsets::I64))
             }
@@ -59,13 +76,13 @@ impl<'a> Refs<'a> {
                 let a = array.as_string_view();
                 let total: u64 = a.lengths().map(u64::from).sum();
                 if total > u64::from(u32::MAX) {
-                    return exec_err!(
-                        "a batch of {total} bytes of text: the URI functions take at most 4 GiB a batch (lower datafusion.execution.batch_size)"
-                    );
+                    return Err(format!(
+                        "a batch of {total} bytes of text: at most 4 GiB are parsed at once (split the column into smaller arrays)"
+                    ));
                 }
                 Ok(Refs::views(a))
             }
-            t => exec_err!("a URI function got a column of {t}, not of strings"),
+            t => Err(format!("a column of {t}, not of strings")),
         }
     }
 
@@ -108,6 +125,11 @@ impl<'a> Refs<'a> {
     /// The number of values.
     pub fn len(&self) -> usize {
         self.len
+    }
+
+    /// Whether there are no values.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
     }
 
     /// The values one after another: the buffer the batch parsed.
@@ -174,6 +196,7 @@ impl<'a> Refs<'a> {
     #[inline]
     pub fn source(&self, i: usize, range: &Range<usize>) -> Option<(&'a Buffer, usize)> {
         match self.origin {
+            Origin::Empty => None,
             Origin::Buffer(b) => Some((b, self.start(i) + range.start)),
             Origin::Views(a) => {
                 let view = a.views()[i];

@@ -1,0 +1,494 @@
+//! URI functions over whole Arrow string columns: each parses its
+//! column once with the batch engine over the column's values and offsets
+//! (no copy of a `Utf8` or `LargeUtf8` column, no allocation per row) and
+//! builds its result in one pass from the batch's records; parts of the
+//! references come back as `Utf8View` values that point into the input's
+//! buffers (the result keeps them alive). The SQL functions
+//! (`urilex-datafusion`) and the Python package's column functions are
+//! these.
+//!
+//! Arguments after the column are closures from the row's index to its
+//! value, so that one function serves a literal and a column of them.
+
+mod refs;
+mod views;
+
+pub use refs::Refs;
+pub use views::Views;
+
+use arrow_array::builder::{BooleanBufferBuilder, StringBuilder, UInt16Builder, UInt64Builder};
+use arrow_array::{ArrayRef, BooleanArray, ListArray, StructArray};
+use arrow_buffer::{NullBuffer, OffsetBuffer};
+use arrow_schema::{DataType, Field, Fields};
+use std::fmt::Write as _;
+use std::sync::Arc;
+use urilex::template::Template;
+use urilex::{Batch, Component, HostKind, Parser, Profile, Syntax};
+
+/// What a column function fails with: a message (an unknown template or
+/// mode, a column that is not of strings or too large).
+pub type Result<T> = std::result::Result<T, String>;
+
+/// A `Utf8View` field of a list's struct.
+fn view(name: &str, nullable: bool) -> Field {
+    Field::new(name, DataType::Utf8View, nullable)
+}
+
+/// The type of [`query_params`]: a list of `{key, value}` structs.
+pub fn params_type() -> DataType {
+    let s = DataType::Struct(Fields::from(vec![view("key", false), view("value", true)]));
+    DataType::List(Arc::new(Field::new_list_field(s, true)))
+}
+
+/// The type of [`extract`]: a list of `{uri, start, end}` structs.
+pub fn extract_type() -> DataType {
+    let s = DataType::Struct(Fields::from(vec![
+        Field::new("uri", DataType::Utf8, false),
+        Field::new("start", DataType::UInt64, false),
+        Field::new("end", DataType::UInt64, false),
+    ]));
+    DataType::List(Arc::new(Field::new_list_field(s, true)))
+}
+
+/// The type of [`parse`] for `profile`: the reference columns of the row
+/// schema (`docs/schema.md`, less `line`).
+pub fn parse_type(profile: Profile) -> DataType {
+    DataType::Struct(parse_schema(profile).arrow_schema().fields().clone())
+}
+
+/// The struct [`parse`] gives for `profile`, and its builder.
+fn parse_schema(profile: Profile) -> crate::columnar::BatchBuilder {
+    crate::columnar::BatchBuilder::new(crate::schema::Schema::references(
+        profile,
+        Syntax::Reference,
+    ))
+}
+
+/// Whether each value is a valid reference to `parser`: the spanless
+/// verdict over the whole column, no batch needed.
+pub fn valid(refs: &Refs<'_>, parser: &Parser) -> ArrayRef {
+    let mut bits = BooleanBufferBuilder::new(refs.len());
+    refs.validate(parser, |v| bits.append(v));
+    Arc::new(BooleanArray::new(bits.finish(), refs.nulls().cloned()))
+}
+
+/// Value `i`'s part `c` as a range of the value, when it is valid and
+/// has one.
+#[inline]
+fn span(refs: &Refs<'_>, batch: &Batch, i: usize, c: Component) -> Option<std::ops::Range<usize>> {
+    if refs.is_null(i) {
+        return None;
+    }
+    batch.entry(i).span(c)
+}
+
+/// Value `i`'s part `c` as text.
+#[inline]
+fn part_text<'r>(refs: &'r Refs<'_>, batch: &Batch, i: usize, c: Component) -> Option<&'r str> {
+    let r = span(refs, batch, i, c)?;
+    std::str::from_utf8(&refs.value(i)[r]).ok()
+}
+
+/// Where `sub`, a slice of `whole`, lies in it.
+#[inline]
+fn offset_in(whole: &str, sub: &str) -> std::ops::Range<usize> {
+    let at = sub.as_ptr() as usize - whole.as_ptr() as usize;
+    at..at + sub.len()
+}
+
+/// `c` of every value (`uri_host` and the like).
+pub fn part(refs: &Refs<'_>, batch: &Batch, c: Component) -> ArrayRef {
+    let mut out = Views::new(refs.len());
+    // The records in order (no search for each), nulls checked apart.
+    for (i, e) in batch.entries().enumerate() {
+        match e.span(c).filter(|_| !refs.is_null(i)) {
+            Some(r) => out.part(refs, i, r),
+            None => out.null(),
+        }
+    }
+    out.finish()
+}
+
+/// The port of every value as a number (null when absent or empty).
+pub fn port(refs: &Refs<'_>, batch: &Batch) -> ArrayRef {
+    let mut out = UInt16Builder::with_capacity(refs.len());
+    for i in 0..refs.len() {
+        let n = span(refs, batch, i, Component::Port)
+            .and_then(|r| urilex::port_number(&refs.value(i)[r]));
+        out.append_option(n);
+    }
+    Arc::new(out.finish())
+}
+
+/// The parse error of every value, null where it is valid.
+pub fn error(refs: &Refs<'_>, batch: &Batch) -> ArrayRef {
+    let mut out = StringBuilder::with_capacity(refs.len(), 0);
+    for i in 0..refs.len() {
+        match (refs.is_null(i), batch.parse_error(i)) {
+            (false, Some(e)) => {
+                let _ = write!(out, "{e}");
+                out.append_value("");
+            }
+            _ => out.append_null(),
+        }
+    }
+    Arc::new(out.finish())
+}
+
+/// Every value as the struct of [`parse_type`] (null where the value is).
+pub fn parse(refs: &Refs<'_>, batch: &Batch, profile: Profile) -> ArrayRef {
+    let builder = parse_schema(profile);
+    let rows = builder.build_references(batch, refs.values(), |i| !refs.is_null(i));
+    let (fields, columns, _) = StructArray::from(rows).into_parts();
+    Arc::new(StructArray::new(fields, columns, refs.nulls().cloned()))
+}
+
+/// The raw value of the first parameter named `key(i)` in each value's
+/// query (`''` for a key without `=`; null when there is none).
+pub fn query_param<'k>(
+    refs: &Refs<'_>,
+    batch: &Batch,
+    key: impl Fn(usize) -> Option<&'k str>,
+) -> ArrayRef {
+    let mut out = Views::new(refs.len());
+    for i in 0..refs.len() {
+        let found = key(i).and_then(|k| {
+            let q = part_text(refs, batch, i, Component::Query)?;
+            let p = urilex::query::params(q).find(|p| p.key == k)?;
+            let at = span(refs, batch, i, Component::Query)?.start;
+            Some(p.value.map(|v| {
+                let r = offset_in(q, v);
+                at + r.start..at + r.end
+            }))
+        });
+        match found {
+            Some(Some(r)) => out.part(refs, i, r),
+            Some(None) => out.text(""),
+            None => out.null(),
+        }
+    }
+    out.finish()
+}
+
+/// Every value's query parameters, raw, as a list of key/value structs
+/// ([`params_type`]).
+pub fn query_params(refs: &Refs<'_>, batch: &Batch) -> ArrayRef {
+    let mut keys = Views::new(refs.len());
+    let mut values = Views::new(refs.len());
+    let mut offsets = Vec::with_capacity(refs.len() + 1);
+    offsets.push(0i32);
+    let mut present = BooleanBufferBuilder::new(refs.len());
+    let mut n = 0i32;
+    for i in 0..refs.len() {
+        let ok = !refs.is_null(i) && batch.is_valid(i);
+        present.append(ok);
+        if let (true, Some(q)) = (ok, part_text(refs, batch, i, Component::Query)) {
+            let at = span(refs, batch, i, Component::Query).map_or(0, |r| r.start);
+            for p in urilex::query::params(q) {
+                let k = offset_in(q, p.key);
+                keys.part(refs, i, at + k.start..at + k.end);
+                match p.value {
+                    Some(v) => {
+                        let r = offset_in(q, v);
+                        values.part(refs, i, at + r.start..at + r.end);
+                    }
+                    None => values.null(),
+                }
+                n += 1;
+            }
+        }
+        offsets.push(n);
+    }
+    list_of_structs(
+        params_type(),
+        vec![keys.finish(), values.finish()],
+        offsets,
+        Some(NullBuffer::new(present.finish())),
+    )
+}
+
+/// A list of structs of type `t` (a `List(Struct(..))`) from the
+/// structs' fields, the lists' offsets into them, and the lists' nulls.
+fn list_of_structs(
+    t: DataType,
+    children: Vec<ArrayRef>,
+    offsets: Vec<i32>,
+    nulls: Option<NullBuffer>,
+) -> ArrayRef {
+    let DataType::List(item) = t else {
+        unreachable!("a list")
+    };
+    let DataType::Struct(fields) = item.data_type().clone() else {
+        unreachable!("of structs")
+    };
+    let structs = StructArray::new(fields, children, None);
+    Arc::new(ListArray::new(
+        item,
+        OffsetBuffer::new(offsets.into()),
+        Arc::new(structs),
+        nulls,
+    ))
+}
+
+/// Segment `n(i)` of each value's path (from 1; negative from the end).
+pub fn path_segment(refs: &Refs<'_>, batch: &Batch, n: impl Fn(usize) -> Option<i64>) -> ArrayRef {
+    let mut out = Views::new(refs.len());
+    for i in 0..refs.len() {
+        let r = n(i).and_then(|n| {
+            let n = i32::try_from(n).ok()?;
+            let path = part_text(refs, batch, i, Component::Path)?;
+            let seg = urilex::template::path_segment(path, n)?;
+            let at = span(refs, batch, i, Component::Path)?.start;
+            let r = offset_in(path, seg);
+            Some(at + r.start..at + r.end)
+        });
+        match r {
+            Some(r) => out.part(refs, i, r),
+            None => out.null(),
+        }
+    }
+    out.finish()
+}
+
+/// Each host's registrable domain (`registrable`) or public suffix, by
+/// the Public Suffix List; null for hosts that are no domain name.
+pub fn domain(refs: &Refs<'_>, batch: &Batch, registrable: bool) -> ArrayRef {
+    let mut out = StringBuilder::with_capacity(refs.len(), refs.len() * 12);
+    let mut scratch = Vec::new();
+    for i in 0..refs.len() {
+        let d = (!refs.is_null(i) && batch.host_kind(i) == Some(HostKind::RegName))
+            .then(|| part_text(refs, batch, i, Component::Host))
+            .flatten()
+            .filter(|host| urilex::domain::lookup_name(host, &mut scratch))
+            .and_then(|_| urilex::domain::of_name(&scratch, urilex::domain::Section::All))
+            .and_then(|d| {
+                if registrable {
+                    d.registrable()
+                } else {
+                    Some(d.suffix())
+                }
+            });
+        match d.and_then(|d| std::str::from_utf8(d).ok()) {
+            Some(d) => out.append_value(d),
+            None => out.append_null(),
+        }
+    }
+    Arc::new(out.finish())
+}
+
+/// How [`normalize`] normalizes.
+enum Mode {
+    Syntax(urilex::NormalizeOptions),
+    Dedup(Box<(urilex::edit::Dedup, urilex::edit::Editor)>),
+}
+
+/// Every value normalized by `mode`: `syntax` (RFC 3986 6.2.2),
+/// `scheme` (and 6.2.3), `dedup` (and the query sorted, no fragment,
+/// tracking parameters stripped).
+pub fn normalize(refs: &Refs<'_>, batch: &Batch, mode: &str) -> Result<ArrayRef> {
+    let mut mode = match mode {
+        "syntax" => Mode::Syntax(urilex::NormalizeOptions::new()),
+        "scheme" => Mode::Syntax(urilex::NormalizeOptions::new().scheme_based(true)),
+        "dedup" => Mode::Dedup(Box::new((
+            urilex::edit::Dedup::new(),
+            urilex::edit::Editor::new(),
+        ))),
+        m => {
+            return Err(format!(
+                "unknown mode '{m}' (syntax: RFC 3986 6.2.2; scheme: and 6.2.3; dedup: and sorted query, no fragment, tracking parameters stripped)"
+            ))
+        }
+    };
+    let values = std::str::from_utf8(refs.values()).ok();
+    let mut out = StringBuilder::with_capacity(refs.len(), refs.values().len());
+    let mut text = String::new();
+    for i in 0..refs.len() {
+        let u = match (refs.is_null(i), values) {
+            (false, Some(v)) => batch.get_str(i, v).ok(),
+            (false, None) => batch.get(i, refs.values()).ok(),
+            _ => None,
+        };
+        let Some(u) = u else {
+            out.append_null();
+            continue;
+        };
+        text.clear();
+        let ok = match &mut mode {
+            Mode::Syntax(o) => {
+                urilex::normalize_into(&u, *o, &mut text);
+                true
+            }
+            Mode::Dedup(d) => {
+                let (dedup, editor) = &mut **d;
+                dedup.apply(editor, &u, &mut text).is_ok()
+            }
+        };
+        if ok {
+            out.append_value(&text);
+        } else {
+            out.append_null();
+        }
+    }
+    Ok(Arc::new(out.finish()))
+}
+
+/// Each value rendered by the template `template(i)` (the CLI's template
+/// language, `urilex get`); null where it has no value.
+pub fn get<'t>(
+    refs: &Refs<'_>,
+    batch: &Batch,
+    template: impl Fn(usize) -> Option<&'t str>,
+) -> Result<ArrayRef> {
+    let mut cached: Option<(String, Template)> = None;
+    let values = std::str::from_utf8(refs.values()).ok();
+    let mut out = StringBuilder::with_capacity(refs.len(), refs.values().len());
+    let mut buf = Vec::new();
+    for i in 0..refs.len() {
+        let Some(t) = template(i) else {
+            out.append_null();
+            continue;
+        };
+        if cached.as_ref().is_none_or(|(s, _)| s != t) {
+            match Template::parse(t) {
+                Ok(p) => cached = Some((t.to_string(), p)),
+                Err(e) => return Err(format!("template {t:?}: {e}")),
+            }
+        }
+        let tpl = &cached.as_ref().expect("parsed above").1;
+        if refs.is_null(i) {
+            out.append_null();
+            continue;
+        }
+        buf.clear();
+        let done = if tpl.entry_ready() {
+            tpl.render_batch(batch, i, refs.values(), &mut buf).is_ok()
+        } else {
+            let u = match values {
+                Some(v) => batch.get_str(i, v),
+                None => batch.get(i, refs.values()),
+            };
+            u.is_ok_and(|u| tpl.render(&u, &mut buf).is_ok())
+        };
+        if done {
+            out.append_value(String::from_utf8_lossy(&buf));
+        } else {
+            out.append_null();
+        }
+    }
+    Ok(Arc::new(out.finish()))
+}
+
+/// Each URN's NID (`nid`) or NSS (RFC 8141); null for other values.
+pub fn urn(refs: &Refs<'_>, nid: bool) -> ArrayRef {
+    let mut out = Views::new(refs.len());
+    for i in 0..refs.len() {
+        let text = refs.text(i);
+        let r = (!refs.is_null(i))
+            .then(|| urilex::urn::Urn::parse(text).ok())
+            .flatten()
+            .map(|u| offset_in(text, if nid { u.nid() } else { u.nss() }));
+        match r {
+            Some(r) => out.part(refs, i, r),
+            None => out.null(),
+        }
+    }
+    out.finish()
+}
+
+/// The URIs in each value's text, with where each is (byte offsets), as
+/// a list of structs ([`extract_type`]).
+pub fn extract(refs: &Refs<'_>) -> ArrayRef {
+    let mut uris = StringBuilder::new();
+    let mut starts = UInt64Builder::new();
+    let mut ends = UInt64Builder::new();
+    let mut offsets = Vec::with_capacity(refs.len() + 1);
+    offsets.push(0i32);
+    let mut n = 0i32;
+    for i in 0..refs.len() {
+        if !refs.is_null(i) {
+            for hit in
+                urilex::extract::find_iter(refs.value(i), urilex::extract::ExtractOptions::new())
+            {
+                uris.append_value(&hit.uri);
+                starts.append_value(hit.span.start as u64);
+                ends.append_value(hit.span.end as u64);
+                n += 1;
+            }
+        }
+        offsets.push(n);
+    }
+    list_of_structs(
+        extract_type(),
+        vec![
+            Arc::new(uris.finish()),
+            Arc::new(starts.finish()),
+            Arc::new(ends.finish()),
+        ],
+        offsets,
+        refs.nulls().cloned(),
+    )
+}
+
+/// Part `which(i)` of each value (with `key(i)` for a query's value), as
+/// Spark's `parse_url` (whose parts are
+/// those of `java.net.URI`, raw: nothing decoded), on RFC 3986's grammar;
+/// an invalid reference, an unknown part, or a missing key give null, as
+/// Spark's `try_parse_url` does.
+pub fn parse_url<'a, K: Fn(usize) -> Option<&'a str>>(
+    refs: &Refs<'_>,
+    batch: &Batch,
+    which: impl Fn(usize) -> Option<&'a str>,
+    key: Option<K>,
+) -> ArrayRef {
+    let mut out = StringBuilder::with_capacity(refs.len(), refs.values().len());
+    for i in 0..refs.len() {
+        let v = (!refs.is_null(i) && batch.is_valid(i))
+            .then(|| {
+                let text = refs.value(i);
+                let get = |c| span(refs, batch, i, c).map(|r| &text[r]);
+                let key = match &key {
+                    Some(k) => Some(k(i)?),
+                    None => None,
+                };
+                match (which(i)?, key) {
+                    ("QUERY", Some(k)) => spark_query_value(get(Component::Query)?, k.as_bytes()),
+                    (_, Some(_)) => None,
+                    ("HOST", None) => get(Component::Host).filter(|h| !h.is_empty()),
+                    ("PATH", None) => get(Component::Path),
+                    ("QUERY", None) => get(Component::Query),
+                    ("REF", None) => get(Component::Fragment),
+                    ("PROTOCOL", None) => get(Component::Scheme),
+                    ("FILE", None) => {
+                        let p = span(refs, batch, i, Component::Path)?;
+                        let end = span(refs, batch, i, Component::Query).map_or(p.end, |q| q.end);
+                        Some(&text[p.start..end])
+                    }
+                    ("AUTHORITY", None) => get(Component::Authority),
+                    ("USERINFO", None) => get(Component::Userinfo),
+                    _ => None,
+                }
+            })
+            .flatten();
+        match v.and_then(|v| std::str::from_utf8(v).ok()) {
+            Some(v) => out.append_value(v),
+            None => out.append_null(),
+        }
+    }
+    Arc::new(out.finish())
+}
+
+/// Spark's value of `key` in a raw query: the text after the first
+/// `key=` that starts the query or follows a `&`, up to the next `&`
+/// (Spark's pattern `(&|^)key=([^&]*)`).
+fn spark_query_value<'q>(query: &'q [u8], key: &[u8]) -> Option<&'q [u8]> {
+    let mut at = 0;
+    loop {
+        let rest = &query[at..];
+        if rest.len() > key.len() && rest.starts_with(key) && rest[key.len()] == b'=' {
+            let v = &rest[key.len() + 1..];
+            let end = v.iter().position(|&b| b == b'&').unwrap_or(v.len());
+            return Some(&v[..end]);
+        }
+        at += rest.iter().position(|&b| b == b'&')? + 1;
+    }
+}
