@@ -137,6 +137,25 @@ fn dict_col(rows: usize, names: Vec<&'static str>) -> Col {
     }
 }
 
+/// The values of a dictionary of `names`: one array for the same names
+/// (the fixed sets above all: host kinds, error kinds, target forms), so
+/// that columns built apart and then joined (Arrow's `concat` keeps a
+/// dictionary that is the same array once) have one dictionary.
+fn dict_values(names: &[&'static str]) -> ArrayRef {
+    type Cache = Vec<(Vec<&'static str>, ArrayRef)>;
+    static CACHE: std::sync::Mutex<Cache> = std::sync::Mutex::new(Vec::new());
+    let mut cache = CACHE.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some((_, a)) = cache.iter().find(|(n, _)| n.as_slice() == names) {
+        return a.clone();
+    }
+    let a: ArrayRef = Arc::new(StringArray::from(names.to_vec()));
+    // Lists that grow with their column (rule names) vary: keep a few.
+    if cache.len() < 64 {
+        cache.push((names.to_vec(), a.clone()));
+    }
+    a
+}
+
 fn nulls(mut valid: Bits) -> Option<NullBuffer> {
     let n = NullBuffer::new(valid.finish());
     (n.null_count() > 0).then_some(n)
@@ -314,7 +333,7 @@ impl Col {
             }
             Col::Dict { keys, valid, names } => {
                 let keys = Int16Array::new(keys.into(), nulls(valid));
-                let values: ArrayRef = Arc::new(StringArray::from(names));
+                let values = dict_values(&names);
                 Arc::new(
                     DictionaryArray::<Int16Type>::try_new(keys, values).expect("keys in range"),
                 )
@@ -407,7 +426,7 @@ impl ErrorCol {
         let message = string(text(&|e| Some(e.message.as_bytes())));
         let (o, b, ok) = text(&|e| e.raw.as_deref());
         let raw: ArrayRef = Arc::new(BinaryArray::new(o, b, nulls(ok)));
-        let values: ArrayRef = Arc::new(StringArray::from(kinds));
+        let values = dict_values(&kinds);
         let valid = nulls(valid);
         let keys = Int16Array::new(keys.into(), valid.clone());
         let kind: ArrayRef =
