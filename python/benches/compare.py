@@ -1,0 +1,140 @@
+"""urilex against Python's URL parsers, one process, the same URLs.
+
+    python python/benches/compare.py [ROUNDS]
+
+Per URL: ``urilex.parse`` (validates and splits, RFC 3986) against
+``urllib.parse.urlsplit`` (splits, validates nothing), ``rfc3986``'s
+``uri_reference`` (splits; validating is a further call) and
+``is_valid_uri`` (validates), ``yarl.URL`` (splits and normalizes) and
+``ada_url.URL`` (WHATWG: parses and normalizes; raises on what it
+rejects). Per column: ``parse_arrow`` (every part of every URL, as a
+struct column), ``valid_arrow`` and ``get_arrow(col, "{host}")``, ``part_arrow(col, "host")`` and, with
+Polars installed, ``pl.col("u").uri.host()`` on a frame over a
+pyarrow array already in memory (``pa.array`` from a list, the cost of
+getting a Python list into Arrow, is shown apart).
+
+Each figure is the best of ROUNDS (default 5) in ns per URL, with MB/s of
+URL text and the ratio of ``urlsplit``'s time to it. The corpora are
+``benches/data`` and, when ``../shared/data/urls`` is beside the
+repository, the two lists that are not copied here. ``RAYON_NUM_THREADS``
+sets the column functions' threads (default: every core).
+"""
+
+import gc
+import os
+import pathlib
+import sys
+import time
+import urllib.parse
+
+import pyarrow as pa
+
+import urilex
+
+try:
+    import polars as pl
+
+    import urilex.polars  # noqa: F401
+except ImportError:
+    pl = None
+
+REPO = pathlib.Path(__file__).resolve().parents[2]
+CORPORA = [
+    REPO / "benches" / "data" / "kasztp.txt",
+    REPO / "benches" / "data" / "node_files.txt",
+    REPO.parent / "shared" / "data" / "urls" / "isaacs_files.txt",
+    REPO.parent / "shared" / "data" / "urls" / "userbait.txt",
+]
+
+
+def load(path):
+    out = []
+    for line in path.read_bytes().split(b"\n"):
+        try:
+            line = line.decode("utf-8").removesuffix("\r")
+        except UnicodeDecodeError:
+            continue
+        if line:
+            out.append(line)
+    return out
+
+
+def best(f, rounds):
+    times = []
+    for _ in range(rounds):
+        gc.collect()
+        t = time.perf_counter()
+        f()
+        times.append(time.perf_counter() - t)
+    return min(times)
+
+
+def each(parse):
+    def run(urls):
+        for u in urls:
+            try:
+                parse(u)
+            except ValueError:
+                pass
+    return run
+
+
+def peers():
+    out = [("urllib urlsplit", each(urllib.parse.urlsplit))]
+    try:
+        import rfc3986
+
+        out.append(("rfc3986 uri_reference", each(rfc3986.uri_reference)))
+        out.append(("rfc3986 is_valid_uri", each(rfc3986.is_valid_uri)))
+    except ImportError:
+        print("(rfc3986 not installed)")
+    try:
+        import yarl
+
+        out.append(("yarl URL", each(yarl.URL)))
+    except ImportError:
+        print("(yarl not installed)")
+    try:
+        import ada_url
+
+        out.append(("ada_url URL", each(ada_url.URL)))
+    except ImportError:
+        print("(ada_url not installed)")
+    return out
+
+
+def main():
+    rounds = int(sys.argv[1]) if len(sys.argv) > 1 else 5
+    contenders = peers() + [
+        ("urilex.parse", each(urilex.parse)),
+        ("urilex.is_valid", each(urilex.is_valid)),
+    ]
+    print(f"threads for columns: {os.environ.get('RAYON_NUM_THREADS', 'all cores')} of {os.cpu_count()}")
+    for path in CORPORA:
+        if not path.exists():
+            print(f"\n{path.name}: not here, skipped")
+            continue
+        urls = load(path)
+        n = len(urls)
+        size = sum(len(u) for u in urls)
+        print(f"\n{path.stem}: {n} URLs, {size / n:.0f} bytes each on average")
+        print(f"{'':28}{'ns/URL':>10}{'MB/s':>10}{'vs urlsplit':>14}")
+        times = {}
+        for name, f in contenders:
+            times[name] = best(lambda: f(urls), rounds)
+        col = pa.array(urls)
+        times["pa.array(list) alone"] = best(lambda: pa.array(urls), rounds)
+        times["parse_arrow"] = best(lambda: urilex.parse_arrow(col), rounds)
+        times["valid_arrow"] = best(lambda: urilex.valid_arrow(col), rounds)
+        times["get_arrow {host}"] = best(lambda: urilex.get_arrow(col, "{host}"), rounds)
+        times["part_arrow host"] = best(lambda: urilex.part_arrow(col, "host"), rounds)
+        if pl is not None:
+            df = pl.DataFrame({"u": col})
+            times["polars .uri.host()"] = best(lambda: df.select(pl.col("u").uri.host()), rounds)
+        base = times["urllib urlsplit"]
+        for name, t in times.items():
+            print(f"{name:28}{t / n * 1e9:10.1f}{size / t / 1e6:10.1f}{base / t:13.1f}x")
+
+
+if __name__ == "__main__":
+    main()
