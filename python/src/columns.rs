@@ -125,6 +125,22 @@ thread_local! {
 /// (a piece takes 0.2 to 2 ms).
 const PIECE: usize = 1 << 13;
 
+/// The bytes of a string array's values (those its rows span).
+fn text_bytes(a: &ArrayRef) -> usize {
+    match a.data_type() {
+        DataType::Utf8 => {
+            let o = a.as_string::<i32>().value_offsets();
+            (o[o.len() - 1] - o[0]) as usize
+        }
+        DataType::LargeUtf8 => {
+            let o = a.as_string::<i64>().value_offsets();
+            usize::try_from(o[o.len() - 1] - o[0]).unwrap_or(usize::MAX)
+        }
+        DataType::Utf8View => a.as_string_view().lengths().map(|l| l as usize).sum(),
+        _ => 0,
+    }
+}
+
 /// `op` over every chunk: a chunk of more than two pieces' rows is cut
 /// into pieces (slices: no copy) run across the cores, whose results are
 /// joined again, so that each chunk gives one result of its length.
@@ -133,14 +149,25 @@ fn over_chunks(op: &Op, chunks: Vec<ArrayRef>) -> Result<Vec<ArrayRef>, String> 
     let mut pieces = Vec::new();
     for (c, a) in chunks.iter().enumerate() {
         let n = a.len();
-        let split =
-            threads > 1 && n >= 2 * PIECE && !matches!(a.data_type(), DataType::Dictionary(..));
+        let dictionary = matches!(a.data_type(), DataType::Dictionary(..));
+        let split = threads > 1 && n >= 2 * PIECE && !dictionary;
         // A multiple of the threads (so that none waits on the last
         // piece), up to four each.
         let k = if split {
             threads * (n / PIECE / threads).clamp(1, 4)
         } else {
             1
+        };
+        // And at most a gibibyte of text and 4 Mi rows a piece: the engine
+        // takes 4 GiB at once, and a result's `string` columns hold 2 GiB
+        // (parts are no longer than their text; error messages are about
+        // a hundred bytes a row).
+        let k = if dictionary {
+            k
+        } else {
+            k.max(text_bytes(a).div_ceil(1 << 30))
+                .max(n.div_ceil(1 << 22))
+                .min(n.max(1))
         };
         let step = n.div_ceil(k.max(1)).max(1);
         let mut at = 0;

@@ -264,3 +264,16 @@ def test_duckdb_round_trip():
     parsed = pa.table({"p": urilex.parse_arrow(con.sql("SELECT u FROM t"))}).flatten()
     back = con.sql("SELECT \"p.host\" AS host, \"p.valid\" AS valid FROM parsed").fetchall()
     assert back == [("a.example.com", True), (None, None), (None, False), ("b.example.org", True)]
+
+
+def test_more_rows_than_a_piece_holds():
+    # Over 4 Mi rows: cut into pieces of at most 4 Mi rows each (error
+    # messages must fit a piece's string columns), joined again in order.
+    n = (1 << 22) + 1000
+    col = pa.array(["http://h/a", "b c"] * (n // 2))
+    got = urilex.parse_arrow(col)
+    assert len(got) == n
+    assert pc.sum(got.field("valid").cast(pa.int64())).as_py() == n // 2
+    assert got.field("host")[n - 2].as_py() == "h"
+    assert got.field("error").field("index")[n - 1].as_py() == 1
+    assert urilex.valid_arrow(col)[n - 1].as_py() is False
