@@ -231,7 +231,7 @@ def public_suffix_arrow(col: Column) -> Result:
 def normalize_arrow(col: Column, mode: str = "syntax") -> Result:
     """Each reference normalized: ``syntax`` (RFC 3986 6.2.2), ``scheme``
     (and 6.2.3: default ports, empty paths), ``dedup`` (and the query
-    sorted, the fragment and tracking parameters dropped).
+    sorted, the fragment dropped; as ``urilex normalize --dedup``).
 
     >>> import pyarrow as pa
     >>> urilex.normalize_arrow(pa.array(["HTTP://Example.COM:80/a/../b"]), "scheme").to_pylist()

@@ -284,7 +284,7 @@ enum Mode {
 
 /// Every value normalized by `mode`: `syntax` (RFC 3986 6.2.2),
 /// `scheme` (and 6.2.3), `dedup` (and the query sorted, no fragment,
-/// tracking parameters stripped).
+/// no parameter stripped: `urilex normalize --dedup`).
 pub fn normalize(refs: &Refs<'_>, batch: &Batch, mode: &str) -> Result<ArrayRef> {
     let mut mode = match mode {
         "syntax" => Mode::Syntax(urilex::NormalizeOptions::new()),
@@ -295,7 +295,7 @@ pub fn normalize(refs: &Refs<'_>, batch: &Batch, mode: &str) -> Result<ArrayRef>
         ))),
         m => {
             return Err(format!(
-                "unknown mode '{m}' (syntax: RFC 3986 6.2.2; scheme: and 6.2.3; dedup: and sorted query, no fragment, tracking parameters stripped)"
+                "unknown mode '{m}' (syntax: RFC 3986 6.2.2; scheme: and 6.2.3; dedup: and sorted query, no fragment)"
             ))
         }
     };
