@@ -13,6 +13,9 @@ Polars installed, ``pl.col("u").uri.host()`` on a frame over a
 pyarrow array already in memory (``pa.array`` from a list, the cost of
 getting a Python list into Arrow, is shown apart).
 
+Last, what a user runs end to end: the top hosts of a Parquet file of
+URLs, with urilex and with urlsplit.
+
 Each figure is the best of ROUNDS (default 5) in ns per URL, with MB/s of
 URL text and the ratio of ``urlsplit``'s time to it. The corpora are
 ``benches/data`` and, when ``../shared/data/urls`` is beside the
@@ -136,5 +139,42 @@ def main():
             print(f"{name:28}{t / n * 1e9:10.1f}{size / t / 1e6:10.1f}{base / t:13.1f}x")
 
 
+def end_to_end(rounds):
+    """What a user runs: the top hosts of a Parquet file of URLs (the
+    corpora four times over), read with pyarrow, counted by host, against
+    the same with urlsplit over the column's values."""
+    import collections
+    import tempfile
+
+    import pyarrow.compute as pc
+    import pyarrow.parquet as pq
+
+    urls = [u for p in CORPORA if p.exists() for u in load(p)] * 4
+    with tempfile.TemporaryDirectory() as d:
+        path = os.path.join(d, "urls.parquet")
+        pq.write_table(pa.table({"url": urls}), path)
+
+        def ours():
+            col = pq.read_table(path).column("url")
+            hosts = urilex.part_arrow(col, "host")
+            return pc.value_counts(hosts).to_pylist()
+
+        def theirs():
+            col = pq.read_table(path).column("url")
+            n = collections.Counter()
+            for u in col.to_pylist():
+                try:
+                    n[urllib.parse.urlsplit(u).hostname] += 1
+                except ValueError:
+                    n[None] += 1
+            return n
+
+        t_ours, t_theirs = best(ours, rounds), best(theirs, rounds)
+    print(f"\nend to end, top hosts of a Parquet file of {len(urls)} URLs:")
+    print(f"  pyarrow + urilex.part_arrow + value_counts   {t_ours * 1e3:8.1f} ms")
+    print(f"  pyarrow + to_pylist + urlsplit + Counter     {t_theirs * 1e3:8.1f} ms  ({t_theirs / t_ours:.1f}x)")
+
+
 if __name__ == "__main__":
     main()
+    end_to_end(int(sys.argv[1]) if len(sys.argv) > 1 else 5)
