@@ -7,6 +7,7 @@
 //! parse` stays the reference, this is the quick check while working.
 //!
 //!     cargo run --release --example parse_peers [ROUNDS]
+//!     URILEX_KERNEL=avx2 cargo run --release --example parse_peers   # the AVX2 kernels
 #[path = "../benches/support/parsing.rs"]
 mod parsing;
 #[path = "../benches/support/race.rs"]
@@ -18,6 +19,14 @@ fn main() {
         .nth(1)
         .and_then(|s| s.parse().ok())
         .unwrap_or(15);
+    // Which kernels run (URILEX_KERNEL chooses a lower family).
+    match urilex::kernel_family() {
+        Ok(k) => println!("kernels: {k}"),
+        Err(e) => {
+            eprintln!("{e}");
+            std::process::exit(2);
+        }
+    }
     for (name, lines) in parsing::corpora() {
         let bytes: usize = lines.iter().map(String::len).sum();
         let buf = lines.join("\n").into_bytes();

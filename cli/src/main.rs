@@ -88,7 +88,24 @@ enum Command {
 }
 
 fn main() -> ExitCode {
-    let result = match Cli::parse().command {
+    // The kernels this run uses (URILEX_KERNEL may choose a lower family,
+    // for measurement): a family the CPU lacks is refused here, before
+    // any work.
+    let kernels = match urilex::kernel_family() {
+        Ok(k) => k,
+        Err(e) => {
+            eprintln!("urilex: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let version: &'static str =
+        Box::leak(format!("{}\nkernels: {kernels}", env!("CARGO_PKG_VERSION")).into_boxed_str());
+    let matches = Cli::command().version(version).get_matches();
+    let cli = match <Cli as clap::FromArgMatches>::from_arg_matches(&matches) {
+        Ok(c) => c,
+        Err(e) => e.exit(),
+    };
+    let result = match cli.command {
         Command::Parse(a) => cmd::parse::run(a),
         Command::Resolve(a) => cmd::resolve::run(a),
         Command::Validate(a) => cmd::validate::run(a),

@@ -1230,3 +1230,73 @@ fn line_commands_read_targets_by_their_form() {
     let (_, out, _) = urilex(&["normalize"], b"//EXAMPLE/./x\n");
     assert_eq!(String::from_utf8(out).unwrap(), "//example/x\n");
 }
+
+/// `URILEX_KERNEL` (a measuring aid): every kernel family this machine
+/// runs gives the same rows, byte for byte, for `parse`, `validate` and
+/// `extract` on the sample inputs; `--version` names the family; a family
+/// the machine lacks, or no family, is refused (exit 2) before any work.
+#[test]
+fn every_kernel_family_gives_the_same_output() {
+    let run = |family: Option<&str>, args: &[&str]| {
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_urilex"));
+        cmd.current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/.."));
+        if let Some(f) = family {
+            cmd.env("URILEX_KERNEL", f);
+        } else {
+            cmd.env_remove("URILEX_KERNEL");
+        }
+        let out = cmd.args(args).stdin(Stdio::null()).output().expect("run");
+        (out.status.code().unwrap_or(-1), out.stdout, out.stderr)
+    };
+    let (_, v, _) = run(None, &["--version"]);
+    let v = String::from_utf8(v).unwrap();
+    let best = v
+        .lines()
+        .find_map(|l| l.strip_prefix("kernels: "))
+        .expect("--version names the kernels")
+        .to_string();
+    let families = [
+        "avx512-vbmi",
+        "avx512bw",
+        "avx2",
+        "ssse3",
+        "sse2",
+        "neon",
+        "scalar",
+    ];
+    let at = families.iter().position(|f| *f == best).expect("a family");
+    let jobs: [&[&str]; 3] = [
+        &["parse", "samples/requests.txt"],
+        &["validate", "samples/requests.txt"],
+        &["extract", "tests/data/extract-seed002-appendix.txt"],
+    ];
+    let want: Vec<_> = jobs.iter().map(|a| run(None, a)).collect();
+    let mut ran = 0;
+    for f in &families[at..] {
+        let x86 = !matches!(*f, "neon" | "scalar");
+        if (*f == "neon" && cfg!(target_arch = "x86_64")) || (x86 && !cfg!(target_arch = "x86_64"))
+        {
+            continue;
+        }
+        let (code, v, _) = run(Some(f), &["--version"]);
+        assert_eq!(code, 0, "{f}");
+        assert!(String::from_utf8(v)
+            .unwrap()
+            .contains(&format!("kernels: {f}")));
+        for (args, w) in jobs.iter().zip(&want) {
+            let got = run(Some(f), args);
+            assert_eq!((got.0, &got.1), (w.0, &w.1), "{f}: {args:?}");
+        }
+        ran += 1;
+    }
+    assert!(ran >= 2, "{ran} families");
+    for f in &families[..at] {
+        let (code, out, err) = run(Some(f), &["validate", "samples/requests.txt"]);
+        assert_eq!(code, 2, "{f}");
+        assert!(out.is_empty());
+        assert!(String::from_utf8_lossy(&err).contains("this CPU cannot run"));
+    }
+    let (code, _, err) = run(Some("avx1024"), &["--version"]);
+    assert_eq!(code, 2);
+    assert!(String::from_utf8_lossy(&err).contains("no such kernel family"));
+}

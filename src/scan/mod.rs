@@ -33,7 +33,9 @@
 //! as memchr's `unsafe_ifunc!` keeps one), so no call asks the CPU again. SSE2, which
 //! every x86_64 CPU has, is used without asking (`find`, `stream`). The
 //! `force-scalar` feature makes [`cpu`] report nothing, so every family
-//! runs its twin.
+//! runs its twin. The environment variable `URILEX_KERNEL` caps the
+//! families for a run ([`kernel_family`]), to time a lower family on a
+//! machine that has a higher one.
 #![allow(unsafe_code)]
 
 #[cfg(target_arch = "aarch64")]
@@ -91,6 +93,8 @@ pub enum Kernel {
 /// could be forced for a run).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub(crate) struct Cpu {
+    /// x86_64's baseline (false only where a run asks for `scalar`).
+    pub sse2: bool,
     pub ssse3: bool,
     pub avx2: bool,
     /// AVX-512 F and BW.
@@ -100,15 +104,131 @@ pub(crate) struct Cpu {
     pub neon: bool,
 }
 
-/// The [`Cpu`] the kernels run with: this machine's ([`hardware`]), or
+/// The [`Cpu`] the kernels run with: this machine's ([`hardware`]), cut
+/// down to the family `URILEX_KERNEL` names when it is set (read once), or
 /// with `force-scalar` none of it.
+///
+/// # Panics
+///
+/// When `URILEX_KERNEL` names no family, or one this machine lacks (the
+/// CLI asks [`kernel_family`] first and says so instead).
 #[inline]
 pub(crate) fn cpu() -> Cpu {
     if cfg!(feature = "force-scalar") {
-        Cpu::default()
-    } else {
-        hardware()
+        return Cpu::default();
     }
+    match chosen() {
+        Ok((_, c)) => *c,
+        Err(e) => panic!("{e}"),
+    }
+}
+
+/// The kernel families, best first, as `URILEX_KERNEL` names them.
+const FAMILIES: [&str; 7] = [
+    "avx512-vbmi",
+    "avx512bw",
+    "avx2",
+    "ssse3",
+    "sse2",
+    "neon",
+    "scalar",
+];
+
+/// The family `URILEX_KERNEL` chose (or the machine's best) and the
+/// [`Cpu`] it leaves the kernels; read once and kept.
+fn chosen() -> &'static Result<(&'static str, Cpu), String> {
+    static CHOSEN: OnceLock<Result<(&'static str, Cpu), String>> = OnceLock::new();
+    CHOSEN.get_or_init(|| {
+        let hw = hardware();
+        match std::env::var("URILEX_KERNEL") {
+            Ok(name) if !name.is_empty() => limit(hw, &name).map(|c| (best(c), c)),
+            _ => Ok((best(hw), hw)),
+        }
+    })
+}
+
+/// `hw` cut down to family `name`: the kernels of that family and of the
+/// families below it, none above; an error when `hw` lacks it.
+fn limit(hw: Cpu, name: &str) -> Result<Cpu, String> {
+    let family = FAMILIES
+        .iter()
+        .copied()
+        .find(|f| f.eq_ignore_ascii_case(name))
+        .ok_or_else(|| {
+            format!(
+                "URILEX_KERNEL={name}: no such kernel family (one of {})",
+                FAMILIES.join(", ")
+            )
+        })?;
+    let c = match family {
+        "avx512-vbmi" => hw,
+        "avx512bw" => Cpu { vbmi: false, ..hw },
+        "avx2" => Cpu {
+            vbmi: false,
+            avx512: false,
+            ..hw
+        },
+        "ssse3" => Cpu {
+            vbmi: false,
+            avx512: false,
+            avx2: false,
+            ..hw
+        },
+        "sse2" => Cpu {
+            sse2: hw.sse2,
+            ..Cpu::default()
+        },
+        "neon" => Cpu {
+            neon: hw.neon,
+            ..Cpu::default()
+        },
+        _ => Cpu::default(),
+    };
+    if best(c) != family {
+        return Err(format!(
+            "URILEX_KERNEL={name}: this CPU cannot run {family} (its best is {})",
+            best(hw)
+        ));
+    }
+    Ok(c)
+}
+
+/// The best family `c` runs.
+fn best(c: Cpu) -> &'static str {
+    if c.vbmi {
+        "avx512-vbmi"
+    } else if c.avx512 {
+        "avx512bw"
+    } else if c.avx2 {
+        "avx2"
+    } else if c.ssse3 {
+        "ssse3"
+    } else if c.sse2 {
+        "sse2"
+    } else if c.neon {
+        "neon"
+    } else {
+        "scalar"
+    }
+}
+
+/// The kernel family in use: the best this machine has, or the one the
+/// environment variable `URILEX_KERNEL` names (`avx512-vbmi`, `avx512bw`,
+/// `avx2`, `ssse3`, `sse2`, `neon`, `scalar`), read once. A testing and
+/// measuring aid: it times the AVX2 kernels on a machine with AVX-512, and
+/// the kernels below a family are its (AVX-512 BW's rows kernel with AVX2's
+/// skip loop, say). An unknown family, or one this CPU lacks, is an error
+/// here and a panic in the kernels' first use. The `find` and `stream`
+/// families use SSE2 on every x86_64 CPU whatever is chosen; the
+/// `force-scalar` feature gives `scalar` always.
+pub fn kernel_family() -> Result<&'static str, String> {
+    if cfg!(feature = "force-scalar") {
+        return Ok("scalar");
+    }
+    chosen()
+        .as_ref()
+        .map(|(name, _)| *name)
+        .map_err(Clone::clone)
 }
 
 /// What this machine has, asked once and kept (the `*_with` entry points
@@ -126,6 +246,7 @@ fn detect() -> Cpu {
     #[cfg(target_arch = "x86_64")]
     {
         use std::arch::is_x86_feature_detected as has;
+        c.sse2 = true;
         c.ssse3 = has!("ssse3");
         c.avx2 = has!("avx2");
         c.avx512 = has!("avx512f") && has!("avx512bw");
@@ -195,7 +316,7 @@ pub fn kernel() -> Kernel {
         Kernel::Ssse3
     } else if c.neon {
         Kernel::Neon
-    } else if cfg!(all(target_arch = "x86_64", not(feature = "force-scalar"))) {
+    } else if c.sse2 {
         Kernel::Sse2
     } else {
         Kernel::Scalar
@@ -207,7 +328,7 @@ pub(crate) fn runs(k: Kernel) -> bool {
     let c = hardware();
     match k {
         Kernel::Scalar => true,
-        Kernel::Sse2 => cfg!(target_arch = "x86_64"),
+        Kernel::Sse2 => c.sse2,
         Kernel::Ssse3 => c.ssse3,
         Kernel::Avx2 => c.avx2,
         Kernel::Avx512 => c.avx512,

@@ -48,7 +48,7 @@ fn pick(c: Cpu) -> SkipFn {
             return avx2;
         } else if c.ssse3 {
             return ssse3;
-        } else if !cfg!(feature = "force-scalar") {
+        } else if c.sse2 {
             return sse2;
         }
     }
