@@ -99,7 +99,7 @@ pub use engine::{PartInfo, Profile, UnknownProfile};
 pub use lint::{Lint, LintKind};
 pub use normalize::{default_port, normalize_into, NormalizeOptions};
 pub use resolve::{relativize_into, resolve_into, DotAboveRoot, ResolveError, ResolveOptions};
-pub use scan::kernel_family;
+pub use scan::{kernel_family, KERNEL_FAMILIES};
 pub use uri::error::{ErrorKind, ParseError};
 pub use uri::host::Host;
 pub use uri::reference::{

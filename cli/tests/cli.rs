@@ -1255,15 +1255,7 @@ fn every_kernel_family_gives_the_same_output() {
         .find_map(|l| l.strip_prefix("kernels: "))
         .expect("--version names the kernels")
         .to_string();
-    let families = [
-        "avx512-vbmi",
-        "avx512bw",
-        "avx2",
-        "ssse3",
-        "sse2",
-        "neon",
-        "scalar",
-    ];
+    let families = urilex::KERNEL_FAMILIES;
     let at = families.iter().position(|f| *f == best).expect("a family");
     let jobs: [&[&str]; 3] = [
         &["parse", "samples/requests.txt"],

@@ -221,10 +221,7 @@ pub fn column_op(
             DataType::Dictionary(_, v) => v.as_ref(),
             t => t,
         };
-        if !matches!(
-            t,
-            DataType::Utf8 | DataType::LargeUtf8 | DataType::Utf8View | DataType::Null
-        ) {
+        if !column::is_text(t) && *t != DataType::Null {
             return Err(PyTypeError::new_err(format!(
                 "a column of {t}, not of strings"
             )));

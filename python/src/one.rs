@@ -31,18 +31,6 @@ pub fn parse_error(py: Python<'_>, e: &urilex::ParseError, input: &str) -> PyErr
     make().unwrap_or_else(|err| err)
 }
 
-/// Byte offset `at` of `s` in characters.
-pub fn char_index(s: &str, at: usize) -> usize {
-    let at = at.min(s.len());
-    if s.is_ascii() {
-        return at;
-    }
-    s.as_bytes()[..at]
-        .iter()
-        .filter(|&&b| (b as i8) >= -0x40)
-        .count()
-}
-
 /// The profile named `name` (compiled in: every one is), or a ValueError.
 pub fn profile(name: &str) -> PyResult<Profile> {
     if name == "rfc3986" {

@@ -1,12 +1,24 @@
 //! URIs in free text, URNs, percent-encoding.
 
-use crate::one::{char_index, parse_error, profile};
+use crate::one::{parse_error, profile};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 use urilex::extract::{find_iter, ExtractOptions};
 use urilex::urn::{QueryRule, Urn as UrnRef, UrnBuf};
 use urilex::Component;
+
+/// Byte offset `at` of `s` in characters.
+pub fn char_index(s: &str, at: usize) -> usize {
+    let at = at.min(s.len());
+    if s.is_ascii() {
+        return at;
+    }
+    s.as_bytes()[..at]
+        .iter()
+        .filter(|&&b| (b as i8) >= -0x40)
+        .count()
+}
 
 /// One URI found in text: the URI (delimiters and embedded whitespace
 /// removed, refanged or completed on request), where it is in the text

@@ -17,7 +17,7 @@ use datafusion::logical_expr::ColumnarValue as Arg;
 use std::cell::RefCell;
 use std::sync::Arc;
 use urilex::{Batch, Component, Parser, Profile, UriRef};
-use urilex_io::column::{self, Refs};
+use urilex_io::column::{self, is_text, Refs};
 
 /// Which function.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -93,10 +93,6 @@ pub struct UriUdf {
     min: usize,
     max: usize,
     signature: Signature,
-}
-
-fn is_text(t: &DataType) -> bool {
-    matches!(t, DataType::Utf8 | DataType::LargeUtf8 | DataType::Utf8View)
 }
 
 /// The profile `uri_parse` was given (a literal), RFC 3986 without one.

@@ -123,8 +123,9 @@ pub(crate) fn cpu() -> Cpu {
     }
 }
 
-/// The kernel families, best first, as `URILEX_KERNEL` names them.
-const FAMILIES: [&str; 7] = [
+/// The kernel families, best first, as `URILEX_KERNEL` names them (and
+/// [`kernel_family`] reports them).
+pub const KERNEL_FAMILIES: [&str; 7] = [
     "avx512-vbmi",
     "avx512bw",
     "avx2",
@@ -150,14 +151,14 @@ fn chosen() -> &'static Result<(&'static str, Cpu), String> {
 /// `hw` cut down to family `name`: the kernels of that family and of the
 /// families below it, none above; an error when `hw` lacks it.
 fn limit(hw: Cpu, name: &str) -> Result<Cpu, String> {
-    let family = FAMILIES
+    let family = KERNEL_FAMILIES
         .iter()
         .copied()
         .find(|f| f.eq_ignore_ascii_case(name))
         .ok_or_else(|| {
             format!(
                 "URILEX_KERNEL={name}: no such kernel family (one of {})",
-                FAMILIES.join(", ")
+                KERNEL_FAMILIES.join(", ")
             )
         })?;
     let c = match family {

@@ -13,7 +13,7 @@
 mod refs;
 mod views;
 
-pub use refs::Refs;
+pub use refs::{is_text, Refs};
 pub use views::Views;
 
 use arrow_array::builder::{BooleanBufferBuilder, StringBuilder, UInt16Builder, UInt64Builder};

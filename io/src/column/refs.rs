@@ -30,7 +30,9 @@ enum Origin<'a> {
     Empty,
 }
 
-fn is_text(t: &DataType) -> bool {
+/// Whether `t` is a string type a column function reads (`Utf8`,
+/// `LargeUtf8`, `Utf8View`).
+pub fn is_text(t: &DataType) -> bool {
     matches!(t, DataType::Utf8 | DataType::LargeUtf8 | DataType::Utf8View)
 }
 
