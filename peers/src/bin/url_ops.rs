@@ -27,7 +27,8 @@ fn main() {
         match mode.as_str() {
             "host" => {
                 if let Ok(u) = &parsed {
-                    out.write_all(u.host_str().unwrap_or("").as_bytes()).unwrap();
+                    out.write_all(u.host_str().unwrap_or("").as_bytes())
+                        .unwrap();
                 }
                 out.write_all(b"\n").unwrap();
             }
