@@ -107,8 +107,12 @@ where
             Work::Fault(m) => Done::Fault(m),
             Work::Job(job) => {
                 let bytes = job.chunk.input_bytes;
+                job.chunk.data.populate();
                 let rows = worker.parse(engine, &job);
-                Done::Rows(each(state, &rows), bytes)
+                let done = each(state, &rows);
+                drop(rows);
+                job.chunk.data.release();
+                Done::Rows(done, bytes)
             }
         },
         sink,

@@ -116,7 +116,12 @@ pub fn run(a: Args) -> Result<(), Failure> {
             |_, item| match item {
                 Item::Chunk(c) => match c.kind {
                     urilex_io::source::ChunkKind::Records => Ok(Tally {
-                        counts: urilex::validate_lines(&parser, &c.data),
+                        counts: {
+                            c.data.populate();
+                            let counts = urilex::validate_lines(&parser, &c.data);
+                            c.data.release();
+                            counts
+                        },
                         ..Tally::default()
                     }),
                     urilex_io::source::ChunkKind::Overlong { .. } => Ok(Tally {
