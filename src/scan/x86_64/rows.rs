@@ -190,32 +190,91 @@ pub(crate) unsafe fn classify_avx512(
     }
 }
 
-/// AVX2 `ClassifyRows` kernel: `classify_avx2` in a loop; a last block
-/// cut short is read in place, a quarter at a time (`tail_quarter`).
+/// AVX2 `ClassifyRows` kernel: per block the two halves' nibbles once,
+/// then per set two shuffles, two ands, two compares with zero and two
+/// mask moves (see `classify_halves_avx2`); a last block cut short is read
+/// in place, a quarter at a time (`tail_quarter`). The loop is compiled
+/// once per number of sets (`rows_avx2`), so that the sets' tables stay
+/// in registers and no set count is tested inside it, and a ninth set of
+/// one byte (the line end of the profiles' line sets) is a compare with
+/// that byte.
 ///
 /// # Safety
 /// The CPU must support AVX2.
 #[cfg_attr(feature = "force-scalar", allow(dead_code))]
 #[target_feature(enable = "avx2")]
 pub(crate) unsafe fn classify_rows_avx2(src: &[u8], sets: &RowSets, rows: &mut [Row]) {
+    match (sets.n, sets.ninth_byte) {
+        (9, Some(b)) => rows_avx2::<8, true>(src, sets, rows, b),
+        (9, None) => rows_avx2::<9, false>(src, sets, rows, 0),
+        (8, _) => rows_avx2::<8, false>(src, sets, rows, 0),
+        (7, _) => rows_avx2::<7, false>(src, sets, rows, 0),
+        (6, _) => rows_avx2::<6, false>(src, sets, rows, 0),
+        (5, _) => rows_avx2::<5, false>(src, sets, rows, 0),
+        (4, _) => rows_avx2::<4, false>(src, sets, rows, 0),
+        (3, _) => rows_avx2::<3, false>(src, sets, rows, 0),
+        (2, _) => rows_avx2::<2, false>(src, sets, rows, 0),
+        (1, _) => rows_avx2::<1, false>(src, sets, rows, 0),
+        _ => {}
+    }
+}
+
+/// [`classify_rows_avx2`] for `N` sets of nibble tables and, when `ONE`,
+/// a ninth set of the one byte `one` (row word `N`).
+#[cfg_attr(feature = "force-scalar", allow(dead_code))]
+#[target_feature(enable = "avx2")]
+#[inline]
+fn rows_avx2<const N: usize, const ONE: bool>(
+    src: &[u8],
+    sets: &RowSets,
+    rows: &mut [Row],
+    one: u8,
+) {
+    let t: [__m256i; N] = core::array::from_fn(|k| {
+        // SAFETY: each nibble table is 16 bytes: one unaligned 16-byte
+        // load.
+        _mm256_broadcastsi128_si256(unsafe {
+            _mm_loadu_si128(sets.nibbles[k].as_ptr() as *const __m128i)
+        })
+    });
+    let one = _mm256_set1_epi8(one as i8);
+    let nib = _mm256_set1_epi8(0x0f);
+    let bits = _mm256_setr_epi8(
+        1, 2, 4, 8, 16, 32, 64, -128, 0, 0, 0, 0, 0, 0, 0, 0, 1, 2, 4, 8, 16, 32, 64, -128, 0, 0,
+        0, 0, 0, 0, 0, 0,
+    );
+    let zero = _mm256_setzero_si256();
+    let block = |v0: __m256i, v1: __m256i, row: &mut Row| {
+        let (l0, l1) = (_mm256_and_si256(v0, nib), _mm256_and_si256(v1, nib));
+        let h0 = _mm256_shuffle_epi8(bits, _mm256_and_si256(_mm256_srli_epi16(v0, 4), nib));
+        let h1 = _mm256_shuffle_epi8(bits, _mm256_and_si256(_mm256_srli_epi16(v1, 4), nib));
+        for k in 0..N {
+            let a = _mm256_and_si256(_mm256_shuffle_epi8(t[k], l0), h0);
+            let b = _mm256_and_si256(_mm256_shuffle_epi8(t[k], l1), h1);
+            let m0 = _mm256_movemask_epi8(_mm256_cmpeq_epi8(a, zero)) as u32;
+            let m1 = _mm256_movemask_epi8(_mm256_cmpeq_epi8(b, zero)) as u32;
+            row[k] = u64::from(m0) | u64::from(m1) << 32;
+        }
+        if ONE {
+            let m0 = _mm256_movemask_epi8(_mm256_cmpeq_epi8(v0, one)) as u32;
+            let m1 = _mm256_movemask_epi8(_mm256_cmpeq_epi8(v1, one)) as u32;
+            row[N] = !(u64::from(m0) | u64::from(m1) << 32);
+        }
+    };
     let blocks = src.chunks_exact(64);
     let tail = blocks.remainder();
     let whole = blocks.len();
-    for (block, row) in blocks.zip(rows.iter_mut()) {
-        ahead(block.as_ptr());
-        let p = block.as_ptr() as *const __m256i;
-        // SAFETY: `block` is 64 bytes: two unaligned 32-byte loads.
+    for (b, row) in blocks.zip(rows.iter_mut()) {
+        ahead(b.as_ptr());
+        let p = b.as_ptr() as *const __m256i;
+        // SAFETY: `b` is 64 bytes: two unaligned 32-byte loads.
         let (v0, v1) = unsafe { (_mm256_loadu_si256(p), _mm256_loadu_si256(p.add(1))) };
-        // A row holds `MAX_CLASSES` words, and `k` is below it.
-        classify_halves_avx2(v0, v1, sets.sets(), |k, m| row[k] = m);
+        block(v0, v1, row);
     }
     if let (false, Some(row)) = (tail.is_empty(), rows.get_mut(whole)) {
-        // Called here, not from a closure (which would not have AVX2
-        // enabled, so could not inline them).
         let (q0, q1) = (tail_quarter(tail, 0), tail_quarter(tail, 1));
         let (q2, q3) = (tail_quarter(tail, 2), tail_quarter(tail, 3));
-        let (v0, v1) = (_mm256_set_m128i(q1, q0), _mm256_set_m128i(q3, q2));
-        classify_halves_avx2(v0, v1, sets.sets(), |k, m| row[k] = m);
+        block(_mm256_set_m128i(q1, q0), _mm256_set_m128i(q3, q2), row);
     }
 }
 
