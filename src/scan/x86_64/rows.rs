@@ -22,18 +22,31 @@ pub(crate) unsafe fn classify_avx2(
     let p = block.as_ptr() as *const __m256i;
     // SAFETY: `block` is 64 bytes: two unaligned 32-byte loads.
     let (v0, v1) = unsafe { (_mm256_loadu_si256(p), _mm256_loadu_si256(p.add(1))) };
-    classify_halves_avx2(v0, v1, sets, |k, m| out[k * stride] = m);
+    let mut t = [_mm256_setzero_si256(); MAX_CLASSES];
+    let n = sets.len().min(MAX_CLASSES);
+    for (t, lo) in t.iter_mut().zip(&sets[..n]) {
+        *t = table_avx2(lo);
+    }
+    classify_halves_avx2(v0, v1, &t[..n], |k, m| out[k * stride] = m);
+}
+
+/// A set's nibble table in both lanes of a register.
+#[target_feature(enable = "avx2")]
+#[inline]
+fn table_avx2(lo: &[u8; 16]) -> __m256i {
+    // SAFETY: `lo` is 16 bytes: one unaligned 16-byte load.
+    _mm256_broadcastsi128_si256(unsafe { _mm_loadu_si128(lo.as_ptr() as *const __m128i) })
 }
 
 /// The body of the AVX2 kernels: per half the low nibbles and the bit of
-/// each high nibble once, then per set one shuffle, an and, a compare with
-/// zero and a mask move.
+/// each high nibble once, then per set (its table, `table_avx2`) one
+/// shuffle, an and, a compare with zero and a mask move.
 #[target_feature(enable = "avx2")]
 #[inline]
 fn classify_halves_avx2(
     v0: __m256i,
     v1: __m256i,
-    sets: &[[u8; 16]],
+    tables: &[__m256i],
     mut put: impl FnMut(usize, u64),
 ) {
     let nib = _mm256_set1_epi8(0x0f);
@@ -45,10 +58,7 @@ fn classify_halves_avx2(
     let h0 = _mm256_shuffle_epi8(bits, _mm256_and_si256(_mm256_srli_epi16(v0, 4), nib));
     let h1 = _mm256_shuffle_epi8(bits, _mm256_and_si256(_mm256_srli_epi16(v1, 4), nib));
     let zero = _mm256_setzero_si256();
-    for (k, lo) in sets.iter().take(MAX_CLASSES).enumerate() {
-        // SAFETY: `lo` is 16 bytes: one unaligned 16-byte load.
-        let t =
-            _mm256_broadcastsi128_si256(unsafe { _mm_loadu_si128(lo.as_ptr() as *const __m128i) });
+    for (k, &t) in tables.iter().enumerate() {
         let a = _mm256_and_si256(_mm256_shuffle_epi8(t, l0), h0);
         let b = _mm256_and_si256(_mm256_shuffle_epi8(t, l1), h1);
         let m0 = _mm256_movemask_epi8(_mm256_cmpeq_epi8(a, zero)) as u32;
@@ -230,31 +240,10 @@ fn rows_avx2<const N: usize, const ONE: bool>(
     rows: &mut [Row],
     one: u8,
 ) {
-    let t: [__m256i; N] = core::array::from_fn(|k| {
-        // SAFETY: each nibble table is 16 bytes: one unaligned 16-byte
-        // load.
-        _mm256_broadcastsi128_si256(unsafe {
-            _mm_loadu_si128(sets.nibbles[k].as_ptr() as *const __m128i)
-        })
-    });
+    let t: [__m256i; N] = core::array::from_fn(|k| table_avx2(&sets.nibbles[k]));
     let one = _mm256_set1_epi8(one as i8);
-    let nib = _mm256_set1_epi8(0x0f);
-    let bits = _mm256_setr_epi8(
-        1, 2, 4, 8, 16, 32, 64, -128, 0, 0, 0, 0, 0, 0, 0, 0, 1, 2, 4, 8, 16, 32, 64, -128, 0, 0,
-        0, 0, 0, 0, 0, 0,
-    );
-    let zero = _mm256_setzero_si256();
     let block = |v0: __m256i, v1: __m256i, row: &mut Row| {
-        let (l0, l1) = (_mm256_and_si256(v0, nib), _mm256_and_si256(v1, nib));
-        let h0 = _mm256_shuffle_epi8(bits, _mm256_and_si256(_mm256_srli_epi16(v0, 4), nib));
-        let h1 = _mm256_shuffle_epi8(bits, _mm256_and_si256(_mm256_srli_epi16(v1, 4), nib));
-        for k in 0..N {
-            let a = _mm256_and_si256(_mm256_shuffle_epi8(t[k], l0), h0);
-            let b = _mm256_and_si256(_mm256_shuffle_epi8(t[k], l1), h1);
-            let m0 = _mm256_movemask_epi8(_mm256_cmpeq_epi8(a, zero)) as u32;
-            let m1 = _mm256_movemask_epi8(_mm256_cmpeq_epi8(b, zero)) as u32;
-            row[k] = u64::from(m0) | u64::from(m1) << 32;
-        }
+        classify_halves_avx2(v0, v1, &t, |k, m| row[k] = m);
         if ONE {
             let m0 = _mm256_movemask_epi8(_mm256_cmpeq_epi8(v0, one)) as u32;
             let m1 = _mm256_movemask_epi8(_mm256_cmpeq_epi8(v1, one)) as u32;
