@@ -107,11 +107,10 @@ where
             Work::Fault(m) => Done::Fault(m),
             Work::Job(job) => {
                 let bytes = job.chunk.input_bytes;
-                job.chunk.data.populate();
-                let rows = worker.parse(engine, &job);
-                let done = each(state, &rows);
-                drop(rows);
-                job.chunk.data.release();
+                let done = job
+                    .chunk
+                    .data
+                    .with_pages(|_| each(state, &worker.parse(engine, &job)));
                 Done::Rows(done, bytes)
             }
         },

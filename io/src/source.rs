@@ -75,13 +75,23 @@ impl Deref for Data {
 }
 
 impl Data {
+    /// `work` on the bytes, with a mapped range's pages mapped in one call
+    /// first (`populate`) and unmapped after (`release`):
+    /// what a worker does with a chunk it reads once.
+    pub fn with_pages<T>(&self, work: impl FnOnce(&[u8]) -> T) -> T {
+        self.populate();
+        let out = work(self);
+        self.release();
+        out
+    }
+
     /// Maps the pages of a mapped range in one call (Linux 5.14's
     /// `MADV_POPULATE_READ`), for the worker about to read it: the file is
     /// mapped lazily, so that its page tables are filled by the workers
     /// side by side, each for its own chunks, a chunk at a time rather
     /// than a fault per 64 KiB. Nothing to do for other data, and nothing
     /// lost where the kernel refuses: the pages then fault in as read.
-    pub fn populate(&self) {
+    fn populate(&self) {
         #[cfg(target_os = "linux")]
         if let Data::Mapped(m, r) = self {
             if let Mapped::Map(map) = &**m {
@@ -95,7 +105,7 @@ impl Data {
     /// the workers instead of all at once when the map is dropped, a
     /// serial tenth of a second per 2 GB. The bytes stay readable: a later
     /// read of the range maps the file's pages again.
-    pub fn release(&self) {
+    fn release(&self) {
         #[cfg(target_os = "linux")]
         if let Data::Mapped(m, r) = self {
             if let Mapped::Map(map) = &**m {
@@ -886,9 +896,7 @@ mod tests {
                 panic!("fault")
             };
             mapped += usize::from(matches!(c.data, Data::Mapped(..)));
-            c.data.populate();
-            let before = c.data.to_vec();
-            c.data.release();
+            let before = c.data.with_pages(<[u8]>::to_vec);
             assert_eq!(&*c.data, &before[..]);
             joined.extend_from_slice(&c.data);
         }

@@ -116,12 +116,7 @@ pub fn run(a: Args) -> Result<(), Failure> {
             |_, item| match item {
                 Item::Chunk(c) => match c.kind {
                     urilex_io::source::ChunkKind::Records => Ok(Tally {
-                        counts: {
-                            c.data.populate();
-                            let counts = urilex::validate_lines(&parser, &c.data);
-                            c.data.release();
-                            counts
-                        },
+                        counts: c.data.with_pages(|b| urilex::validate_lines(&parser, b)),
                         ..Tally::default()
                     }),
                     urilex_io::source::ChunkKind::Overlong { .. } => Ok(Tally {
