@@ -10,9 +10,15 @@ use std::path::Path;
 /// The corpora as lines: the two in benches/data/ and, when present, the
 /// two uncopyable ones in ../shared/data/urls/.
 pub fn corpora() -> Vec<(String, Vec<String>)> {
+    corpora_in(Path::new(env!("CARGO_MANIFEST_DIR")))
+}
+
+/// [`corpora`] of the repository at `root` (the parser benchmark's crate,
+/// `peers/`, lies one below it).
+pub fn corpora_in(root: &Path) -> Vec<(String, Vec<String>)> {
     let mut out = Vec::new();
-    let local = Path::new(env!("CARGO_MANIFEST_DIR")).join("benches/data");
-    let shared = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data/urls");
+    let local = root.join("benches/data");
+    let shared = root.join("../shared/data/urls");
     for (dir, name) in [
         (&local, "kasztp"),
         (&local, "node_files"),

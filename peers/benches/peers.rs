@@ -13,6 +13,9 @@
 //! To add a parser: a dev-dependency in `peers/Cargo.toml` and one entry in
 //! [`PEERS`] (a name, what its grammar is, and a function that says
 //! whether it parsed a line).
+#[path = "../../benches/support/parsing.rs"]
+mod parsing;
+
 use criterion::Criterion;
 use std::cell::RefCell;
 use std::collections::BTreeMap;
@@ -116,30 +119,17 @@ struct Corpus {
     joined: Vec<u8>,
 }
 
-/// The two corpora in benches/data/ and, when `../shared` is beside the
-/// repository, the two that may not be copied.
+/// The corpora of the core crate's benchmarks (`benches/support/parsing.rs`).
 fn corpora() -> Vec<Corpus> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
-    let local = root.join("benches/data");
-    let shared = root.join("../shared/data/urls");
-    let mut out = Vec::new();
-    for (dir, name) in [
-        (&local, "kasztp"),
-        (&local, "node_files"),
-        (&shared, "isaacs_files"),
-        (&shared, "userbait"),
-    ] {
-        if let Ok(text) = std::fs::read_to_string(dir.join(format!("{name}.txt"))) {
-            let lines: Vec<String> = text.lines().map(str::to_string).collect();
-            let joined = lines.join("\n").into_bytes();
-            out.push(Corpus {
-                name: name.to_string(),
-                lines,
-                joined,
-            });
-        }
-    }
-    out
+    parsing::corpora_in(&root)
+        .into_iter()
+        .map(|(name, lines)| Corpus {
+            joined: lines.join("\n").into_bytes(),
+            name,
+            lines,
+        })
+        .collect()
 }
 
 /// One pass of a parser over a corpus: how many lines it accepted.
