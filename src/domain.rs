@@ -12,11 +12,11 @@
 //! `blogspot.com`); [`Section::All`] matches both, as browsers do. The
 //! `psl` crate always matches the longest rule of either section, so the
 //! ICANN-only answer ([`Section::Icann`]) is computed from it: while the
-//! longest match is a private rule, the name is looked up again without
-//! its labels left of that rule's last label (`foo.github.io` → `io`), which
-//! finds the longest rule of fewer labels; the first ICANN rule found is
-//! the ICANN suffix (every rule that matches the shorter name matches the
-//! host, so none is missed).
+//! longest match is a private rule, the name is looked up again from that
+//! rule's second label on (`shop.barsy.co.uk` → `co.uk`), which finds the
+//! longest rule of fewer labels; the first ICANN rule found is the ICANN
+//! suffix (every rule that matches the shorter name matches the host, so
+//! none is missed).
 //!
 //! ```
 //! use urilex::domain::{lookup, Section};
@@ -184,9 +184,12 @@ pub fn split(name: &[u8], section: Section) -> Option<Split> {
         let suffix = name.len() - info.len;
         let private = typ == psl::Type::Private;
         if private && section == Section::Icann {
-            // Again without the labels left of the rule's last label.
-            let last = name[suffix..].iter().rposition(|&c| c == b'.')?;
-            start = suffix + last + 1;
+            // Again without the rule's leftmost label (`barsy.co.uk` →
+            // `co.uk`): the longest rule of fewer labels, until an ICANN
+            // one matches. Dropping more (down to the rule's last label)
+            // would skip ICANN rules of several labels under it.
+            let first = name[suffix..].iter().position(|&c| c == b'.')?;
+            start = suffix + first + 1;
             continue;
         }
         let registrable = (suffix > 0).then(|| {
@@ -288,6 +291,120 @@ mod tests {
                 Some("www")
             )
         );
+    }
+
+    /// The Public Suffix List's own test list (`tests/test_psl.txt` of
+    /// github.com/publicsuffix/list, public domain; copied to
+    /// `tests/data/psl/`): `checkPublicSuffix(host, registrable)` with the
+    /// whole list. The one documented difference: a name whose last label
+    /// the list does not know has no suffix here (the list's implicit `*`
+    /// rule is not used), where the test list expects that rule's answer.
+    #[test]
+    fn the_lists_own_test_cases() {
+        let text = include_str!("../tests/data/psl/test_psl.txt");
+        let implicit = [
+            "example.example",
+            "b.example.example",
+            "a.b.example.example",
+        ];
+        let arg = |a: &str| -> Option<String> {
+            let a = a.trim();
+            (a != "null").then(|| a.trim_matches('\'').to_string())
+        };
+        let mut checked = 0;
+        for line in text.lines() {
+            let Some(call) = line.strip_prefix("checkPublicSuffix(") else {
+                continue;
+            };
+            let call = call.trim_end_matches(");");
+            let (host, want) = call.split_once(", ").expect("two arguments");
+            let (host, want) = (arg(host), arg(want));
+            let Some(host) = host else { continue };
+            let mut name = Vec::new();
+            let got = if lookup_name(&host, &mut name) {
+                of_name(&name, Section::All)
+                    .and_then(|d| d.registrable())
+                    .map(|r| String::from_utf8(r.to_vec()).unwrap())
+            } else {
+                None
+            };
+            let want = if implicit.contains(&host.as_str()) {
+                None
+            } else {
+                want
+            };
+            assert_eq!(got, want, "{host}");
+            checked += 1;
+        }
+        assert_eq!(checked, 77);
+    }
+
+    /// `--psl icann` under private rules of two, three and four labels
+    /// (`github.io`, `barsy.co.uk`, `mel.cloudlets.com.au`), and ICANN
+    /// rules of three and four labels (`ide.kyoto.jp`, `pvt.k12.ma.us`)
+    /// in both sections: the ICANN answer drops only a private rule's
+    /// leftmost label at a time, so an ICANN rule of several labels under
+    /// it is found (`co.uk`, not `uk`).
+    #[test]
+    fn icann_under_private_rules_of_several_labels() {
+        let (all, icann) = (Section::All, Section::Icann);
+        let cases = [
+            ("a.b.github.io", all, "github.io", Some("b.github.io")),
+            ("a.b.github.io", icann, "io", Some("github.io")),
+            (
+                "shop.barsy.co.uk",
+                all,
+                "barsy.co.uk",
+                Some("shop.barsy.co.uk"),
+            ),
+            ("shop.barsy.co.uk", icann, "co.uk", Some("barsy.co.uk")),
+            ("barsy.co.uk", icann, "co.uk", Some("barsy.co.uk")),
+            ("barsy.co.uk", all, "barsy.co.uk", None),
+            (
+                "x.y.mel.cloudlets.com.au",
+                all,
+                "mel.cloudlets.com.au",
+                Some("y.mel.cloudlets.com.au"),
+            ),
+            (
+                "x.y.mel.cloudlets.com.au",
+                icann,
+                "com.au",
+                Some("cloudlets.com.au"),
+            ),
+            (
+                "a.b.ide.kyoto.jp",
+                all,
+                "ide.kyoto.jp",
+                Some("b.ide.kyoto.jp"),
+            ),
+            (
+                "a.b.ide.kyoto.jp",
+                icann,
+                "ide.kyoto.jp",
+                Some("b.ide.kyoto.jp"),
+            ),
+            (
+                "w.s.pvt.k12.ma.us",
+                all,
+                "pvt.k12.ma.us",
+                Some("s.pvt.k12.ma.us"),
+            ),
+            (
+                "w.s.pvt.k12.ma.us",
+                icann,
+                "pvt.k12.ma.us",
+                Some("s.pvt.k12.ma.us"),
+            ),
+        ];
+        for (host, section, suffix, reg) in cases {
+            let p = parts(host, section).unwrap_or_else(|| panic!("{host}"));
+            assert_eq!(
+                (p.0.as_str(), p.1.as_deref()),
+                (suffix, reg),
+                "{host} {section:?}"
+            );
+        }
     }
 
     #[test]
