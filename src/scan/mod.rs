@@ -108,19 +108,21 @@ pub(crate) struct Cpu {
 /// down to the family `URILEX_KERNEL` names when it is set (read once), or
 /// with `force-scalar` none of it.
 ///
-/// # Panics
-///
-/// When `URILEX_KERNEL` names no family, or one this machine lacks (the
-/// CLI asks [`kernel_family`] first and says so instead).
+/// A value that names no family, or one this machine lacks, is ignored
+/// (the machine's best family runs) with one warning on standard error at
+/// the first use: an environment variable never stops a program that uses
+/// the library (the CLI asks [`kernel_family`] first and refuses it).
 #[inline]
 pub(crate) fn cpu() -> Cpu {
     if cfg!(feature = "force-scalar") {
         return Cpu::default();
     }
-    match chosen() {
-        Ok((_, c)) => *c,
-        Err(e) => panic!("{e}"),
+    let c = chosen();
+    if let Some(e) = &c.refused {
+        static WARNED: std::sync::Once = std::sync::Once::new();
+        WARNED.call_once(|| eprintln!("urilex: warning: {e}; using {}", c.family));
     }
+    c.cpu
 }
 
 /// The kernel families, best first, as `URILEX_KERNEL` names them (and
@@ -135,15 +137,40 @@ pub const KERNEL_FAMILIES: [&str; 7] = [
     "scalar",
 ];
 
-/// The family `URILEX_KERNEL` chose (or the machine's best) and the
-/// [`Cpu`] it leaves the kernels; read once and kept.
-fn chosen() -> &'static Result<(&'static str, Cpu), String> {
-    static CHOSEN: OnceLock<Result<(&'static str, Cpu), String>> = OnceLock::new();
+/// The family in use and the [`Cpu`] it leaves the kernels.
+struct Choice {
+    family: &'static str,
+    cpu: Cpu,
+    /// Why `URILEX_KERNEL`'s value was not taken (then `family` is the
+    /// machine's best).
+    refused: Option<String>,
+}
+
+/// The family `URILEX_KERNEL` chose (or the machine's best); read once
+/// and kept.
+fn chosen() -> &'static Choice {
+    static CHOSEN: OnceLock<Choice> = OnceLock::new();
     CHOSEN.get_or_init(|| {
         let hw = hardware();
-        match std::env::var("URILEX_KERNEL") {
-            Ok(name) if !name.is_empty() => limit(hw, &name).map(|c| (best(c), c)),
-            _ => Ok((best(hw), hw)),
+        let asked = std::env::var("URILEX_KERNEL")
+            .ok()
+            .filter(|n| !n.is_empty());
+        match asked.map(|name| limit(hw, &name)) {
+            Some(Ok(c)) => Choice {
+                family: best(c),
+                cpu: c,
+                refused: None,
+            },
+            Some(Err(e)) => Choice {
+                family: best(hw),
+                cpu: hw,
+                refused: Some(e),
+            },
+            None => Choice {
+                family: best(hw),
+                cpu: hw,
+                refused: None,
+            },
         }
     })
 }
@@ -219,17 +246,19 @@ fn best(c: Cpu) -> &'static str {
 /// measuring aid: it times the AVX2 kernels on a machine with AVX-512, and
 /// the kernels below a family are its (AVX-512 BW's rows kernel with AVX2's
 /// skip loop, say). An unknown family, or one this CPU lacks, is an error
-/// here and a panic in the kernels' first use. The `find` and `stream`
+/// here (the CLI refuses it); the kernels then run the machine's best
+/// family, with one warning on standard error. The `find` and `stream`
 /// families use SSE2 on every x86_64 CPU whatever is chosen; the
 /// `force-scalar` feature gives `scalar` always.
 pub fn kernel_family() -> Result<&'static str, String> {
     if cfg!(feature = "force-scalar") {
         return Ok("scalar");
     }
-    chosen()
-        .as_ref()
-        .map(|(name, _)| *name)
-        .map_err(Clone::clone)
+    let c = chosen();
+    match &c.refused {
+        Some(e) => Err(e.clone()),
+        None => Ok(c.family),
+    }
 }
 
 /// What this machine has, asked once and kept (the `*_with` entry points
