@@ -1,30 +1,126 @@
-//! CSV records and fields (RFC 4180): fields separated by `,`, a field in
-//! double quotes may hold `,`, line breaks and `""` (one quote). A record
-//! ends at an LF outside quotes; a CR before it is dropped. Lenient where
-//! RFC 4180 is strict and the intent is clear: a quote inside an unquoted
-//! field is kept as it is, and text after a closing quote is appended.
+//! CSV records and fields (RFC 4180): fields separated by `,`; a field
+//! that starts with a double quote is quoted, and may hold `,`, line breaks
+//! and `""` (one quote) up to its closing quote. A record ends at an LF
+//! outside a quoted field; a CR before it is dropped. Lenient where RFC
+//! 4180 is strict and the intent is clear, as Python's `csv` module and the
+//! `csv` crate read it: a quote inside a field that does not start with one
+//! is an ordinary byte (`1,http://a/x"y` is two fields, and the record ends
+//! at its line's end), and text after a closing quote is appended to the
+//! field. A quoted field never closed runs to the end of the input: that
+//! record is one error row (or, past the record limit, one overlong row).
+//!
+//! [`Quotes`] is the one reading of where records end, shared by the record
+//! splitter here and the chunk cutter (`source`), so that both cut the same
+//! records from any input, whole or in pieces.
 
-/// The records of `buf` (whole records, as the reader cuts them).
+/// Where a scan for record ends stands between two pieces of input: inside
+/// a quoted field or not, a quote just seen inside one (closing, or the
+/// first of `""`: the next byte tells), and whether the next byte starts a
+/// field.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Quotes {
+    quoted: bool,
+    pending: bool,
+    field_start: bool,
+}
+
+impl Default for Quotes {
+    fn default() -> Self {
+        Quotes::RECORD_START
+    }
+}
+
+impl Quotes {
+    /// At the start of a record.
+    pub const RECORD_START: Quotes = Quotes {
+        quoted: false,
+        pending: false,
+        field_start: true,
+    };
+
+    /// Whether the bytes so far leave a quoted field open (at the end of
+    /// the input, the record's quote is never closed).
+    pub fn in_quotes(&self) -> bool {
+        self.quoted && !self.pending
+    }
+
+    /// The index in `buf` of the LF that ends the current record, reading
+    /// `buf` as the bytes that follow those already scanned; the state is
+    /// then [`Quotes::RECORD_START`] (the next record starts after that LF).
+    /// `None` when `buf` ends inside the record: the state is then the one
+    /// after all of `buf`, ready for the next piece.
+    pub fn next_end(&mut self, buf: &[u8]) -> Option<usize> {
+        let mut i = 0;
+        if self.pending {
+            // The quote before `buf` closed its field, or was half of `""`.
+            match buf.first() {
+                None => return None,
+                Some(b'"') => i = 1,
+                Some(_) => {
+                    self.quoted = false;
+                    self.field_start = false;
+                }
+            }
+            self.pending = false;
+        }
+        loop {
+            if self.quoted {
+                let q = i + memchr::memchr(b'"', &buf[i..])?;
+                match buf.get(q + 1) {
+                    None => {
+                        self.pending = true;
+                        return None;
+                    }
+                    // `""`: one quote, still inside.
+                    Some(b'"') => i = q + 2,
+                    Some(_) => {
+                        self.quoted = false;
+                        self.field_start = false;
+                        i = q + 1;
+                    }
+                }
+                continue;
+            }
+            let Some(k) = memchr::memchr2(b'"', b'\n', &buf[i..]) else {
+                if i < buf.len() {
+                    self.field_start = buf[buf.len() - 1] == b',';
+                }
+                return None;
+            };
+            let p = i + k;
+            if buf[p] == b'\n' {
+                *self = Quotes::RECORD_START;
+                return Some(p);
+            }
+            // Every byte from `i` to `p` was read outside quotes, so the
+            // one before `p` (if in `buf`) says whether a field starts.
+            let starts = if p == 0 {
+                self.field_start
+            } else {
+                matches!(buf[p - 1], b',' | b'\n')
+            };
+            if starts {
+                self.quoted = true;
+            }
+            i = p + 1;
+        }
+    }
+}
+
+/// The records of `buf` (whole records, as the reader cuts them), each
+/// without its LF and a CR before it.
 pub fn csv_records(buf: &[u8]) -> impl Iterator<Item = &[u8]> {
     let mut rest = buf;
     std::iter::from_fn(move || {
         if rest.is_empty() {
             return None;
         }
-        let mut odd = false;
-        let mut end = rest.len();
-        let mut next = rest.len();
-        for i in memchr::memchr2_iter(b'"', b'\n', rest) {
-            if rest[i] == b'"' {
-                odd = !odd;
-            } else if !odd {
-                end = i;
-                next = i + 1;
-                break;
-            }
-        }
-        let rec = &rest[..end];
-        rest = &rest[next..];
+        let mut quotes = Quotes::RECORD_START;
+        let (rec, next) = match quotes.next_end(rest) {
+            Some(e) => (&rest[..e], &rest[e + 1..]),
+            None => (rest, &rest[rest.len()..]),
+        };
+        rest = next;
         Some(rec.strip_suffix(b"\r").unwrap_or(rec))
     })
 }
@@ -108,5 +204,65 @@ mod tests {
             csv_header(b"id,\"url\",x").unwrap(),
             [b"id".to_vec(), b"url".to_vec(), b"x".to_vec()]
         );
+    }
+
+    /// Issue 45, fault 1: a quote inside an unquoted field (`x"y`) opens
+    /// nothing; the record still ends at its line's end, as Python's `csv`
+    /// module and the `csv` crate read it. Only a field that starts with
+    /// `"` is quoted.
+    #[test]
+    fn csv_stray_quote_swallows_nothing() {
+        let buf = b"1,http://a/x\"y\n2,http://b/\n3,\"http://c/,\"\"q\"\"\"\n4,a\"\"b\n5, \"c\n";
+        let recs: Vec<&[u8]> = csv_records(buf).collect();
+        assert_eq!(recs.len(), 5, "{recs:?}");
+        let mut f = Vec::new();
+        assert_eq!(csv_field(recs[0], 1, &mut f), Ok(true));
+        assert_eq!(f, b"http://a/x\"y");
+        assert_eq!(csv_field(recs[2], 1, &mut f), Ok(true));
+        assert_eq!(f, b"http://c/,\"q\"");
+        assert_eq!(csv_field(recs[3], 1, &mut f), Ok(true));
+        assert_eq!(f, b"a\"\"b");
+        // A space before the quote: the field does not start with it.
+        assert_eq!(csv_field(recs[4], 1, &mut f), Ok(true));
+        assert_eq!(f, b" \"c");
+        // Text after a closing quote is appended; a quote there is literal.
+        let recs: Vec<&[u8]> = csv_records(b"\"a\"b\"c,d\ne\n").collect();
+        assert_eq!(recs.len(), 2);
+        assert_eq!(csv_field(recs[0], 0, &mut f), Ok(true));
+        assert_eq!(f, b"ab\"c");
+        // A quoted field never closed runs to the end: one record, an error.
+        let recs: Vec<&[u8]> = csv_records(b"1,ok\n2,\"open\n3,x\n4,y\n").collect();
+        assert_eq!(recs.len(), 2);
+        assert_eq!(csv_field(recs[1], 1, &mut f), Err(2));
+    }
+
+    /// The scan's state carried between pieces gives the record ends of the
+    /// whole, wherever the input is cut (inside `""`, after a closing
+    /// quote, after a `,` before a quote).
+    #[test]
+    fn quotes_carried_across_pieces() {
+        let text = b"a,\"b\"\"\nc\",\"d\"e\"\nx\"y,\"z\"\n\"\"\n,\"q\n\"\r\n";
+        let ends = |pieces: &[&[u8]]| {
+            let mut q = Quotes::RECORD_START;
+            let mut ends = Vec::new();
+            let mut base = 0;
+            for p in pieces {
+                let mut at = 0;
+                while let Some(e) = q.next_end(&p[at..]) {
+                    ends.push(base + at + e);
+                    at += e + 1;
+                }
+                base += p.len();
+            }
+            ends
+        };
+        let whole = ends(&[text]);
+        assert_eq!(whole.len(), 4, "{whole:?}");
+        for a in 0..=text.len() {
+            for b in a..=text.len() {
+                let got = ends(&[&text[..a], &text[a..b], &text[b..]]);
+                assert_eq!(got, whole, "cut at {a} and {b}");
+            }
+        }
     }
 }

@@ -12,8 +12,9 @@
 //! several cores.
 //!
 //! A record is a line (it ends at LF; a CR before the LF is the line
-//! format's business), or for CSV a run of lines up to an LF outside
-//! double quotes (RFC 4180 lets quoted fields hold line breaks). A record
+//! format's business), or for CSV a run of lines up to an LF outside a
+//! quoted field (RFC 4180 lets quoted fields hold line breaks; a field is
+//! quoted only where it starts with `"`: [`crate::delimited::Quotes`]). A record
 //! longer than [`ReadOptions::max_record_bytes`] becomes a chunk of its own
 //! of kind [`ChunkKind::Overlong`], reported as an error row by whoever
 //! reads it; when streaming, its bytes are skipped, never held.
@@ -26,15 +27,24 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{mpsc, Arc};
 
+use crate::delimited::Quotes;
+
 /// How the inputs are cut.
 #[derive(Clone, Copy, Debug)]
 pub struct ReadOptions {
     /// About how many bytes a chunk holds (a chunk ends at the first record
     /// end at or after this many bytes).
     pub chunk_bytes: usize,
-    /// A record longer than this is a chunk of kind [`ChunkKind::Overlong`].
+    /// A record longer than this is a chunk of kind [`ChunkKind::Overlong`]
+    /// (or, with `split_long_records`, cut into pieces of this size).
     pub max_record_bytes: usize,
-    /// Records end at an LF outside double quotes (CSV), not at every LF.
+    /// Cut a record longer than `max_record_bytes` into chunks of whole
+    /// [`ChunkKind::Records`] kind of at most that many bytes, instead of
+    /// one overlong chunk: for free text, whose lines mean nothing to its
+    /// reader (`urilex extract`), so that memory stays bounded and no byte
+    /// is dropped. A chunk may then end inside a line.
+    pub split_long_records: bool,
+    /// Records end at an LF outside a quoted field (CSV), not at every LF.
     pub csv_quotes: bool,
     /// Number the lines ([`Chunk::first_line`]); a pass over each chunk,
     /// which a caller that reports no line can spare.
@@ -50,6 +60,7 @@ impl Default for ReadOptions {
             chunk_bytes: 1 << 20,
             max_record_bytes: 16 << 20,
             csv_quotes: false,
+            split_long_records: false,
             number_lines: true,
             decompress_ahead: 2,
         }
@@ -114,12 +125,18 @@ impl Data {
                 let start = (base + r.start).next_multiple_of(PAGE) - base;
                 let end = ((base + r.end) & !(PAGE - 1)).saturating_sub(base);
                 if start < end {
-                    // SAFETY: the map is private and read-only, so it holds
-                    // no page of its own that dropping could lose: a later
-                    // read maps the file's page again, with the same bytes
-                    // (unless the file changed, the risk every map takes;
-                    // see `open_file`). No reference into the range is
-                    // invalidated: its memory stays mapped and readable.
+                    // SAFETY: the map is a shared (MAP_SHARED), read-only
+                    // map of the file (memmap2's `Mmap`). For a shared file
+                    // map, MADV_DONTNEED only drops this process's page
+                    // table entries: the pages are the page cache's, never
+                    // copies of our own (a private map's copy-on-write
+                    // pages are what it would discard, and a read-only map
+                    // has none), and nothing was written through the map,
+                    // so nothing is lost. A later read of the range faults
+                    // in the file's page again, with the same bytes (unless
+                    // the file changed, the risk every map takes; see
+                    // `open_file`). No reference into the range is
+                    // invalidated: its addresses stay mapped and readable.
                     #[allow(unsafe_code)]
                     let _ = unsafe {
                         map.unchecked_advise_range(
@@ -235,9 +252,9 @@ struct StreamState {
     stream: Stream,
     buf: Vec<u8>,
     line: u64,
-    /// Skipping the rest of an overlong record; for CSV, whether an odd
-    /// number of quotes has been skipped.
-    skipping: Option<bool>,
+    /// Skipping the rest of an overlong record, with where its quotes
+    /// stand (CSV).
+    skipping: Option<Quotes>,
     eof: bool,
     /// The queue had no block left when last looked at.
     dry: bool,
@@ -341,6 +358,9 @@ impl Reader {
         let (len, kind, skip) = match cut(rest, opts) {
             Cut::All => (rest.len(), ChunkKind::Records, 0),
             Cut::At(c) => (c, ChunkKind::Records, 0),
+            Cut::Overlong { before: 0, .. } if opts.split_long_records => {
+                (opts.max_record_bytes, ChunkKind::Records, 0)
+            }
             Cut::Overlong { before: 0, len } => (
                 len.min(1024),
                 ChunkKind::Overlong { bytes: len as u64 },
@@ -451,9 +471,9 @@ impl StreamState {
 
     fn next(&mut self, opts: &ReadOptions, input: usize, name: &Arc<str>) -> Option<Item> {
         loop {
-            if let Some(odd) = self.skipping {
+            if let Some(quotes) = self.skipping {
                 // Drop the rest of an overlong record, up to its end.
-                match record_end_after(&self.buf, opts.csv_quotes, odd) {
+                match record_end_after(&self.buf, opts.csv_quotes, quotes) {
                     Ok(end) => {
                         if opts.number_lines {
                             self.line += count_lfs(&self.buf[..end]);
@@ -461,12 +481,12 @@ impl StreamState {
                         self.buf.drain(..end);
                         self.skipping = None;
                     }
-                    Err(odd) => {
+                    Err(quotes) => {
                         if opts.number_lines {
                             self.line += count_lfs(&self.buf);
                         }
                         self.buf.clear();
-                        self.skipping = Some(odd);
+                        self.skipping = Some(quotes);
                     }
                 }
             }
@@ -478,6 +498,9 @@ impl StreamState {
                     if o.start > 0 {
                         return Some(self.chunk(opts, input, name, o.start));
                     }
+                    if opts.split_long_records {
+                        return Some(self.chunk(opts, input, name, opts.max_record_bytes));
+                    }
                     return Some(self.overlong(opts, input, name, o.len(), true));
                 }
                 if end > 0 && (self.buf.len() >= stream_chunk(opts) || self.eof || self.dry) {
@@ -487,6 +510,9 @@ impl StreamState {
                 if pending > opts.max_record_bytes {
                     if end > 0 {
                         return Some(self.chunk(opts, input, name, end));
+                    }
+                    if opts.split_long_records {
+                        return Some(self.chunk(opts, input, name, opts.max_record_bytes));
                     }
                     return Some(self.overlong(opts, input, name, pending, false));
                 }
@@ -541,7 +567,10 @@ impl StreamState {
         let first_line = if opts.number_lines { self.line } else { 0 };
         let starts_input = !self.started;
         self.started = true;
-        let odd = odd_quotes(&self.buf[..len], opts.csv_quotes);
+        let mut quotes = Quotes::RECORD_START;
+        if opts.csv_quotes {
+            quotes.next_end(&self.buf[..len]);
+        }
         if opts.number_lines {
             self.line += count_lfs(&self.buf[..len]);
         }
@@ -555,7 +584,7 @@ impl StreamState {
                 }
             }
         } else {
-            self.skipping = Some(odd);
+            self.skipping = Some(quotes);
         }
         Item::Chunk(Chunk {
             input,
@@ -598,21 +627,20 @@ fn cut(rest: &[u8], opts: &ReadOptions) -> Cut {
         return Cut::All;
     }
     let (start, end) = if opts.csv_quotes {
-        // Record ends (LFs outside quotes) before and after `size`.
-        let mut odd = false;
+        // Record ends (LFs outside quoted fields) before and after `size`.
         let mut start = 0;
         let mut end = None;
-        for i in memchr::memchr2_iter(b'"', b'\n', rest) {
-            if rest[i] == b'"' {
-                odd = !odd;
-            } else if !odd {
-                if i < size {
-                    start = i + 1;
-                } else {
-                    end = Some(i);
-                    break;
-                }
+        let mut at = 0;
+        let mut quotes = Quotes::RECORD_START;
+        while let Some(e) = quotes.next_end(&rest[at..]) {
+            let i = at + e;
+            if i < size {
+                start = i + 1;
+            } else {
+                end = Some(i);
+                break;
             }
+            at = i + 1;
         }
         (start, end)
     } else {
@@ -633,41 +661,32 @@ fn cut(rest: &[u8], opts: &ReadOptions) -> Cut {
     }
 }
 
-/// Just past the last record end in `buf` (0 when there is none).
+/// Just past the last record end in `buf` (0 when there is none), for a
+/// `buf` that starts a record.
 fn last_record_end(buf: &[u8], csv: bool) -> usize {
     if !csv {
         return memchr::memrchr(b'\n', buf).map_or(0, |i| i + 1);
     }
-    let mut odd = false;
     let mut last = 0;
-    for i in memchr::memchr2_iter(b'"', b'\n', buf) {
-        if buf[i] == b'"' {
-            odd = !odd;
-        } else if !odd {
-            last = i + 1;
-        }
+    let mut quotes = Quotes::RECORD_START;
+    while let Some(e) = quotes.next_end(&buf[last..]) {
+        last += e + 1;
     }
     last
 }
 
-/// Just past the first record end in `buf`, for a record whose quotes so
-/// far are `odd`; or, when `buf` has none, whether they are odd after it.
-fn record_end_after(buf: &[u8], csv: bool, mut odd: bool) -> Result<usize, bool> {
+/// Just past the first record end in `buf`, for a record whose bytes so
+/// far left `quotes`; or, when `buf` has none, where they stand after it.
+fn record_end_after(buf: &[u8], csv: bool, mut quotes: Quotes) -> Result<usize, Quotes> {
     if !csv {
-        return memchr::memchr(b'\n', buf).map(|i| i + 1).ok_or(false);
+        return memchr::memchr(b'\n', buf)
+            .map(|i| i + 1)
+            .ok_or(Quotes::RECORD_START);
     }
-    for i in memchr::memchr2_iter(b'"', b'\n', buf) {
-        if buf[i] == b'"' {
-            odd = !odd;
-        } else if !odd {
-            return Ok(i + 1);
-        }
+    match quotes.next_end(buf) {
+        Some(i) => Ok(i + 1),
+        None => Err(quotes),
     }
-    Err(odd)
-}
-
-fn odd_quotes(buf: &[u8], csv: bool) -> bool {
-    csv && memchr::memchr_iter(b'"', buf).count() % 2 == 1
 }
 
 /// The first record of `buf` (whole records) longer than the limit: its
@@ -677,21 +696,19 @@ fn first_overlong(buf: &[u8], opts: &ReadOptions) -> Option<Range<usize>> {
         return None;
     }
     let mut start = 0;
-    let mut odd = false;
-    for i in memchr::memchr2_iter(b'"', b'\n', buf) {
-        if buf[i] == b'"' {
-            odd = opts.csv_quotes && !odd;
-            continue;
-        }
-        if odd {
-            continue;
-        }
+    let mut quotes = Quotes::RECORD_START;
+    loop {
+        let e = if opts.csv_quotes {
+            quotes.next_end(&buf[start..])
+        } else {
+            memchr::memchr(b'\n', &buf[start..])
+        };
+        let i = start + e?;
         if i - start > opts.max_record_bytes {
             return Some(start..i);
         }
         start = i + 1;
     }
-    None
 }
 
 /// How many LFs `bytes` holds.
@@ -950,7 +967,16 @@ mod tests {
 
     #[test]
     fn csv_records_hold_quoted_line_ends() {
-        let text = b"a,\"x\ny\"\nb,c\n\"q\nq\",d\n".to_vec();
+        // Quoted fields with line breaks and `""`, and quotes inside
+        // unquoted fields (literal: they open nothing), cut at every size:
+        // the same records as the whole text read at once.
+        let text =
+            b"a,\"x\ny\"\nb,c\n\"q\nq\",d\n1,http://a/x\"y\n2,z\"\n3,\"p\"\"\n\",x\n4,\"\"\"\"\n"
+                .to_vec();
+        let whole: Vec<Vec<u8>> = crate::delimited::csv_records(&text)
+            .map(<[u8]>::to_vec)
+            .collect();
+        assert_eq!(whole.len(), 7, "{whole:?}");
         for size in 1..text.len() + 2 {
             let opts = ReadOptions {
                 chunk_bytes: size,
@@ -958,10 +984,55 @@ mod tests {
                 ..ReadOptions::default()
             };
             let v = all(&text, opts);
-            let cuts: Vec<usize> = v.iter().map(|c| c.1.len()).collect();
-            for (_, bytes, _) in &v {
-                assert!(!odd_quotes(bytes, true), "size {size}: {cuts:?}");
-            }
+            let got: Vec<Vec<u8>> = v
+                .iter()
+                .flat_map(|c| crate::delimited::csv_records(&c.1).map(<[u8]>::to_vec))
+                .collect();
+            assert_eq!(got, whole, "size {size}");
         }
+    }
+
+    /// `split_long_records` (free text): a line longer than the limit is cut
+    /// into chunks of at most the limit, every byte kept, from a file and
+    /// from a stream alike; line numbers stay right.
+    #[test]
+    fn long_records_split_keep_every_byte() {
+        let mut text = b"a\n".to_vec();
+        text.extend((0..1000u32).map(|i| b'a' + (i % 26) as u8));
+        text.extend(b"\nb\nc");
+        for chunk_bytes in [1, 7, 64, 5000] {
+            let opts = ReadOptions {
+                chunk_bytes,
+                max_record_bytes: 100,
+                split_long_records: true,
+                ..ReadOptions::default()
+            };
+            let v = all(&text, opts);
+            assert!(v.iter().all(|c| c.2 == ChunkKind::Records));
+            // A chunk ends at the first record end past its size (at most
+            // the limit), and a record is at most the limit and its LF.
+            let most = chunk_bytes.min(100) + 101;
+            assert!(v.iter().all(|c| c.1.len() <= most), "{chunk_bytes}");
+            let joined: Vec<u8> = v.iter().flat_map(|c| c.1.clone()).collect();
+            assert_eq!(joined, text);
+            let mut line = 1;
+            for (first, bytes, _) in &v {
+                assert_eq!(*first, line);
+                line += count_lfs(bytes);
+            }
+            // The same from a stream.
+            let mut got = Vec::new();
+            let mut st = StreamState::new(test_stream(text.clone()));
+            let name: Arc<str> = Arc::from("-");
+            while let Some(Item::Chunk(c)) = st.next(&Reader::new(&[], opts).opts, 0, &name) {
+                assert!(c.data.len() <= STREAM_CHUNK.max(most));
+                got.extend_from_slice(&c.data);
+            }
+            assert_eq!(got, text);
+        }
+    }
+
+    fn test_stream(bytes: Vec<u8>) -> Stream {
+        spawn_stream(Box::new(std::io::Cursor::new(bytes)))
     }
 }

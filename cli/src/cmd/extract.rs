@@ -3,7 +3,7 @@
 
 use crate::args::{FilesArg, ProfileArg, TextFormat, TextFormatArg};
 use crate::failure::Failure;
-use crate::input::{chunks, for_each_chunk};
+use crate::input::{chunks, for_each_chunk, LongLines};
 use crate::output::json_str;
 use rayon::prelude::*;
 use std::borrow::Cow;
@@ -33,6 +33,12 @@ pub struct Args {
     /// Print only the URIs, one per line.
     #[arg(long)]
     pub only_uri: bool,
+    /// Text is read in pieces of at most this many bytes between line
+    /// breaks, so that memory stays bounded whatever the input: a longer
+    /// line is searched in pieces cut at a space or tab (a bare URI longer
+    /// than this, with no space in it, is cut too).
+    #[arg(long, value_name = "BYTES", default_value_t = 16 << 20)]
+    pub max_line_bytes: usize,
     #[command(flatten)]
     pub inputs: FilesArg,
 }
@@ -47,10 +53,12 @@ pub fn run(a: Args) -> Result<(), Failure> {
     // in <...> begun there may run past (it is searched with the next
     // chunk of the same input, or alone at the input's end).
     let mut pending: Option<Text> = None;
-    for_each_chunk(&a.inputs.files, super::BATCH_CHUNK, true, |c| {
-        if c.first_line == 1 {
+    let limit = a.max_line_bytes.max(MAX_DELIMITED + 2);
+    let long = (limit, LongLines::Split);
+    for_each_chunk(&a.inputs.files, super::BATCH_CHUNK, true, long, |c| {
+        if c.starts_input {
             if let Some(t) = pending.take() {
-                search(&a, opts, &t.bytes, t.base, t.first_line, true, &mut out)?;
+                search(&a, opts, &t.bytes, t.base, t.first_line, 0, &mut out)?;
             }
         }
         let (text, base, first_line) = match pending.take() {
@@ -60,7 +68,7 @@ pub fn run(a: Args) -> Result<(), Failure> {
             }
             None => (Cow::Borrowed(c.bytes), 0, c.first_line),
         };
-        let (resume, line) = search(&a, opts, &text, base, first_line, false, &mut out)?;
+        let (resume, line) = search(&a, opts, &text, base, first_line, limit, &mut out)?;
         pending = Some(Text {
             bytes: text[resume..].to_vec(),
             base: base + resume as u64,
@@ -70,7 +78,7 @@ pub fn run(a: Args) -> Result<(), Failure> {
         Ok(())
     })?;
     if let Some(t) = pending.take() {
-        search(&a, opts, &t.bytes, t.base, t.first_line, true, &mut out)?;
+        search(&a, opts, &t.bytes, t.base, t.first_line, 0, &mut out)?;
     }
     out.flush()?;
     Ok(())
@@ -86,8 +94,11 @@ struct Text {
 
 /// Searches `text` (at offset `base` of its input, from line `first_line`)
 /// and writes its hits in order: all of it when it is the input's end
-/// (`last`), else the candidates that begin before its last line start at
-/// least `MAX_DELIMITED` bytes from its end. Large text is cut at line
+/// (`limit` 0), else the candidates that begin before its last line start
+/// at least `MAX_DELIMITED` bytes from its end; when it has none there and
+/// is longer than `limit`, before its last space or tab there (a bare
+/// token's start), or, with none of those either, `MAX_DELIMITED` bytes
+/// from its end: the text held between reads stays bounded. Large text is cut at line
 /// starts into pieces searched across the cores (`FindIter::stop_at`); a
 /// hit that runs past a cut makes the next piece be searched again from
 /// its end. Returns where the search goes on, and that line's number.
@@ -97,19 +108,24 @@ fn search(
     text: &[u8],
     base: u64,
     first_line: u64,
-    last: bool,
+    limit: usize,
     out: &mut impl Write,
 ) -> Result<(usize, u64), Failure> {
     let need = MAX_DELIMITED + 1;
-    let stop = if last {
+    let stop = if limit == 0 {
         text.len()
     } else if text.len() <= need {
         0
     } else {
         // The last line start at or before len - need.
-        match text[..text.len() - need].iter().rposition(|&b| b == b'\n') {
+        let before = &text[..text.len() - need];
+        match memchr::memrchr(b'\n', before) {
             Some(i) => i + 1,
-            None => 0,
+            None if text.len() <= limit => 0,
+            None => match memchr::memrchr2(b' ', b'\t', before) {
+                Some(i) => i + 1,
+                None => before.len(),
+            },
         }
     };
     // Cuts at line starts, about 1 MiB apart, up to `stop`.

@@ -5,7 +5,7 @@ use crate::args::{
     syntax_parser, use_threads, Format, FormatArg, InputsArg, ProfileArg, ThreadsArg,
 };
 use crate::failure::Failure;
-use crate::input::{file_output, for_each_chunk, output, Progress};
+use crate::input::{file_output, for_each_chunk, output, LongLines, Progress};
 use crate::output::{write_json, Columns};
 use std::io::{self, BufWriter, Write};
 use urilex::{Parser, Profile, Syntax};
@@ -170,7 +170,27 @@ fn semantics(a: Args) -> Result<(), Failure> {
     let mut cols = Columns::of(&parser);
     cols.semantics = true;
     let mut batch = urilex::Batch::new();
-    for_each_chunk(&a.inputs.files, super::BATCH_CHUNK, true, |c| {
+    let long = (a.inputs.max_line_bytes, LongLines::Report);
+    for_each_chunk(&a.inputs.files, super::BATCH_CHUNK, true, long, |c| {
+        if let Some(bytes) = c.overlong {
+            // One error row for the line, as every other row writer.
+            let line = c.first_line;
+            let message = format!(
+                "line {line}: longer than the limit of {} bytes ({bytes} bytes; --max-line-bytes)",
+                a.inputs.max_line_bytes
+            );
+            out.write_all(
+                b"{\"valid\":false,\"rule\":null,\"parts\":null,\"semantics\":null,\
+                  \"error\":{\"kind\":\"format\",\"component\":null,",
+            )?;
+            write!(
+                out,
+                "\"line\":{line},\"index\":null,\"rule\":null,\"message\":"
+            )?;
+            crate::output::json_str(&mut out, Some(&message))?;
+            out.write_all(b"}}\n")?;
+            return Ok(());
+        }
         batch.parse_lines_parallel(&parser, c.bytes, a.threads.threads);
         for i in 0..batch.len() {
             let result = batch.get(i, c.bytes);
