@@ -398,6 +398,27 @@ impl Parts {
     }
 }
 
+/// Whether references of `profile` can be edited: its grammar has every
+/// part of RFC 3986's (scheme, userinfo, host, port, path, query,
+/// fragment), which [`Editor`] reads and writes; parts within them (RFC
+/// 6874's zone, in the host) go along. Not RFC 1738's scheme-specific
+/// grammar, whose HTTP URL has no `path`, nor the URN grammars: editing
+/// their references would drop what RFC 3986's parts do not hold.
+///
+/// ```
+/// use urilex::{edit::editable, Profile};
+/// assert!(editable(Profile::Rfc3986));
+/// # #[cfg(feature = "rfc6874")]
+/// assert!(editable(Profile::Rfc6874));
+/// # #[cfg(feature = "rfc1738")]
+/// assert!(!editable(Profile::Rfc1738));
+/// ```
+pub fn editable(profile: crate::Profile) -> bool {
+    crate::Profile::Rfc3986
+        .parts()
+        .all(|p| profile.part(p.name()).is_some())
+}
+
 /// A worker's scratch space for [`Edits`]: reused from reference to
 /// reference.
 #[derive(Default)]
@@ -422,15 +443,39 @@ impl Editor {
         u: &UriRef<'_>,
         out: &mut String,
     ) -> Result<(), EditError> {
+        let profile = u.profile();
+        if !editable(profile) {
+            return Err(err(format!(
+                "profile `{}` cannot be edited: its grammar does not have RFC 3986's parts",
+                profile.name()
+            )));
+        }
+        // Results are checked by the grammar the reference was read with.
+        let parser = crate::Parser::new().profile(profile);
         match &edits.redirect {
             Some(r) => {
                 crate::resolve_into(u, &r.as_ref(), crate::ResolveOptions::new(), &mut self.text)
                     .map_err(|e| err(format!("--redirect: {e}")))?;
-                let v = UriRef::parse(&self.text)
+                let v = parser
+                    .parse(&self.text)
                     .map_err(|e| err(format!("--redirect gave an invalid reference: {e}")))?;
                 self.parts.load(&v);
             }
-            None => self.parts.load(u),
+            None => {
+                self.parts.load(u);
+                if profile != crate::Profile::Rfc3986 {
+                    // RFC 3986's parts of a reference of another grammar
+                    // must hold all of it, or an edit would drop the rest.
+                    self.parts.write(&mut self.tmp);
+                    if self.tmp != u.as_str() {
+                        return Err(err(format!(
+                            "`{}` has parts that profile `{}` cannot edit",
+                            u.as_str(),
+                            profile.name()
+                        )));
+                    }
+                }
+            }
         }
         for s in &edits.sets {
             self.set(s)?;
@@ -469,7 +514,8 @@ impl Editor {
             self.parts.fragment = None;
         }
         self.parts.write(out);
-        UriRef::parse(out)
+        parser
+            .parse(out)
             .map_err(|e| err(format!("the edited reference `{out}` is not valid: {e}")))?;
         Ok(())
     }
@@ -835,6 +881,13 @@ impl Dedup {
         self
     }
 
+    /// Whether IPv6 addresses are written in RFC 5952 form (default: no,
+    /// as [`crate::NormalizeOptions`]).
+    pub fn ipv6_rfc5952(mut self, on: bool) -> Dedup {
+        self.normalize = self.normalize.ipv6_rfc5952(on);
+        self
+    }
+
     /// The byte between query pairs.
     pub fn query_separator(mut self, sep: u8) -> Dedup {
         self.edits = self.edits.query_separator(sep);
@@ -850,7 +903,9 @@ impl Dedup {
     ) -> Result<(), EditError> {
         let mut text = std::mem::take(&mut editor.tmp2);
         crate::normalize_into(u, self.normalize, &mut text);
-        let r = UriRef::parse(&text)
+        let r = crate::Parser::new()
+            .profile(u.profile())
+            .parse(&text)
             .map_err(|e| err(format!("normalized to an invalid reference: {e}")))
             .and_then(|n| editor.apply(&self.edits, &n, out));
         editor.tmp2 = text;

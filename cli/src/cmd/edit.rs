@@ -84,6 +84,7 @@ impl Operation for Edit {
 }
 
 pub fn run(a: Args) -> Result<(), Failure> {
+    refuse_uneditable(a.common.profile.profile, "edit")?;
     let bad = |e: urilex::edit::EditError| Failure::Message(e.to_string());
     let mut edits = Edits::new().query_separator(a.query_separator);
     if let Some(r) = &a.redirect {
@@ -106,4 +107,23 @@ pub fn run(a: Args) -> Result<(), Failure> {
     }
     edits = edits.sort_query(a.sort_query);
     super::ops::run(&a.common, &Edit(edits))
+}
+
+/// A grammar without RFC 3986's parts is refused before any work (exit 2,
+/// one line on stderr): an edit would drop the parts the editor does not
+/// know (`urilex::edit::editable`).
+pub fn refuse_uneditable(profile: urilex::Profile, what: &str) -> Result<(), Failure> {
+    if urilex::edit::editable(profile) {
+        return Ok(());
+    }
+    let can: Vec<&str> = urilex::Profile::defined()
+        .filter_map(|(name, _)| urilex::Profile::by_name(name).ok())
+        .filter(|p| urilex::edit::editable(*p))
+        .map(|p| p.name())
+        .collect();
+    Err(Failure::Message(format!(
+        "{what} works on RFC 3986's parts, which profile `{}` does not have (these do: {})",
+        profile.name(),
+        can.join(", ")
+    )))
 }

@@ -80,11 +80,13 @@ pub fn run(a: Args) -> Result<(), Failure> {
 
 /// Normalization with query and fragment edits (`urilex::edit::Dedup`).
 fn dedup(a: Args) -> Result<(), Failure> {
+    super::edit::refuse_uneditable(a.profile.profile, "normalize with query and fragment edits")?;
     let parser = Parser::new().profile(a.profile.profile);
     let mut d = Dedup::new()
         .scheme_based(a.dedup || a.scheme_based)
         .sort_query(a.dedup || a.sort_query)
-        .drop_fragment(a.dedup || a.drop_fragment);
+        .drop_fragment(a.dedup || a.drop_fragment)
+        .ipv6_rfc5952(a.ipv6_rfc5952);
     if a.strip_tracking {
         d = d.strip_tracking();
     }
