@@ -362,6 +362,32 @@ impl Template {
         }
     }
 
+    /// Every field written as the reference has it (percent-encoded, not
+    /// decoded), as the `url:` or `:` prefix does for one: trurl's
+    /// `--urlencode`.
+    ///
+    /// ```
+    /// use urilex::{template::Template, UriRef};
+    /// let u = UriRef::parse("https://example.org/foo?a=1&b=%23&a=%26#hello").unwrap();
+    /// let mut out = Vec::new();
+    /// let t = Template::parse("{query:b} {query-all:a}").unwrap();
+    /// t.render(&u, &mut out).unwrap();
+    /// assert_eq!(out, b"# 1 &");
+    /// out.clear();
+    /// t.url_encoded(true).render(&u, &mut out).unwrap();
+    /// assert_eq!(out, b"%23 1 %26");
+    /// ```
+    pub fn url_encoded(mut self, on: bool) -> Template {
+        if on {
+            for p in &mut self.pieces {
+                if let Piece::Field(spec) | Piece::When(_, spec) = p {
+                    spec.encoded = true;
+                }
+            }
+        }
+        self
+    }
+
     /// Writes CR and LF that come out of a value as `%0D` and `%0A`
     /// (the template's own text is written as it is), so that each
     /// reference gives one line.

@@ -32,6 +32,10 @@ pub struct Args {
     /// Read the template as unfurl's `%` directives (%s %u %d %S %r %t %P %p %e %q %f %@ %: %? %# %a %%).
     #[arg(long)]
     pub percent: bool,
+    /// Write every field URL-encoded, as the reference has it, as the `:`
+    /// prefix does for one (trurl's `--urlencode`).
+    #[arg(long)]
+    pub urlencode: bool,
     /// Which Public Suffix List rules the host: fields use: all (the
     /// private domains' too, as browsers) or icann.
     #[arg(long, value_enum, default_value_t = Psl::All)]
@@ -117,6 +121,7 @@ pub fn run(a: Args) -> Result<(), Failure> {
         Template::parse(&a.template)
     }
     .map_err(|e| Failure::Message(e.to_string()))?
+    .url_encoded(a.urlencode)
     .section(a.psl.section())
     // On text lines, a value's own CR or LF would end the line early.
     .one_line(a.common.format == super::ops::OpFormat::Text);
