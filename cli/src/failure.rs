@@ -13,6 +13,9 @@ pub enum Failure {
     Inputs,
     /// A usage or I/O error, printed as `urilex: MESSAGE` (exit status 2).
     Message(String),
+    /// A program run for us (`urilex sql`) ended with this status, having
+    /// said why itself.
+    Status(u8),
 }
 
 impl Failure {
@@ -22,6 +25,7 @@ impl Failure {
             Err(Failure::Invalid) => ExitCode::from(1),
             Err(Failure::BrokenPipe) => ExitCode::SUCCESS,
             Err(Failure::Inputs) => ExitCode::from(2),
+            Err(Failure::Status(c)) => ExitCode::from(c),
             Err(Failure::Message(m)) => {
                 eprintln!("urilex: {m}");
                 ExitCode::from(2)

@@ -107,21 +107,84 @@ fn compressed_logs_and_json_lines() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// Every failure exits 2, as `urilex` does for usage and I/O errors (1
+/// there means "invalid references found"); issue 45, fault 7.
 #[test]
 fn errors_say_what_is_wrong() {
     let (code, _, err) = run(&["-t", "logs=/no/such/file.log:combined", "SELECT 1"]);
-    assert_eq!(code, 1);
+    assert_eq!(code, 2);
     assert!(err.contains("/no/such/file.log"), "{err}");
     let (code, _, err) = run(&[
         "-t",
         &format!("logs={}:combined", sample()),
         "SELECT uri_host(input, input) FROM logs",
     ]);
-    assert_eq!(code, 1);
+    assert_eq!(code, 2);
     assert!(err.contains("uri_host takes 1 argument"), "{err}");
     let (code, _, err) = run(&[]);
-    assert_eq!(code, 1);
+    assert_eq!(code, 2);
     assert!(err.contains("no query"), "{err}");
+    // A statement that does not parse, and a usage error.
+    let (code, out, err) = run(&["SELEC 1 FROM"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(out.is_empty());
+    assert!(err.contains("urilex-sql:"), "{err}");
+    let (code, _, _) = run(&["--no-such-flag", "SELECT 1"]);
+    assert_eq!(code, 2);
+}
+
+/// A query with no rows still writes its output, and always the file:
+/// the header for CSV, an empty Parquet file with the schema, nothing for
+/// JSON Lines; a stale file of an earlier run never survives (issue 45,
+/// fault 7).
+#[test]
+fn a_query_with_no_rows_writes_its_file() {
+    let dir = std::env::temp_dir().join(format!("urilex-sql-empty-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let table = format!("logs={}:combined", sample());
+    let q = "SELECT input, uri_host(input) AS host FROM logs WHERE line < 0";
+    for (format, file) in [
+        ("csv", "out.csv"),
+        ("jsonl", "out.jsonl"),
+        ("parquet", "out.parquet"),
+    ] {
+        let path = dir.join(file);
+        std::fs::write(&path, "stale rows of an earlier run\n").unwrap();
+        let p = path.to_str().unwrap();
+        let (code, out, err) = run(&["-t", &table, "--format", format, "-o", p, q]);
+        assert_eq!(code, 0, "{format}: {err}");
+        assert!(out.is_empty());
+        let bytes = std::fs::read(&path).unwrap();
+        match format {
+            "csv" => assert_eq!(bytes, b"input,host\n"),
+            "jsonl" => assert!(bytes.is_empty()),
+            _ => {
+                assert!(bytes.starts_with(b"PAR1") && bytes.ends_with(b"PAR1"));
+                let r = datafusion::parquet::file::reader::SerializedFileReader::new(
+                    std::fs::File::open(&path).unwrap(),
+                )
+                .unwrap();
+                use datafusion::parquet::file::reader::FileReader;
+                let meta = r.metadata();
+                assert_eq!(meta.file_metadata().num_rows(), 0);
+                let names: Vec<&str> = meta
+                    .file_metadata()
+                    .schema_descr()
+                    .columns()
+                    .iter()
+                    .map(|c| c.name())
+                    .collect();
+                assert_eq!(names, ["input", "host"]);
+            }
+        }
+    }
+    // On standard output: the header, and the table's frame.
+    let (code, out, _) = run(&["-t", &table, "--format", "csv", q]);
+    assert_eq!((code, out.as_str()), (0, "input,host\n"));
+    let (code, out, _) = run(&["-t", &table, q]);
+    assert_eq!(code, 0);
+    assert!(out.contains("| input | host |"), "{out}");
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// A reader that goes away (`| head`) ends the run quietly, as the CLI's

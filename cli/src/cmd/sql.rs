@@ -44,9 +44,11 @@ pub fn run(a: Args) -> Result<(), Failure> {
         .args(&a.args)
         .status()
         .map_err(|e| Failure::Message(format!("{}: {e}", bin.display())))?;
+    // urilex-sql said what went wrong; its exit status is ours (2 for a
+    // usage error or a statement that does not parse, as urilex's own).
     match status.code() {
         Some(0) => Ok(()),
-        // urilex-sql said what went wrong.
-        _ => Err(Failure::Invalid),
+        Some(c) => Err(Failure::Status(u8::try_from(c).unwrap_or(2))),
+        None => Err(Failure::Status(2)),
     }
 }

@@ -159,7 +159,10 @@ fn main() {
             return;
         }
         eprintln!("urilex-sql: {e}");
-        std::process::exit(1);
+        // As `urilex`: 2 for a usage error, a statement that does not
+        // parse or plan, or an input or output that fails (clap's own
+        // usage errors exit 2 too).
+        std::process::exit(2);
     }
 }
 
@@ -194,14 +197,24 @@ async fn query(a: QueryArgs) -> Result<()> {
         .map(str::trim)
         .filter(|s| !s.is_empty())
         .collect();
+    // The last statement's schema, from its plan: a query with no rows
+    // still writes its header (CSV), an empty Parquet file with the
+    // schema, or nothing (JSON Lines), and always creates (or empties)
+    // the output file, so that no stale file of an earlier run survives.
     let mut batches = Vec::new();
+    let mut schema = None;
     for s in statements {
-        batches = ctx.sql(s).await?.collect().await?;
+        let df = ctx.sql(s).await?;
+        schema = Some(Arc::new(df.schema().as_arrow().clone()));
+        batches = df.collect().await?;
     }
-    let schema = match batches.first() {
-        Some(b) => b.schema(),
-        None => return Ok(()),
+    let Some(schema) = schema else {
+        return Err(DataFusionError::Plan(
+            "no statement in the query (urilex-sql --help)".into(),
+        ));
     };
+    // A batch's own schema wins where the plan's differs in metadata.
+    let schema = batches.first().map_or(schema, RecordBatch::schema);
     let mut out: Box<dyn Write + Send> = match &a.output {
         Some(p) => Box::new(std::io::BufWriter::new(std::fs::File::create(p)?)),
         None => Box::new(std::io::BufWriter::new(std::io::stdout())),
@@ -219,6 +232,8 @@ fn write_rows(
 ) -> Result<()> {
     match format {
         Format::Table => {
+            let empty = [RecordBatch::new_empty(schema.clone())];
+            let batches = if batches.is_empty() { &empty } else { batches };
             let t = datafusion::arrow::util::pretty::pretty_format_batches(batches)?;
             writeln!(out, "{t}")?;
         }
@@ -234,6 +249,10 @@ fn write_rows(
         }
         Format::Csv => {
             let mut w = datafusion::arrow::csv::Writer::new(out);
+            // The header comes with the first write, rows or none.
+            if batches.is_empty() {
+                w.write(&RecordBatch::new_empty(schema))?;
+            }
             for b in batches {
                 w.write(b)?;
             }
