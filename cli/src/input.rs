@@ -112,8 +112,17 @@ pub fn chunks(buf: &[u8], size: usize) -> impl Iterator<Item = &[u8]> {
 /// buffer). Binary formats are not written to a terminal.
 pub fn output(path: Option<&Path>, binary: bool) -> Result<Box<dyn io::Write + Send>, Failure> {
     if let Some(p) = path {
-        let f = std::fs::File::create(p)
-            .map_err(|e| Failure::Message(format!("{}: {e}", p.display())))?;
+        let fail = |e: io::Error| Failure::Message(format!("{}: {e}", p.display()));
+        let f = std::fs::File::create(p).map_err(fail)?;
+        if is_stderr(&f) {
+            // Messages are appended to it: rows too, so that both keep
+            // their order and neither overwrites the other.
+            let f = std::fs::OpenOptions::new()
+                .append(true)
+                .open(p)
+                .map_err(fail)?;
+            return Ok(Box::new(f));
+        }
         return Ok(Box::new(f));
     }
     if binary && io::stdout().is_terminal() {
@@ -129,6 +138,51 @@ pub fn output(path: Option<&Path>, binary: bool) -> Result<Box<dyn io::Write + S
         }
     }
     Ok(Box::new(io::stdout()))
+}
+
+/// Whether `file` is the file standard error writes to (the same device
+/// and inode): rows and messages must then be written in order, at the
+/// file's one position.
+pub fn is_stderr(file: &std::fs::File) -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::fd::AsFd;
+        use std::os::unix::fs::MetadataExt;
+        let Ok(err) = io::stderr().as_fd().try_clone_to_owned() else {
+            return false;
+        };
+        let (Ok(a), Ok(b)) = (file.metadata(), std::fs::File::from(err).metadata()) else {
+            return false;
+        };
+        a.is_file() && a.dev() == b.dev() && a.ino() == b.ino()
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = file;
+        false
+    }
+}
+
+/// Whether rows to `path` (standard output when `None`) go into a regular
+/// file, where an interrupt must leave whole rows.
+pub fn to_regular_file(path: Option<&Path>) -> bool {
+    match path {
+        Some(_) => true,
+        None => {
+            #[cfg(unix)]
+            {
+                use std::os::fd::AsFd;
+                io::stdout()
+                    .as_fd()
+                    .try_clone_to_owned()
+                    .ok()
+                    .and_then(|fd| std::fs::File::from(fd).metadata().ok())
+                    .is_some_and(|m| m.is_file())
+            }
+            #[cfg(not(unix))]
+            false
+        }
+    }
 }
 
 /// Where text rows go when the output is a regular file: the file (its
@@ -149,6 +203,9 @@ pub fn file_output(path: Option<&Path>) -> Result<Option<FileOut>, Failure> {
     if let Some(p) = path {
         let file = std::fs::File::create(p)
             .map_err(|e| Failure::Message(format!("{}: {e}", p.display())))?;
+        if is_stderr(&file) {
+            return Ok(None);
+        }
         return Ok(Some(FileOut {
             file,
             start: 0,
@@ -164,6 +221,11 @@ pub fn file_output(path: Option<&Path>) -> Result<Option<FileOut>, Failure> {
         };
         let mut file = std::fs::File::from(fd);
         let regular = file.metadata().map(|m| m.is_file()).unwrap_or(false);
+        // `> out 2>&1`: messages go to the file's shared position, which
+        // rows written at offsets would overwrite; rows then go in order.
+        if is_stderr(&file) {
+            return Ok(None);
+        }
         // O_APPEND is 0o2000 in the octal `flags:` line.
         let append = std::fs::read_to_string("/proc/self/fdinfo/1")
             .ok()

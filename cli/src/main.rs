@@ -11,6 +11,7 @@ mod args;
 mod cmd;
 mod failure;
 mod input;
+mod interrupt;
 mod output;
 mod semantics;
 

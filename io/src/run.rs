@@ -11,6 +11,7 @@ use crate::schema::Schema;
 use crate::source::{Item, ReadOptions, Reader};
 use crate::text::{TextFormat, TextWriter};
 use arrow_array::RecordBatch;
+use std::collections::BTreeMap;
 use std::io::{self, Write};
 use std::path::PathBuf;
 
@@ -237,17 +238,112 @@ pub fn write_rows<W: Write + Send>(
 /// Where text rows go: a stream, written in order by one thread, or a
 /// regular file, written at each chunk's offset by several threads at once
 /// (the copy into the file is then not one thread's work).
-enum TextOut<W> {
+enum TextOut<'p, W> {
     Stream(W),
-    /// The file, where the rows start, and how many threads write.
+    /// The file, where the rows start, how many threads write, and the
+    /// record of what they wrote.
     #[cfg(unix)]
-    At(std::fs::File, u64, usize),
+    At(std::fs::File, u64, usize, &'p Positions),
+}
+
+/// What the writers of [`write_rows_at`] have written: chunks finish out
+/// of order, so the file may have later rows before a gap that an earlier
+/// chunk is still filling. [`Positions::stop`] (from any thread: an
+/// interrupt) and a write error leave the file a prefix of whole rows: the
+/// writes under way finish, none starts after, and the file is cut where
+/// the first gap begins (no hole of NUL bytes, no row cut in half).
+#[derive(Default)]
+pub struct Positions {
+    state: std::sync::Mutex<Written>,
+    idle: std::sync::Condvar,
+}
+
+#[derive(Default)]
+struct Written {
+    /// The file (once the run has started), to cut.
+    file: Option<std::sync::Arc<std::fs::File>>,
+    /// The end of the prefix written whole.
+    prefix: u64,
+    /// Chunks written past a gap: start to end.
+    ahead: BTreeMap<u64, u64>,
+    /// Writes under way.
+    busy: usize,
+    stopped: bool,
+}
+
+impl Positions {
+    /// A record for a run that writes from offset `start` on.
+    pub fn new() -> Positions {
+        Positions::default()
+    }
+
+    fn begin(&self, file: std::sync::Arc<std::fs::File>, start: u64) {
+        if let Ok(mut w) = self.state.lock() {
+            w.file = Some(file);
+            w.prefix = start;
+        }
+    }
+
+    /// Whether a write of `[at, at + len)` may start (none may after a
+    /// stop); the caller then writes and calls [`Positions::wrote`].
+    fn claim(&self) -> bool {
+        match self.state.lock() {
+            Ok(mut w) if !w.stopped => {
+                w.busy += 1;
+                true
+            }
+            _ => false,
+        }
+    }
+
+    fn wrote(&self, at: u64, len: u64, ok: bool) {
+        if let Ok(mut guard) = self.state.lock() {
+            let w = &mut *guard;
+            w.busy -= 1;
+            if ok {
+                if at == w.prefix {
+                    w.prefix += len;
+                    while let Some(end) = w.ahead.remove(&w.prefix) {
+                        w.prefix = end;
+                    }
+                } else {
+                    w.ahead.insert(at, at + len);
+                }
+            }
+            self.idle.notify_all();
+        }
+    }
+
+    /// Stops the run's writes: waits for those under way, then cuts the
+    /// file after its prefix of whole rows. Returns that prefix's end.
+    pub fn stop(&self) -> io::Result<u64> {
+        let Ok(mut w) = self.state.lock() else {
+            return Err(io::Error::other("a writer panicked"));
+        };
+        w.stopped = true;
+        while w.busy > 0 {
+            w = match self.idle.wait(w) {
+                Ok(w) => w,
+                Err(_) => return Err(io::Error::other("a writer panicked")),
+            };
+        }
+        if let Some(f) = &w.file {
+            // Chunks past a gap, and a chunk that a failed write cut short.
+            if f.metadata()?.len() > w.prefix {
+                f.set_len(w.prefix)?;
+            }
+            w.ahead.clear();
+        }
+        Ok(w.prefix)
+    }
 }
 
 /// [`write_rows`] for the text formats into a regular file, from offset
 /// `start` on (the file's own position is not used or moved), written by
 /// up to `writers` threads at once at each chunk's place; the end offset
-/// is returned with the summary. Not for a file opened to append.
+/// is returned with the summary. Not for a file opened to append. After a
+/// write error, or [`Positions::stop`] on `positions`, the file holds a
+/// prefix of whole rows.
 #[cfg(unix)]
 #[allow(clippy::too_many_arguments)]
 pub fn write_rows_at(
@@ -261,11 +357,12 @@ pub fn write_rows_at(
     file: std::fs::File,
     start: u64,
     writers: usize,
+    positions: &Positions,
     faults: &mut dyn FnMut(&str),
     progress: &mut dyn FnMut(u64),
 ) -> Result<(Summary, u64), RunError> {
     let mut end = start;
-    let out: TextOut<std::io::Sink> = TextOut::At(file, start, writers.max(1));
+    let out: TextOut<std::io::Sink> = TextOut::At(file, start, writers.max(1), positions);
     let s = write_text_at(
         files, read, engine, schema, format, header, threads, out, faults, progress, &mut end,
     )?;
@@ -281,7 +378,7 @@ fn write_text<W: Write + Send>(
     format: OutputFormat,
     header: bool,
     threads: usize,
-    out: TextOut<W>,
+    out: TextOut<'_, W>,
     faults: &mut dyn FnMut(&str),
     progress: &mut dyn FnMut(u64),
 ) -> Result<Summary, RunError> {
@@ -300,7 +397,7 @@ fn write_text_at<W: Write + Send>(
     format: OutputFormat,
     header: bool,
     threads: usize,
-    out: TextOut<W>,
+    out: TextOut<'_, W>,
     faults: &mut dyn FnMut(&str),
     progress: &mut dyn FnMut(u64),
     end: &mut u64,
@@ -324,12 +421,22 @@ fn write_text_at<W: Write + Send>(
     let (writers, mut offset) = match &out {
         TextOut::Stream(_) => (1, 0),
         #[cfg(unix)]
-        TextOut::At(_, start, n) => (*n, *start),
+        TextOut::At(_, start, n, _) => (*n, *start),
     };
-    let (tx, rx) = std::sync::mpsc::sync_channel::<(Vec<u8>, usize, u64)>(writers);
+    let positions = match &out {
+        TextOut::Stream(_) => None,
+        #[cfg(unix)]
+        TextOut::At(_, _, _, p) => Some(*p),
+    };
+    // A chunk's rows, or (`None`) a request to say when all rows before it
+    // are written: an input's fault is reported after the rows before it,
+    // in order, where standard error and the output are one file.
+    type Msg = Option<(Vec<u8>, usize, u64)>;
+    let (tx, rx) =
+        std::sync::mpsc::sync_channel::<(Msg, Option<std::sync::mpsc::Sender<()>>)>(writers);
     let rx = std::sync::Mutex::new(rx);
     let failed = std::sync::Mutex::new(None::<io::Error>);
-    std::thread::scope(|scope| -> Result<(), RunError> {
+    let result = std::thread::scope(|scope| -> Result<(), RunError> {
         let (pool, rx, failed) = (&pool, &rx, &failed);
         let fail = move |e: io::Error| {
             if let Ok(mut f) = failed.lock() {
@@ -337,6 +444,12 @@ fn write_text_at<W: Write + Send>(
             }
         };
         let take = move || rx.lock().ok().and_then(|r| r.recv().ok());
+        // Says "written" to whoever waits, once every row before is.
+        let done = |ack: Option<std::sync::mpsc::Sender<()>>| {
+            if let Some(a) = ack {
+                let _ = a.send(());
+            }
+        };
         let give = move |buf: Vec<u8>| {
             if let Ok(mut p) = pool.lock() {
                 p.push(buf);
@@ -347,35 +460,51 @@ fn write_text_at<W: Write + Send>(
                 scope.spawn(move || {
                     let r = (|| -> io::Result<()> {
                         out.write_all(&head)?;
-                        while let Some((buf, len, _)) = take() {
-                            out.write_all(&buf[..len])?;
+                        while let Some((msg, ack)) = take() {
+                            if let Some((buf, len, _)) = msg {
+                                out.write_all(&buf[..len])?;
+                                give(buf);
+                            }
                             out.flush()?;
-                            give(buf);
+                            done(ack);
                         }
                         out.flush()
                     })();
                     if let Err(e) = r {
                         fail(e);
                         // Drain, so that the sink is never stuck.
-                        while take().is_some() {}
+                        while let Some((_, ack)) = take() {
+                            done(ack);
+                        }
                     }
                 });
             }
             #[cfg(unix)]
-            TextOut::At(file, start, n) => {
+            TextOut::At(file, start, n, positions) => {
                 use std::os::unix::fs::FileExt;
                 let file = std::sync::Arc::new(file);
-                if let Err(e) = file.write_all_at(&head, start) {
-                    fail(e);
+                positions.begin(file.clone(), start);
+                if positions.claim() {
+                    let r = file.write_all_at(&head, start);
+                    positions.wrote(start, head.len() as u64, r.is_ok());
+                    if let Err(e) = r {
+                        fail(e);
+                    }
                 }
                 offset += head.len() as u64;
                 for _ in 0..n {
                     let file = file.clone();
                     scope.spawn(move || {
                         let mut ok = true;
-                        while let Some((buf, len, at)) = take() {
-                            if ok {
-                                if let Err(e) = file.write_all_at(&buf[..len], at) {
+                        while let Some((msg, ack)) = take() {
+                            let Some((buf, len, at)) = msg else {
+                                done(ack);
+                                continue;
+                            };
+                            if ok && positions.claim() {
+                                let r = file.write_all_at(&buf[..len], at);
+                                positions.wrote(at, len as u64, r.is_ok());
+                                if let Err(e) = r {
                                     fail(e);
                                     ok = false;
                                 }
@@ -386,6 +515,19 @@ fn write_text_at<W: Write + Send>(
                 }
             }
         }
+        // A fault is reported once the rows before it are written (a
+        // stream's writer says so; a positional file is not the shared
+        // position that messages go to).
+        let tx_fault = tx.clone();
+        let mut in_order = |m: &str| {
+            if positions.is_none() {
+                let (ack, heard) = std::sync::mpsc::channel();
+                if tx_fault.send((None, Some(ack))).is_ok() {
+                    let _ = heard.recv();
+                }
+            }
+            faults(m);
+        };
         let r = process(
             files,
             read,
@@ -401,29 +543,37 @@ fn write_text_at<W: Write + Send>(
                 let len = w.write(rows, &mut buf);
                 (buf, len, rows.len())
             },
-            counted(&mut summary, faults, progress, |(buf, len, n)| {
+            counted(&mut summary, &mut in_order, progress, |(buf, len, n)| {
                 if failed.lock().map(|f| f.is_some()).unwrap_or(true) {
                     return Err(RunError::Other(String::new()));
                 }
                 let at = offset;
                 offset += len as u64;
                 // A writer that stopped has its error.
-                if tx.send((buf, len, at)).is_err() {
+                if tx.send((Some((buf, len, at)), None)).is_err() {
                     return Err(RunError::Other(String::new()));
                 }
                 Ok(n)
             }),
         );
+        drop(tx_fault);
         drop(tx);
         r
     })
     .map_err(|e| match failed.lock().ok().and_then(|mut f| f.take()) {
         Some(io) => RunError::Io(io),
         None => e,
-    })?;
-    if let Some(e) = failed.lock().ok().and_then(|mut f| f.take()) {
-        return Err(RunError::Io(e));
+    })
+    .and_then(|()| match failed.lock().ok().and_then(|mut f| f.take()) {
+        Some(io) => Err(RunError::Io(io)),
+        None => Ok(()),
+    });
+    if let (Err(_), Some(p)) = (&result, positions) {
+        // A failed write leaves whole rows: the chunk it cut short and
+        // those written after a gap are cut off.
+        let _ = p.stop();
     }
+    result?;
     *end = offset;
     Ok(summary)
 }

@@ -773,6 +773,7 @@ fn rows_written_at_their_offsets_equal_the_stream() {
                 out,
                 5,
                 writers,
+                &urilex_io::run::Positions::new(),
                 &mut |m| panic!("{m}"),
                 &mut |_| {},
             )

@@ -5,11 +5,11 @@ use crate::args::{
     syntax_parser, use_threads, Format, FormatArg, InputsArg, ProfileArg, ThreadsArg,
 };
 use crate::failure::Failure;
-use crate::input::{file_output, for_each_chunk, output, LongLines, Progress};
+use crate::input::{file_output, for_each_chunk, output, to_regular_file, LongLines, Progress};
 use crate::output::{write_json, Columns};
 use std::io::{self, BufWriter, Write};
 use urilex::{Parser, Profile, Syntax};
-use urilex_io::run::{write_rows, write_rows_at, RunError};
+use urilex_io::run::{write_rows, write_rows_at, Positions, RunError};
 use urilex_io::schema::Schema;
 
 #[derive(clap::Args)]
@@ -108,6 +108,13 @@ pub fn run(a: Args) -> Result<(), Failure> {
     let r = match at {
         Some(mut f) => {
             let writers = threads.clamp(1, 4);
+            // An interrupt leaves the rows written before the first gap:
+            // chunks written ahead of it are cut off.
+            let positions = std::sync::Arc::new(Positions::new());
+            let p = positions.clone();
+            crate::interrupt::on_interrupt(Box::new(move || {
+                let _ = p.stop();
+            }));
             let r = write_rows_at(
                 &a.inputs.files,
                 read,
@@ -119,6 +126,7 @@ pub fn run(a: Args) -> Result<(), Failure> {
                 f.file.try_clone()?,
                 f.start,
                 writers,
+                &positions,
                 &mut on_fault,
                 &mut on_progress,
             );
@@ -129,7 +137,19 @@ pub fn run(a: Args) -> Result<(), Failure> {
             r.map(|(s, _)| s)
         }
         None => {
-            let out = output(a.format.output.as_deref(), binary)?;
+            let mut out = output(a.format.output.as_deref(), binary)?;
+            if !binary && to_regular_file(a.format.output.as_deref()) {
+                // An interrupt waits for the chunk being written: the file
+                // ends on a whole row.
+                let gate = std::sync::Arc::new(std::sync::Mutex::new(()));
+                let g = gate.clone();
+                crate::interrupt::on_interrupt(Box::new(move || {
+                    let _held = g.lock();
+                    // Held until the process ends.
+                    std::mem::forget(_held);
+                }));
+                out = Box::new(crate::interrupt::Gated { inner: out, gate });
+            }
             write_rows(
                 &a.inputs.files,
                 read,
