@@ -10,7 +10,7 @@ set -euo pipefail
 cd "$(dirname "$0")"
 SECONDS_PER_TARGET="${1:-30}"
 export RUSTC_BOOTSTRAP=1
-targets=(parse dfa_vs_reference resolve against_fluent_uri simd_vs_scalar batch_vs_single batch_offsets extract fast_path edit)
+targets=(parse dfa_vs_reference resolve against_fluent_uri simd_vs_scalar batch_vs_single batch_offsets extract fast_path edit csv jsonl access_log compressed writers)
 # Seed corpora: every input, base and reference of the published vectors.
 for t in "${targets[@]}"; do
     mkdir -p "corpus/$t"
@@ -47,6 +47,13 @@ for t in "${targets[@]}"; do
     if [ -n "${SEED:-}" ]; then
         limit="$limit -seed=$SEED"
     fi
+    # The log pipeline's targets run threads that outlive a run by a
+    # moment (the reader's feeder and stream threads end on their own once
+    # their queue closes): LeakSanitizer's check after each input would
+    # count what they still hold.
+    case $t in
+        csv | jsonl | access_log | compressed | writers) limit="$limit -detect_leaks=0" ;;
+    esac
     echo "== fuzz $t ($limit)"
     # shellcheck disable=SC2086
     cargo fuzz run --release "$t" "corpus/$t" -- $limit -print_final_stats=1 2>&1 \

@@ -3,19 +3,23 @@
 //! columnar outputs read back as the JSON Lines rows; bad inputs give error
 //! rows or one fault, never a panic, and lose nothing before the fault.
 
-use arrow_array::cast::AsArray;
-use arrow_array::types::{Int16Type, UInt16Type, UInt64Type};
-use arrow_array::{Array, RecordBatch};
-use arrow_schema::DataType;
-use serde_json::{json, Map, Value};
+use arrow_array::RecordBatch;
+use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
+use support::readback::{hex, json_rows, read_back};
+use support::run::{rows_of, Run};
 use urilex::{Profile, Syntax};
 use urilex_io::format::{Extractor, InputFormat, LogField};
-use urilex_io::rows::{Engine, Job, Worker};
-use urilex_io::run::{write_rows, OutputFormat};
+use urilex_io::rows::{Job, Worker};
+use urilex_io::run::OutputFormat;
 use urilex_io::schema::Schema;
 use urilex_io::source::{Item, ReadOptions, Reader};
 use urilex_io::text::{TextFormat, TextWriter};
+
+mod support {
+    pub mod readback;
+    pub mod run;
+}
 
 fn temp(name: &str, bytes: &[u8]) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("urilex-io-rows-{}", std::process::id()));
@@ -27,91 +31,6 @@ fn temp(name: &str, bytes: &[u8]) -> PathBuf {
 
 fn repo(path: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join(path)
-}
-
-struct Run {
-    input: InputFormat,
-    field: LogField,
-    fields: Option<&'static str>,
-    profile: Profile,
-    threads: usize,
-    chunk: usize,
-    max: usize,
-}
-
-impl Run {
-    fn new(input: InputFormat) -> Run {
-        Run {
-            input,
-            field: LogField::Target,
-            fields: None,
-            profile: Profile::Rfc3986,
-            threads: 1,
-            chunk: 1 << 18,
-            max: 16 << 20,
-        }
-    }
-
-    fn engine(&self) -> (Engine, Schema) {
-        let mut ex = Extractor {
-            format: self.input.clone(),
-            syntax: Syntax::Reference,
-            field: self.field,
-            carry: Vec::new(),
-            max_record_bytes: self.max,
-        };
-        let schema = Schema::new(self.profile, &mut ex, self.fields).unwrap();
-        let engine = Engine {
-            extractor: ex,
-            profile: self.profile,
-        };
-        engine.check().unwrap();
-        (engine, schema)
-    }
-
-    /// The output, the rows written and the faults.
-    fn out(&self, files: &[PathBuf], format: OutputFormat) -> (Vec<u8>, u64, Vec<String>) {
-        let (engine, schema) = self.engine();
-        let read = ReadOptions {
-            chunk_bytes: self.chunk,
-            max_record_bytes: self.max,
-            ..ReadOptions::default()
-        };
-        let mut out = Vec::new();
-        let mut faults = Vec::new();
-        let s = write_rows(
-            files,
-            read,
-            &engine,
-            &schema,
-            format,
-            format == OutputFormat::Csv,
-            self.threads,
-            &mut out,
-            &mut |m| faults.push(m.to_string()),
-            &mut |_| {},
-        )
-        .unwrap_or_else(|e| panic!("{e:?}"));
-        assert_eq!(s.faults as usize, faults.len());
-        (out, s.rows, faults)
-    }
-
-    fn jsonl(&self, files: &[PathBuf]) -> Vec<Value> {
-        let (out, rows, _) = self.out(files, OutputFormat::Jsonl);
-        let v = rows_of(&out);
-        assert_eq!(v.len() as u64, rows);
-        v
-    }
-}
-
-fn rows_of(out: &[u8]) -> Vec<Value> {
-    out.split(|&b| b == b'\n')
-        .filter(|l| !l.is_empty())
-        .map(|l| {
-            serde_json::from_slice(l)
-                .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(l)))
-        })
-        .collect()
 }
 
 /// Lines of every kind: corpus URLs, relative references, hostile bytes,
@@ -265,80 +184,6 @@ fn every_output_format_has_every_row() {
             }
         }
     }
-}
-
-fn read_back(out: &[u8], f: OutputFormat) -> Vec<RecordBatch> {
-    match f {
-        OutputFormat::Arrow => {
-            arrow_ipc::reader::StreamReader::try_new(std::io::Cursor::new(out.to_vec()), None)
-                .unwrap()
-                .map(Result::unwrap)
-                .collect()
-        }
-        _ => {
-            static N: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
-            let n = N.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-            let p = temp(&format!("readback{n}.parquet"), out);
-            let file = std::fs::File::open(p).unwrap();
-            parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder::try_new(file)
-                .unwrap()
-                .build()
-                .unwrap()
-                .map(Result::unwrap)
-                .collect()
-        }
-    }
-}
-
-fn hex(b: &[u8]) -> String {
-    b.iter().map(|b| format!("{b:02x}")).collect()
-}
-
-/// Cell `i` of `a` as the JSON Lines writer writes it.
-fn json_of(a: &dyn Array, i: usize) -> Value {
-    if a.is_null(i) {
-        return Value::Null;
-    }
-    match a.data_type() {
-        DataType::UInt64 => json!(a.as_primitive::<UInt64Type>().value(i)),
-        DataType::UInt16 => json!(a.as_primitive::<UInt16Type>().value(i)),
-        DataType::Boolean => json!(a.as_boolean().value(i)),
-        DataType::Utf8 => json!(a.as_string::<i32>().value(i)),
-        DataType::Binary => json!(hex(a.as_binary::<i32>().value(i))),
-        DataType::Dictionary(..) => {
-            let d = a.as_dictionary::<Int16Type>();
-            let k = d.keys().value(i) as usize;
-            json!(d.values().as_string::<i32>().value(k))
-        }
-        DataType::List(_) => {
-            let l = a.as_list::<i32>();
-            let v = l.value(i);
-            Value::Array((0..v.len()).map(|j| json_of(&v, j)).collect())
-        }
-        DataType::Struct(fields) => {
-            let s = a.as_struct();
-            let mut m = Map::new();
-            for (f, c) in fields.iter().zip(s.columns()) {
-                m.insert(f.name().clone(), json_of(c, i));
-            }
-            Value::Object(m)
-        }
-        t => panic!("unexpected type {t}"),
-    }
-}
-
-fn json_rows(batches: &[RecordBatch]) -> Vec<Value> {
-    let mut v = Vec::new();
-    for b in batches {
-        for i in 0..b.num_rows() {
-            let mut m = Map::new();
-            for (f, c) in b.schema().fields().iter().zip(b.columns()) {
-                m.insert(f.name().clone(), json_of(c, i));
-            }
-            v.push(Value::Object(m));
-        }
-    }
-    v
 }
 
 /// Arrow and Parquet read back with the same crates equal the JSON Lines
