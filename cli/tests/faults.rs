@@ -460,3 +460,41 @@ fn an_interrupt_leaves_whole_rows() {
     assert!(rows <= 20_000);
     let _ = std::fs::remove_dir_all(dir);
 }
+
+/// Fault 12: the benchmark scripts stop at a command that fails (a fast
+/// failure was timed as a fast run behind `|| true`); urilex's exit 1
+/// (invalid references found) is an answer, not a failure.
+#[test]
+fn bench_scripts_stop_on_a_failing_command() {
+    let dir = temp_dir("scripts");
+    let input = dir.join("in.txt");
+    std::fs::write(&input, "http://a/\n").unwrap();
+    let fake = |name: &str, code: i32| {
+        let p = dir.join(name);
+        std::fs::write(&p, format!("#!/bin/sh\nexit {code}\n")).unwrap();
+        let mut perm = std::fs::metadata(&p).unwrap().permissions();
+        std::os::unix::fs::PermissionsExt::set_mode(&mut perm, 0o755);
+        std::fs::set_permissions(&p, perm).unwrap();
+        p
+    };
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/../scripts/threads_cli.sh");
+    let run = |bin: &std::path::Path| {
+        std::process::Command::new("bash")
+            .args([script, input.to_str().unwrap(), "1", bin.to_str().unwrap()])
+            .output()
+            .unwrap()
+    };
+    let out = run(&fake("urilex-crashes", 101));
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("failed with status 101"));
+    let out = run(&fake("urilex-finds-invalid", 1));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(String::from_utf8_lossy(&out.stdout).contains("threads 1:"));
+    let out = run(&dir.join("no-such-binary"));
+    assert!(!out.status.success());
+    let _ = std::fs::remove_dir_all(dir);
+}
