@@ -17,6 +17,45 @@
 /// What went wrong, and at which byte of the line.
 pub type Fault = (&'static str, usize);
 
+/// The bytes a string's scan stops at: `"`, `\\` and the controls.
+static STOPS: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut c = 0;
+    while c < 0x20 {
+        t[c] = true;
+        c += 1;
+    }
+    t[b'"' as usize] = true;
+    t[b'\\' as usize] = true;
+    t
+};
+
+/// The first byte of `b` from `i` on that a string's scan stops at (or
+/// `b.len()`): eight bytes at a time as one word (no vector search's
+/// start-up: strings in logs are short), the rest by a table.
+#[inline]
+fn next_stop(b: &[u8], mut i: usize) -> usize {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    // The high bit of each byte that is zero in `x` (exact for the lowest
+    // such byte, which is the one used).
+    let zero = |x: u64| x.wrapping_sub(ONES) & !x & HIGH;
+    while let Some(word) = b.get(i..i + 8) {
+        let w = u64::from_le_bytes(word.try_into().unwrap_or([0; 8]));
+        let stops = (w.wrapping_sub(ONES * 0x20) & !w & HIGH)
+            | zero(w ^ (ONES * u64::from(b'"')))
+            | zero(w ^ (ONES * u64::from(b'\\')));
+        if stops != 0 {
+            return i + (stops.trailing_zeros() / 8) as usize;
+        }
+        i += 8;
+    }
+    while i < b.len() && !STOPS[b[i] as usize] {
+        i += 1;
+    }
+    i
+}
+
 /// `serde_json`'s nesting limit: its 128th level of arrays and objects is
 /// an error.
 const MAX_DEPTH: usize = 127;
@@ -112,19 +151,34 @@ impl Scan<'_> {
             if self.peek() != Some(b'"') {
                 return Err(("not JSON: expected a key", self.i));
             }
-            let mut key = std::mem::take(&mut self.key);
-            key.clear();
-            let r = self.string(Some(&mut key));
-            self.key = key;
-            r?;
+            // The key: its bytes in the line unless it has escapes (then
+            // unescaped into `self.key`); not looked at off the path.
+            let at = self.i;
+            let escaped = self.string(None)?;
+            let (mut exact_key, mut prefix) = (false, None);
+            if let Some(p) = path {
+                let b = self.b;
+                let key: &[u8] = if escaped {
+                    let end = self.i;
+                    let mut key = std::mem::take(&mut self.key);
+                    key.clear();
+                    self.i = at;
+                    let r = self.string(Some(&mut key));
+                    self.i = end;
+                    self.key = key;
+                    r?;
+                    &self.key
+                } else {
+                    &b[at + 1..self.i - 1]
+                };
+                exact_key = p == key;
+                if p.len() > key.len() && p.starts_with(key) && p[key.len()] == b'.' {
+                    prefix = Some((p, key.len()));
+                }
+            }
             self.expect(b':', "not JSON: expected ':'")?;
             self.ws();
-            let prefix = path.and_then(|p| {
-                let k = &self.key;
-                (p.len() > k.len() && p.starts_with(k) && p[k.len()] == b'.')
-                    .then_some((p, k.len()))
-            });
-            if path == Some(&self.key[..]) {
+            if exact_key {
                 exact = Some(self.i);
                 self.value(depth)?;
             } else if let Some((p, n)) = prefix {
@@ -162,7 +216,7 @@ impl Scan<'_> {
     fn value(&mut self, depth: usize) -> Result<(), Fault> {
         self.ws();
         match self.peek() {
-            Some(b'"') => self.string(None),
+            Some(b'"') => self.string(None).map(drop),
             Some(b'{') => self.object(None, depth + 1).map(drop),
             Some(b'[') => self.array(depth + 1),
             Some(b't') => self.literal(b"true"),
@@ -245,29 +299,30 @@ impl Scan<'_> {
     }
 
     /// At `"`: a string through its closing quote, unescaped into `out`
-    /// when given.
-    fn string(&mut self, mut out: Option<&mut Vec<u8>>) -> Result<(), Fault> {
+    /// when given; whether it had escapes.
+    fn string(&mut self, mut out: Option<&mut Vec<u8>>) -> Result<bool, Fault> {
         let start = self.i;
         self.i += 1;
+        let b = self.b;
+        let mut escaped = false;
         loop {
-            let rest = &self.b[self.i..];
-            let Some(k) = rest
-                .iter()
-                .position(|&c| c == b'"' || c == b'\\' || c < 0x20)
-            else {
+            // Up to a quote, a backslash or a control byte.
+            let from = self.i;
+            let i = next_stop(b, from);
+            let Some(&stop) = b.get(i) else {
                 return Err(("not JSON: unclosed string", start));
             };
             if let Some(o) = out.as_deref_mut() {
-                o.extend_from_slice(&rest[..k]);
+                o.extend_from_slice(&b[from..i]);
             }
-            self.i += k;
-            match rest[k] {
+            self.i = i;
+            match stop {
                 b'"' => {
                     self.i += 1;
-                    return Ok(());
+                    return Ok(escaped);
                 }
-                b'\\' => {}
-                _ => return Err(("not JSON: control character in a string", self.i)),
+                b'\\' => escaped = true,
+                _ => return Err(("not JSON: control character in a string", i)),
             }
             let at = self.i;
             let c = self.b.get(self.i + 1).copied();
@@ -429,5 +484,24 @@ mod tests {
             "b"
         );
         assert_eq!(get(r#"{"u":{"v":"a"},"u":{"w":1}}"#, "u.v").unwrap(), None);
+    }
+
+    /// The word-at-a-time scan stops where the table does, for every byte
+    /// at every place in a word.
+    #[test]
+    fn next_stop_agrees_with_the_table() {
+        for c in 0..=255u8 {
+            for at in 0..20 {
+                let mut b = vec![b'a'; 24];
+                b[at] = c;
+                b[at + 2] = 0xC3;
+                let want = (0..b.len())
+                    .find(|&k| STOPS[b[k] as usize])
+                    .unwrap_or(b.len());
+                for from in 0..=at {
+                    assert_eq!(next_stop(&b, from), want.max(from), "{c} {at} {from}");
+                }
+            }
+        }
     }
 }
