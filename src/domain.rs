@@ -294,7 +294,7 @@ mod tests {
     }
 
     /// The Public Suffix List's own test list (`tests/test_psl.txt` of
-    /// github.com/publicsuffix/list, public domain; copied to
+    /// github.com/publicsuffix/list at ffcfa83e, public domain; copied to
     /// `tests/data/psl/`): `checkPublicSuffix(host, registrable)` with the
     /// whole list. The one documented difference: a name whose last label
     /// the list does not know has no suffix here (the list's implicit `*`
