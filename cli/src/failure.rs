@@ -27,7 +27,7 @@ impl Failure {
             Err(Failure::Inputs) => ExitCode::from(2),
             Err(Failure::Status(c)) => ExitCode::from(c),
             Err(Failure::Message(m)) => {
-                eprintln!("urilex: {m}");
+                say(&m);
                 ExitCode::from(2)
             }
         }
@@ -42,4 +42,12 @@ impl From<io::Error> for Failure {
             Failure::Message(format!("write error: {e}"))
         }
     }
+}
+
+/// Writes `urilex: MESSAGE` on standard error. A standard error that cannot
+/// take it (a full disk, a closed pipe) loses the message, never the run:
+/// `eprintln!` would panic there.
+pub fn say(m: &dyn std::fmt::Display) {
+    use std::io::Write;
+    let _ = writeln!(io::stderr(), "urilex: {m}");
 }

@@ -74,7 +74,7 @@ pub fn for_each_chunk(
             }
             Item::Fault(m) => {
                 failed = true;
-                progress.suspend(|| eprintln!("urilex: {m}"));
+                progress.suspend(|| crate::failure::say(&m));
             }
         }
     }
@@ -161,6 +161,24 @@ pub fn is_stderr(file: &std::fs::File) -> bool {
         let _ = file;
         false
     }
+}
+
+/// Another handle of the regular file rows to `path` (standard output when
+/// `None`) go into, to cut it back after a failed write.
+pub fn output_handle(path: Option<&Path>) -> Option<std::fs::File> {
+    let file = match path {
+        Some(p) => std::fs::OpenOptions::new().write(true).open(p).ok()?,
+        None => {
+            #[cfg(unix)]
+            {
+                use std::os::fd::AsFd;
+                std::fs::File::from(io::stdout().as_fd().try_clone_to_owned().ok()?)
+            }
+            #[cfg(not(unix))]
+            return None;
+        }
+    };
+    file.metadata().ok()?.is_file().then_some(file)
 }
 
 /// Whether rows to `path` (standard output when `None`) go into a regular

@@ -10,23 +10,33 @@ pub type Hook = Box<dyn Fn() + Send>;
 
 /// Blocks SIGINT, SIGTERM and SIGHUP in the calling thread, and so in every
 /// thread it starts afterwards, and waits for them on a thread of its own,
-/// which runs `hook`, then ends the process by the signal. Call it before
-/// any other thread is started: a thread that does not block them would
-/// take the signal's default action at once.
+/// which runs `hook`, then ends the process by the signal. A signal this
+/// process was started ignoring (`nohup`'s SIGHUP, a background job's
+/// SIGINT) stays ignored. Call it before any other thread is started: a
+/// thread that does not block them would take the signal's default action
+/// at once.
 #[cfg(unix)]
 #[allow(unsafe_code)]
 pub fn on_interrupt(hook: Hook) {
-    // SAFETY: sigemptyset and sigaddset fill a sigset_t we own (zeroed, a
-    // valid value of the plain C struct); pthread_sigmask changes only this
-    // thread's mask, with a set that lives through the call and no old mask
-    // asked for (null is allowed).
+    // SAFETY: sigaction with a null new action only reads the signal's
+    // current one into `old`, a zeroed (valid) plain C struct we own;
+    // sigemptyset and sigaddset fill a sigset_t we own the same way;
+    // pthread_sigmask changes only this thread's mask, with a set that
+    // lives through the call and no old mask asked for (null is allowed).
     let set = unsafe {
         let mut set: libc::sigset_t = std::mem::zeroed();
         libc::sigemptyset(&mut set);
+        let mut any = false;
         for sig in [libc::SIGINT, libc::SIGTERM, libc::SIGHUP] {
-            libc::sigaddset(&mut set, sig);
+            let mut old: libc::sigaction = std::mem::zeroed();
+            let ignored = libc::sigaction(sig, std::ptr::null(), &mut old) == 0
+                && old.sa_sigaction == libc::SIG_IGN;
+            if !ignored {
+                libc::sigaddset(&mut set, sig);
+                any = true;
+            }
         }
-        if libc::pthread_sigmask(libc::SIG_BLOCK, &set, std::ptr::null_mut()) != 0 {
+        if !any || libc::pthread_sigmask(libc::SIG_BLOCK, &set, std::ptr::null_mut()) != 0 {
             return;
         }
         set
@@ -58,15 +68,29 @@ pub fn on_interrupt(_hook: Hook) {}
 /// A writer whose every `write` writes the whole buffer while holding
 /// `gate`: an interrupt hook that takes the gate waits for the chunk under
 /// way, so that a stream of whole chunks into a file ends on a whole one.
+/// With the `file` written to (another handle of it), a write that fails
+/// part way is cut off again: the file keeps the whole chunks before it.
 pub struct Gated<W> {
     pub inner: W,
     pub gate: std::sync::Arc<std::sync::Mutex<()>>,
+    pub file: Option<std::fs::File>,
 }
 
 impl<W: std::io::Write> std::io::Write for Gated<W> {
     fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
         let _held = self.gate.lock().unwrap_or_else(|p| p.into_inner());
-        self.inner.write_all(buf)?;
+        // Rows are written at the file's end: its length is where they start.
+        let before = self
+            .file
+            .as_ref()
+            .and_then(|f| f.metadata().ok())
+            .map(|m| m.len());
+        if let Err(e) = self.inner.write_all(buf) {
+            if let (Some(f), Some(len)) = (&self.file, before) {
+                let _ = f.set_len(len);
+            }
+            return Err(e);
+        }
         Ok(buf.len())
     }
     fn flush(&mut self) -> std::io::Result<()> {

@@ -95,7 +95,7 @@ fn main() -> ExitCode {
     let kernels = match urilex::kernel_family() {
         Ok(k) => k,
         Err(e) => {
-            eprintln!("urilex: {e}");
+            crate::failure::say(&e);
             return ExitCode::from(2);
         }
     };

@@ -410,20 +410,40 @@ fn a_write_error_leaves_whole_rows() {
         let out = std::fs::read(dir.join("out")).unwrap();
         let rows = whole_rows_prefix(&out);
         assert!(rows > 1000 && rows < 200_000, "{rows}");
+        // The same into the file standard error goes to (rows in order):
+        // whole rows, then the message if it fit.
+        let status = std::process::Command::new("sh")
+            .current_dir(&dir)
+            .arg("-c")
+            .arg(format!(
+                "trap '' XFSZ; ulimit -f 30000; '{bin}' parse --threads {threads} in.txt > out 2>&1"
+            ))
+            .status()
+            .unwrap();
+        assert_eq!(status.code(), Some(2), "threads {threads}, 2>&1");
+        let mut out = std::fs::read(dir.join("out")).unwrap();
+        if let Some(m) = out.windows(8).position(|w| w == b"urilex: ") {
+            assert!(out[m..].starts_with(b"urilex: write error"));
+            out.truncate(m);
+        }
+        let rows = whole_rows_prefix(&out);
+        assert!(rows > 1000 && rows < 200_000, "{rows}");
     }
     let _ = std::fs::remove_dir_all(dir);
 }
 
-/// Fault 2: an interrupt (SIGINT, SIGTERM) while rows go into a file
-/// leaves a prefix of whole rows, and the process ends by the signal.
-/// Whenever the signal comes (the assertion holds for any moment, even
-/// after the end), the file is whole rows from line 1.
+/// Fault 2: an interrupt (SIGTERM, SIGHUP; SIGINT takes the same way, but
+/// a background job of `sh -c` starts with it ignored, and ignored it
+/// stays) while rows go into a file leaves a prefix of whole rows, and the
+/// process ends by the signal. Whenever the signal comes (the assertion
+/// holds for any moment, even after the end), the file is whole rows from
+/// line 1.
 #[test]
 fn an_interrupt_leaves_whole_rows() {
     let dir = temp_dir("sigint");
     std::fs::write(dir.join("in.txt"), numbered_lines(300_000)).unwrap();
     let bin = env!("CARGO_BIN_EXE_urilex");
-    for (threads, sig, wait_ms) in [("2", "INT", 200), ("4", "TERM", 400), ("1", "INT", 300)] {
+    for (threads, sig, wait_ms) in [("2", "TERM", 200), ("4", "HUP", 400), ("1", "TERM", 300)] {
         let status = std::process::Command::new("sh")
             .current_dir(&dir)
             .arg("-c")
@@ -433,7 +453,7 @@ fn an_interrupt_leaves_whole_rows() {
             ))
             .status()
             .unwrap();
-        // 130 or 143 (the signal), or 0 if it was done first.
+        // 129 or 143 (the signal), or 0 if it was done first.
         let code = status.code().unwrap();
         assert!(code == 0 || code > 128, "{code}");
         let out = std::fs::read(dir.join("out")).unwrap();
@@ -442,20 +462,36 @@ fn an_interrupt_leaves_whole_rows() {
             assert_eq!(rows, 300_000);
         }
     }
+    // A signal the process was started ignoring (nohup's SIGHUP) stays
+    // ignored: the run goes on to its end.
+    let status = std::process::Command::new("sh")
+        .current_dir(&dir)
+        .arg("-c")
+        .arg(format!(
+            "trap '' HUP; '{bin}' parse --threads 2 in.txt > out & p=$!; \
+             sleep 0.1; kill -HUP $p; wait $p"
+        ))
+        .status()
+        .unwrap();
+    assert_eq!(status.code(), Some(0));
+    assert_eq!(
+        whole_rows_prefix(&std::fs::read(dir.join("out")).unwrap()),
+        300_000
+    );
     // Standard input held open: the rows so far are written as the lines
     // arrive, then the interrupt comes while the reader waits; the
-    // process ends by it (130), the rows whole.
+    // process ends by it (143), the rows whole.
     std::fs::write(dir.join("few.txt"), numbered_lines(20_000)).unwrap();
     let status = std::process::Command::new("sh")
         .current_dir(&dir)
         .arg("-c")
         .arg(format!(
             "timeout 20 sh -c 'cat few.txt; sleep 5' | '{bin}' parse --threads 2 > out & p=$!; \
-             sleep 2; kill -INT $p; wait $p"
+             sleep 2; kill -TERM $p; wait $p"
         ))
         .status()
         .unwrap();
-    assert_eq!(status.code(), Some(130));
+    assert_eq!(status.code(), Some(143));
     let rows = whole_rows_prefix(&std::fs::read(dir.join("out")).unwrap());
     assert!(rows <= 20_000);
     let _ = std::fs::remove_dir_all(dir);

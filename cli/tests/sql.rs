@@ -1,8 +1,14 @@
 //! `urilex sql` runs `urilex-sql` (the SQL crate's binary); without it, it
 //! says how to build it.
 
+/// The tests here copy the binary and run the copy: one at a time, since a
+/// copy still open for writing in the other test's forked child cannot be
+/// run ("text file busy").
+static COPY_AND_RUN: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
 #[test]
 fn sql_without_urilex_sql_says_how_to_build_it() {
+    let _one = COPY_AND_RUN.lock().unwrap_or_else(|p| p.into_inner());
     let dir = std::env::temp_dir().join(format!("urilex-nosql-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     // A copy of the binary alone in a folder, with an empty PATH: no
@@ -26,6 +32,7 @@ fn sql_without_urilex_sql_says_how_to_build_it() {
 /// says so.
 #[test]
 fn sql_passes_urilex_sqls_status_on() {
+    let _one = COPY_AND_RUN.lock().unwrap_or_else(|p| p.into_inner());
     let dir = std::env::temp_dir().join(format!("urilex-fakesql-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let bin = dir.join("urilex");

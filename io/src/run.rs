@@ -248,7 +248,7 @@ enum TextOut<'p, W> {
 
 /// What the writers of [`write_rows_at`] have written: chunks finish out
 /// of order, so the file may have later rows before a gap that an earlier
-/// chunk is still filling. [`Positions::stop`] (from any thread: an
+/// chunk is still filling. [`Positions::interrupt`] (from any thread: an
 /// interrupt) and a write error leave the file a prefix of whole rows: the
 /// writes under way finish, none starts after, and the file is cut where
 /// the first gap begins (no hole of NUL bytes, no row cut in half).
@@ -269,6 +269,8 @@ struct Written {
     /// Writes under way.
     busy: usize,
     stopped: bool,
+    /// Stopped for an interrupt: no writer goes on.
+    interrupted: bool,
 }
 
 impl Positions {
@@ -284,16 +286,23 @@ impl Positions {
         }
     }
 
-    /// Whether a write of `[at, at + len)` may start (none may after a
-    /// stop); the caller then writes and calls [`Positions::wrote`].
+    /// Whether a write may start (none may after a stop); the caller then
+    /// writes and calls [`Positions::wrote`]. After [`Positions::interrupt`]
+    /// the caller waits for good: the process is about to end by the
+    /// signal, and the run must neither write nor finish as if whole.
     fn claim(&self) -> bool {
-        match self.state.lock() {
+        let interrupted = match self.state.lock() {
             Ok(mut w) if !w.stopped => {
                 w.busy += 1;
-                true
+                return true;
             }
-            _ => false,
+            Ok(w) => w.interrupted,
+            Err(_) => return false,
+        };
+        while interrupted {
+            std::thread::park();
         }
+        false
     }
 
     fn wrote(&self, at: u64, len: u64, ok: bool) {
@@ -312,6 +321,17 @@ impl Positions {
             }
             self.idle.notify_all();
         }
+    }
+
+    /// [`Positions::stop`] for an interrupt, from any thread, for a process
+    /// about to end by the signal: a writer that would start a write after
+    /// it waits for good instead, so that the run never finishes as if it
+    /// had written everything.
+    pub fn interrupt(&self) -> io::Result<u64> {
+        if let Ok(mut w) = self.state.lock() {
+            w.interrupted = true;
+        }
+        self.stop()
     }
 
     /// Stops the run's writes: waits for those under way, then cuts the

@@ -120,7 +120,15 @@ pub(crate) fn cpu() -> Cpu {
     let c = chosen();
     if let Some(e) = &c.refused {
         static WARNED: std::sync::Once = std::sync::Once::new();
-        WARNED.call_once(|| eprintln!("urilex: warning: {e}; using {}", c.family));
+        WARNED.call_once(|| {
+            // Not eprintln!, which panics where standard error is closed.
+            use std::io::Write;
+            let _ = writeln!(
+                std::io::stderr(),
+                "urilex: warning: {e}; using {}",
+                c.family
+            );
+        });
     }
     c.cpu
 }

@@ -106,7 +106,7 @@ pub fn run_lines<S>(
                 }
                 urilex_io::run::Done::Fault(m) => {
                     failed = true;
-                    eprintln!("urilex: {m}");
+                    crate::failure::say(&m);
                 }
             }
             Ok(())

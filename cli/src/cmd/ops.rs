@@ -600,7 +600,7 @@ pub fn run(c: &Common, op: &dyn Operation) -> Result<(), Failure> {
                 }
                 Done::Fault(m) => {
                     failed_inputs = true;
-                    progress.suspend(|| eprintln!("urilex: {m}"));
+                    progress.suspend(|| crate::failure::say(&m));
                 }
             }
             Ok(())

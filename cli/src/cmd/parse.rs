@@ -95,7 +95,7 @@ pub fn run(a: Args) -> Result<(), Failure> {
     let header = a.header || format == Format::Csv;
     let mut on_fault = |m: &str| {
         failed = true;
-        progress.borrow_mut().suspend(|| eprintln!("urilex: {m}"));
+        progress.borrow_mut().suspend(|| crate::failure::say(&m));
     };
     let mut on_progress = |n: u64| progress.borrow_mut().inc(n);
     // Text rows into a regular file go to their offsets from several
@@ -113,7 +113,7 @@ pub fn run(a: Args) -> Result<(), Failure> {
             let positions = std::sync::Arc::new(Positions::new());
             let p = positions.clone();
             crate::interrupt::on_interrupt(Box::new(move || {
-                let _ = p.stop();
+                let _ = p.interrupt();
             }));
             let r = write_rows_at(
                 &a.inputs.files,
@@ -148,7 +148,11 @@ pub fn run(a: Args) -> Result<(), Failure> {
                     // Held until the process ends.
                     std::mem::forget(_held);
                 }));
-                out = Box::new(crate::interrupt::Gated { inner: out, gate });
+                out = Box::new(crate::interrupt::Gated {
+                    inner: out,
+                    gate,
+                    file: crate::input::output_handle(a.format.output.as_deref()),
+                });
             }
             write_rows(
                 &a.inputs.files,

@@ -117,7 +117,7 @@ pub fn run(a: Args) -> Result<(), Failure> {
                 }
                 urilex_io::run::Done::Fault(m) => {
                     failed = true;
-                    eprintln!("urilex: {m}");
+                    crate::failure::say(&m);
                 }
             }
             Ok(())

@@ -131,7 +131,7 @@ pub fn run(a: Args) -> Result<(), Failure> {
                     Ok(t) => tally.add(&t),
                     Err(m) => {
                         failed = true;
-                        eprintln!("urilex: {m}");
+                        crate::failure::say(&m);
                     }
                 }
                 Ok(())
@@ -158,7 +158,7 @@ pub fn run(a: Args) -> Result<(), Failure> {
                     urilex_io::run::Done::Rows(t, _) => tally.add(&t),
                     urilex_io::run::Done::Fault(m) => {
                         failed = true;
-                        eprintln!("urilex: {m}");
+                        crate::failure::say(&m);
                     }
                 }
                 Ok(())
