@@ -299,8 +299,10 @@ impl Positions {
             Ok(w) => w.interrupted,
             Err(_) => return false,
         };
-        while interrupted {
-            std::thread::park();
+        if interrupted {
+            loop {
+                std::thread::park();
+            }
         }
         false
     }
