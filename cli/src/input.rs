@@ -181,28 +181,6 @@ pub fn output_handle(path: Option<&Path>) -> Option<std::fs::File> {
     file.metadata().ok()?.is_file().then_some(file)
 }
 
-/// Whether rows to `path` (standard output when `None`) go into a regular
-/// file, where an interrupt must leave whole rows.
-pub fn to_regular_file(path: Option<&Path>) -> bool {
-    match path {
-        Some(_) => true,
-        None => {
-            #[cfg(unix)]
-            {
-                use std::os::fd::AsFd;
-                io::stdout()
-                    .as_fd()
-                    .try_clone_to_owned()
-                    .ok()
-                    .and_then(|fd| std::fs::File::from(fd).metadata().ok())
-                    .is_some_and(|m| m.is_file())
-            }
-            #[cfg(not(unix))]
-            false
-        }
-    }
-}
-
 /// Where text rows go when the output is a regular file: the file (its
 /// own handle), and the offset the rows start at.
 pub struct FileOut {

@@ -68,26 +68,22 @@ pub fn on_interrupt(_hook: Hook) {}
 /// A writer whose every `write` writes the whole buffer while holding
 /// `gate`: an interrupt hook that takes the gate waits for the chunk under
 /// way, so that a stream of whole chunks into a file ends on a whole one.
-/// With the `file` written to (another handle of it), a write that fails
-/// part way is cut off again: the file keeps the whole chunks before it.
+/// A write that fails part way is cut off again through `file` (another
+/// handle of the file written to): the file keeps the whole chunks before.
 pub struct Gated<W> {
     pub inner: W,
     pub gate: std::sync::Arc<std::sync::Mutex<()>>,
-    pub file: Option<std::fs::File>,
+    pub file: std::fs::File,
 }
 
 impl<W: std::io::Write> std::io::Write for Gated<W> {
     fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
         let _held = self.gate.lock().unwrap_or_else(|p| p.into_inner());
         // Rows are written at the file's end: its length is where they start.
-        let before = self
-            .file
-            .as_ref()
-            .and_then(|f| f.metadata().ok())
-            .map(|m| m.len());
+        let before = self.file.metadata().map(|m| m.len());
         if let Err(e) = self.inner.write_all(buf) {
-            if let (Some(f), Some(len)) = (&self.file, before) {
-                let _ = f.set_len(len);
+            if let Ok(len) = before {
+                let _ = self.file.set_len(len);
             }
             return Err(e);
         }

@@ -4,17 +4,16 @@
 
 mod common;
 
-fn urilex(args: &[&str], stdin: &[u8]) -> (i32, Vec<u8>, String) {
-    common::run_in(
-        Some(concat!(env!("CARGO_MANIFEST_DIR"), "/..")),
-        args,
-        stdin,
-    )
-}
+use common::{text, urilex};
 
-fn text(args: &[&str], stdin: &str) -> (i32, String, String) {
-    let (c, o, e) = urilex(args, stdin.as_bytes());
-    (c, String::from_utf8(o).expect("UTF-8 output"), e)
+/// `sh -c SCRIPT` in `dir`: its exit status.
+fn sh(dir: &std::path::Path, script: &str) -> std::process::ExitStatus {
+    std::process::Command::new("sh")
+        .current_dir(dir)
+        .arg("-c")
+        .arg(script)
+        .status()
+        .unwrap()
 }
 
 fn temp_dir(name: &str) -> std::path::PathBuf {
@@ -133,6 +132,19 @@ fn extract_bounds_a_line_without_breaks() {
     let got: Vec<&str> = std::str::from_utf8(&out).unwrap().lines().collect();
     assert_eq!(got.len(), want.len());
     assert!(got.iter().zip(&want).all(|(g, w)| g == w));
+    // Memory stays bounded: 300 MB on one line through a pipe, under a
+    // 400 MB address-space limit (the whole line held, as before the fix,
+    // aborts there: measured with the earlier binary, 0 hits).
+    let bin = env!("CARGO_BIN_EXE_urilex");
+    let out = std::process::Command::new("sh")
+        .arg("-c")
+        .arg(format!(
+            "ulimit -v 400000; yes 'word http://h.example/p.' | tr -d '\\n' | head -c 300000000 \
+             | '{bin}' extract --only-uri --max-line-bytes 1000000 | wc -l"
+        ))
+        .output()
+        .unwrap();
+    assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), "12500000");
     // Offsets are the input's, whatever piece a hit was found in.
     let (_, rows, _) = urilex(&["extract", "--max-line-bytes", "100000"], text.as_bytes());
     let rows = json_rows(std::str::from_utf8(&rows).unwrap());
@@ -349,14 +361,10 @@ fn rows_and_messages_in_one_file() {
     std::fs::write(dir.join("b.txt"), "http://b/\n").unwrap();
     let bin = env!("CARGO_BIN_EXE_urilex");
     for threads in ["1", "2"] {
-        let status = std::process::Command::new("sh")
-            .current_dir(&dir)
-            .arg("-c")
-            .arg(format!(
-                "'{bin}' parse --threads {threads} a.txt missing.txt b.txt > out 2>&1"
-            ))
-            .status()
-            .unwrap();
+        let status = sh(
+            &dir,
+            &format!("'{bin}' parse --threads {threads} a.txt missing.txt b.txt > out 2>&1"),
+        );
         assert_eq!(status.code(), Some(2));
         let out = std::fs::read_to_string(dir.join("out")).unwrap();
         let lines: Vec<&str> = out.lines().collect();
@@ -372,14 +380,10 @@ fn rows_and_messages_in_one_file() {
             assert_eq!(v["line"], k as u64 + 1);
         }
         // The same with -o naming the file standard error goes to.
-        let status = std::process::Command::new("sh")
-            .current_dir(&dir)
-            .arg("-c")
-            .arg(format!(
-                "'{bin}' parse --threads {threads} -o out2 a.txt missing.txt b.txt 2>>out2"
-            ))
-            .status()
-            .unwrap();
+        let status = sh(
+            &dir,
+            &format!("'{bin}' parse --threads {threads} -o out2 a.txt missing.txt b.txt 2>>out2"),
+        );
         assert_eq!(status.code(), Some(2));
         let out2 = std::fs::read_to_string(dir.join("out2")).unwrap();
         assert!(out2 == out, "-o: {} bytes, not {}", out2.len(), out.len());
@@ -398,28 +402,24 @@ fn a_write_error_leaves_whole_rows() {
     for threads in ["1", "2", "4"] {
         // 30,000 blocks of 512 or 1,024 bytes (the shell's): inside the
         // rows (about 40 MB), past the first chunks' (4 MB each).
-        let status = std::process::Command::new("sh")
-            .current_dir(&dir)
-            .arg("-c")
-            .arg(format!(
+        let status = sh(
+            &dir,
+            &format!(
                 "trap '' XFSZ; ulimit -f 30000; '{bin}' parse --threads {threads} in.txt > out"
-            ))
-            .status()
-            .unwrap();
+            ),
+        );
         assert_eq!(status.code(), Some(2), "threads {threads}");
         let out = std::fs::read(dir.join("out")).unwrap();
         let rows = whole_rows_prefix(&out);
         assert!(rows > 1000 && rows < 200_000, "{rows}");
         // The same into the file standard error goes to (rows in order):
         // whole rows, then the message if it fit.
-        let status = std::process::Command::new("sh")
-            .current_dir(&dir)
-            .arg("-c")
-            .arg(format!(
+        let status = sh(
+            &dir,
+            &format!(
                 "trap '' XFSZ; ulimit -f 30000; '{bin}' parse --threads {threads} in.txt > out 2>&1"
-            ))
-            .status()
-            .unwrap();
+            ),
+        );
         assert_eq!(status.code(), Some(2), "threads {threads}, 2>&1");
         let mut out = std::fs::read(dir.join("out")).unwrap();
         if let Some(m) = out.windows(8).position(|w| w == b"urilex: ") {
@@ -444,15 +444,13 @@ fn an_interrupt_leaves_whole_rows() {
     std::fs::write(dir.join("in.txt"), numbered_lines(300_000)).unwrap();
     let bin = env!("CARGO_BIN_EXE_urilex");
     for (threads, sig, wait_ms) in [("2", "TERM", 200), ("4", "HUP", 400), ("1", "TERM", 300)] {
-        let status = std::process::Command::new("sh")
-            .current_dir(&dir)
-            .arg("-c")
-            .arg(format!(
+        let status = sh(
+            &dir,
+            &format!(
                 "'{bin}' parse --threads {threads} in.txt > out & p=$!; \
                  sleep 0.{wait_ms}; kill -{sig} $p; wait $p"
-            ))
-            .status()
-            .unwrap();
+            ),
+        );
         // 129 or 143 (the signal), or 0 if it was done first.
         let code = status.code().unwrap();
         assert!(code == 0 || code > 128, "{code}");
@@ -464,15 +462,13 @@ fn an_interrupt_leaves_whole_rows() {
     }
     // A signal the process was started ignoring (nohup's SIGHUP) stays
     // ignored: the run goes on to its end.
-    let status = std::process::Command::new("sh")
-        .current_dir(&dir)
-        .arg("-c")
-        .arg(format!(
+    let status = sh(
+        &dir,
+        &format!(
             "trap '' HUP; '{bin}' parse --threads 2 in.txt > out & p=$!; \
              sleep 0.1; kill -HUP $p; wait $p"
-        ))
-        .status()
-        .unwrap();
+        ),
+    );
     assert_eq!(status.code(), Some(0));
     assert_eq!(
         whole_rows_prefix(&std::fs::read(dir.join("out")).unwrap()),
@@ -482,15 +478,13 @@ fn an_interrupt_leaves_whole_rows() {
     // arrive, then the interrupt comes while the reader waits; the
     // process ends by it (143), the rows whole.
     std::fs::write(dir.join("few.txt"), numbered_lines(20_000)).unwrap();
-    let status = std::process::Command::new("sh")
-        .current_dir(&dir)
-        .arg("-c")
-        .arg(format!(
+    let status = sh(
+        &dir,
+        &format!(
             "timeout 20 sh -c 'cat few.txt; sleep 5' | '{bin}' parse --threads 2 > out & p=$!; \
              sleep 2; kill -TERM $p; wait $p"
-        ))
-        .status()
-        .unwrap();
+        ),
+    );
     assert_eq!(status.code(), Some(143));
     let rows = whole_rows_prefix(&std::fs::read(dir.join("out")).unwrap());
     assert!(rows <= 20_000);

@@ -8,18 +8,7 @@ mod common;
 use std::collections::BTreeMap;
 use std::io::Write;
 
-fn urilex(args: &[&str], stdin: &[u8]) -> (i32, Vec<u8>, String) {
-    common::run_in(
-        Some(concat!(env!("CARGO_MANIFEST_DIR"), "/..")),
-        args,
-        stdin,
-    )
-}
-
-fn text(args: &[&str], stdin: &str) -> (i32, String, String) {
-    let (c, o, e) = urilex(args, stdin.as_bytes());
-    (c, String::from_utf8(o).expect("UTF-8 output"), e)
-}
+use common::{text, urilex};
 
 /// RFC 3986 section 1.1.2's examples.
 const EXAMPLES: &str = "ftp://ftp.is.co.za/rfc/rfc1808.txt

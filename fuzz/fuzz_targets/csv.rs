@@ -81,11 +81,7 @@ fn ends(pieces: &[&[u8]]) -> Vec<usize> {
     let mut ends = Vec::new();
     let mut base = 0;
     for p in pieces {
-        let mut at = 0;
-        while let Some(e) = q.next_end(&p[at..]) {
-            ends.push(base + at + e);
-            at += e + 1;
-        }
+        ends.extend(q.ends(p).map(|e| base + e));
         base += p.len();
     }
     ends

@@ -24,12 +24,6 @@ pub struct Quotes {
     field_start: bool,
 }
 
-impl Default for Quotes {
-    fn default() -> Self {
-        Quotes::RECORD_START
-    }
-}
-
 impl Quotes {
     /// At the start of a record.
     pub const RECORD_START: Quotes = Quotes {
@@ -38,10 +32,16 @@ impl Quotes {
         field_start: true,
     };
 
-    /// Whether the bytes so far leave a quoted field open (at the end of
-    /// the input, the record's quote is never closed).
-    pub fn in_quotes(&self) -> bool {
-        self.quoted && !self.pending
+    /// Every record end (the index of its LF) in `buf`, read as the bytes
+    /// that follow those already scanned; the state after the last one (or
+    /// after all of `buf`) is left in `self`.
+    pub fn ends<'a>(&'a mut self, buf: &'a [u8]) -> impl Iterator<Item = usize> + 'a {
+        let mut at = 0;
+        std::iter::from_fn(move || {
+            let end = at + self.next_end(&buf[at..])?;
+            at = end + 1;
+            Some(end)
+        })
     }
 
     /// The index in `buf` of the LF that ends the current record, reading
@@ -95,12 +95,13 @@ impl Quotes {
                 *self = Quotes::RECORD_START;
                 return Some(p);
             }
-            // Every byte from `i` to `p` was read outside quotes, so the
-            // one before `p` (if in `buf`) says whether a field starts.
+            // Every byte from `i` to `p` was read outside quotes (and none
+            // is an LF), so the one before `p` (if in `buf`) says whether a
+            // field starts.
             let starts = if p == 0 {
                 self.field_start
             } else {
-                matches!(buf[p - 1], b',' | b'\n')
+                buf[p - 1] == b','
             };
             if starts {
                 self.quoted = true;
@@ -252,11 +253,7 @@ mod tests {
             let mut ends = Vec::new();
             let mut base = 0;
             for p in pieces {
-                let mut at = 0;
-                while let Some(e) = q.next_end(&p[at..]) {
-                    ends.push(base + at + e);
-                    at += e + 1;
-                }
+                ends.extend(q.ends(p).map(|e| base + e));
                 base += p.len();
             }
             ends

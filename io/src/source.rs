@@ -630,17 +630,14 @@ fn cut(rest: &[u8], opts: &ReadOptions) -> Cut {
         // Record ends (LFs outside quoted fields) before and after `size`.
         let mut start = 0;
         let mut end = None;
-        let mut at = 0;
         let mut quotes = Quotes::RECORD_START;
-        while let Some(e) = quotes.next_end(&rest[at..]) {
-            let i = at + e;
+        for i in quotes.ends(rest) {
             if i < size {
                 start = i + 1;
             } else {
                 end = Some(i);
                 break;
             }
-            at = i + 1;
         }
         (start, end)
     } else {
@@ -667,12 +664,9 @@ fn last_record_end(buf: &[u8], csv: bool) -> usize {
     if !csv {
         return memchr::memrchr(b'\n', buf).map_or(0, |i| i + 1);
     }
-    let mut last = 0;
     let mut quotes = Quotes::RECORD_START;
-    while let Some(e) = quotes.next_end(&buf[last..]) {
-        last += e + 1;
-    }
-    last
+    let last = quotes.ends(buf).last();
+    last.map_or(0, |e| e + 1)
 }
 
 /// Just past the first record end in `buf`, for a record whose bytes so
@@ -695,20 +689,20 @@ fn first_overlong(buf: &[u8], opts: &ReadOptions) -> Option<Range<usize>> {
     if buf.len() <= opts.max_record_bytes {
         return None;
     }
-    let mut start = 0;
     let mut quotes = Quotes::RECORD_START;
-    loop {
-        let e = if opts.csv_quotes {
-            quotes.next_end(&buf[start..])
-        } else {
-            memchr::memchr(b'\n', &buf[start..])
-        };
-        let i = start + e?;
+    let ends: Box<dyn Iterator<Item = usize>> = if opts.csv_quotes {
+        Box::new(quotes.ends(buf))
+    } else {
+        Box::new(memchr::memchr_iter(b'\n', buf))
+    };
+    let mut start = 0;
+    for i in ends {
         if i - start > opts.max_record_bytes {
             return Some(start..i);
         }
         start = i + 1;
     }
+    None
 }
 
 /// How many LFs `bytes` holds.

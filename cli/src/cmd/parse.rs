@@ -5,7 +5,7 @@ use crate::args::{
     syntax_parser, use_threads, Format, FormatArg, InputsArg, ProfileArg, ThreadsArg,
 };
 use crate::failure::Failure;
-use crate::input::{file_output, for_each_chunk, output, to_regular_file, LongLines, Progress};
+use crate::input::{file_output, for_each_chunk, output, LongLines, Progress};
 use crate::output::{write_json, Columns};
 use std::io::{self, BufWriter, Write};
 use urilex::{Parser, Profile, Syntax};
@@ -138,9 +138,10 @@ pub fn run(a: Args) -> Result<(), Failure> {
         }
         None => {
             let mut out = output(a.format.output.as_deref(), binary)?;
-            if !binary && to_regular_file(a.format.output.as_deref()) {
-                // An interrupt waits for the chunk being written: the file
-                // ends on a whole row.
+            // Into a regular file, an interrupt waits for the chunk being
+            // written, and a failed write is cut back: whole rows.
+            let file = crate::input::output_handle(a.format.output.as_deref());
+            if let (false, Some(file)) = (binary, file) {
                 let gate = std::sync::Arc::new(std::sync::Mutex::new(()));
                 let g = gate.clone();
                 crate::interrupt::on_interrupt(Box::new(move || {
@@ -151,7 +152,7 @@ pub fn run(a: Args) -> Result<(), Failure> {
                 out = Box::new(crate::interrupt::Gated {
                     inner: out,
                     gate,
-                    file: crate::input::output_handle(a.format.output.as_deref()),
+                    file,
                 });
             }
             write_rows(

@@ -31,3 +31,20 @@ pub fn run_in(dir: Option<&str>, args: &[&str], stdin: &[u8]) -> (i32, Vec<u8>, 
         String::from_utf8_lossy(&out.stderr).into_owned(),
     )
 }
+
+/// `urilex ARGS` in the repository's root (where `samples/` are).
+#[allow(dead_code)]
+pub fn urilex(args: &[&str], stdin: &[u8]) -> (i32, Vec<u8>, String) {
+    run_in(
+        Some(concat!(env!("CARGO_MANIFEST_DIR"), "/..")),
+        args,
+        stdin,
+    )
+}
+
+/// [`urilex`] with text in and out.
+#[allow(dead_code)]
+pub fn text(args: &[&str], stdin: &str) -> (i32, String, String) {
+    let (c, o, e) = urilex(args, stdin.as_bytes());
+    (c, String::from_utf8(o).expect("UTF-8 output"), e)
+}
