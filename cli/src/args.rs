@@ -87,20 +87,26 @@ pub enum TextFormat {
     Tsv,
 }
 
+/// `--input`'s help, from the formats' registry.
+fn input_help() -> String {
+    let mut h = String::from(
+        "Where the references are in each record (gzip and zstd inputs are read transparently):",
+    );
+    for r in urilex_io::format::DECODERS {
+        h.push_str(&format!("\n  {}: {}", r.usage(), r.about));
+    }
+    h
+}
+
 /// The input files and how to read them.
 #[derive(clap::Args, Clone)]
 pub struct InputsArg {
-    /// Where the references are in each record: `lines` (one per line),
-    /// `common` or `combined` (Apache/nginx access logs: the request
-    /// target, and the referer), `jsonl:FIELD` (a dotted path into each
-    /// JSON object, e.g. `url.original`), `tsv:COL` or `csv:COL` (a column
-    /// by 1-based number, or by header name). gzip and zstd inputs are
-    /// read transparently.
     #[arg(long = "input", value_name = "FORMAT", default_value = "lines",
+          help = input_help(),
           value_parser = |s: &str| s.parse::<urilex_io::format::InputFormat>())]
     pub input: urilex_io::format::InputFormat,
-    /// Which reference of an access log line: the request target, the
-    /// referer (combined), or both as two sets of columns (the referer's
+    /// Which reference of a request log's record: the request target, the
+    /// referer (combined, w3c), or both as two sets of columns (the referer's
     /// prefixed `referer_`).
     #[arg(long, value_enum, default_value_t = FieldArg::Target)]
     pub field: FieldArg,
@@ -121,14 +127,17 @@ pub enum FieldArg {
 impl InputsArg {
     /// The extractor for these flags, values parsed with `syntax`.
     pub fn extractor(&self, syntax: Syntax) -> Result<urilex_io::format::Extractor, String> {
-        use urilex_io::format::{InputFormat, LogField};
+        use urilex_io::format::LogField;
         let field = match self.field {
             FieldArg::Target => LogField::Target,
             FieldArg::Referer => LogField::Referer,
             FieldArg::Both => LogField::Both,
         };
-        if field != LogField::Target && self.input != InputFormat::Combined {
-            return Err("--field referer and --field both need --input combined".into());
+        if field != LogField::Target && !self.input.decoder().has_referer() {
+            return Err(format!(
+                "--field referer and --field both need an input with referers ({})",
+                urilex_io::format::with_referers().join(", ")
+            ));
         }
         Ok(urilex_io::format::Extractor {
             format: self.input.clone(),

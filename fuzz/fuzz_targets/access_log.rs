@@ -19,7 +19,7 @@ mod common;
 use arbitrary::Arbitrary;
 use libfuzzer_sys::fuzz_target;
 use serde_json::Value;
-use urilex_io::format::{InputFormat, LogField};
+use urilex_io::format::LogField;
 
 #[derive(Arbitrary, Debug)]
 struct Entry {
@@ -132,9 +132,9 @@ fuzz_target!(|case: Case| {
     }
     let file = common::file("access.log", &log);
     let input = if case.combined {
-        InputFormat::Combined
+        common::input("combined")
     } else {
-        InputFormat::Common
+        common::input("common")
     };
     let mut first: Option<Vec<Value>> = None;
     for threads in [1, 2] {

@@ -15,7 +15,7 @@ mod common;
 use arbitrary::Arbitrary;
 use libfuzzer_sys::fuzz_target;
 use std::io::Write;
-use urilex_io::format::InputFormat;
+
 use urilex_io::source::{Item, ReadOptions, Reader};
 
 #[derive(Arbitrary, Debug)]
@@ -90,7 +90,7 @@ fuzz_target!(|case: Case| {
     }
 
     // The pipeline: a row per line of the text read, then the fault.
-    let mut run = common::Run::new(InputFormat::Lines);
+    let mut run = common::Run::new(common::input("lines"));
     run.chunk = 1 + case.chunk as usize;
     let (rows, f) = common::rows(&run, &[file]);
     assert_eq!(f.len(), faults);

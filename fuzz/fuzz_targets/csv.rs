@@ -19,7 +19,7 @@ mod common;
 use arbitrary::Arbitrary;
 use libfuzzer_sys::fuzz_target;
 use urilex_io::delimited::{csv_header, csv_records, Quotes};
-use urilex_io::format::{ColumnRef, InputFormat};
+
 use urilex_io::source::{Item, ReadOptions, Reader};
 
 #[derive(Arbitrary, Debug)]
@@ -126,7 +126,7 @@ fuzz_target!(|case: Case| {
     assert_eq!(chunked, whole);
 
     // One row per record, numbered by its first line.
-    let mut run = common::Run::new(InputFormat::Csv(ColumnRef::Number(0)));
+    let mut run = common::Run::new(common::input("csv:1"));
     run.chunk = 1 + case.chunk as usize;
     run.threads = if case.threads { 2 } else { 1 };
     let (rows, faults) = common::rows(&run, &[path]);

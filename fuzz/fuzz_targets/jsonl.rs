@@ -20,7 +20,6 @@ mod common;
 use arbitrary::Arbitrary;
 use libfuzzer_sys::fuzz_target;
 use serde_json::Value;
-use urilex_io::format::InputFormat;
 
 #[derive(Arbitrary, Debug)]
 enum Gen {
@@ -189,7 +188,7 @@ fuzz_target!(|input: (Line, u8)| {
     text.extend_from_slice(&bytes);
     text.push(b'\n');
     let f = common::file("in.jsonl", &text);
-    let run = common::Run::new(InputFormat::Jsonl(path.to_string()));
+    let run = common::Run::new(common::input(&format!("jsonl:{path}")));
     let (rows, _) = common::rows(&run, &[f]);
     assert_eq!(rows.len(), 3);
     for k in [0, 2] {

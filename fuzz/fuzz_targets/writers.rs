@@ -12,8 +12,8 @@ mod readback;
 
 use arbitrary::Arbitrary;
 use libfuzzer_sys::fuzz_target;
-use urilex_io::format::InputFormat;
-use urilex_io::run::{write_rows_at, OutputFormat, Positions};
+
+use urilex_io::run::{FileAt, OutputFormat, Pipeline, Positions, Report, RowOutput};
 
 #[derive(Arbitrary, Debug)]
 struct Case {
@@ -40,13 +40,13 @@ fuzz_target!(|case: Case| {
     }
     let file = common::file("in.txt", &text);
     let files = [file];
-    let mut run = common::Run::new(InputFormat::Lines);
+    let mut run = common::Run::new(common::input("lines"));
     run.chunk = 1 + case.chunk as usize;
     run.threads = 1 + case.threads as usize % 4;
     if case.all_fields {
         run.fields = Some("all");
     }
-    let mut one = common::Run::new(InputFormat::Lines);
+    let mut one = common::Run::new(common::input("lines"));
     one.fields = run.fields;
     for format in [OutputFormat::Jsonl, OutputFormat::Tsv, OutputFormat::Csv] {
         // In order, one thread, one chunk: the reference bytes.
@@ -58,22 +58,28 @@ fuzz_target!(|case: Case| {
         let out = common::file("out.txt", &vec![b'#'; start as usize]);
         let f = std::fs::OpenOptions::new().write(true).open(&out).unwrap();
         let (engine, schema) = run.engine();
-        let (summary, end) = write_rows_at(
-            &files,
-            run.read(),
-            &engine,
-            &schema,
+        let pipeline = Pipeline {
+            files: &files,
+            read: run.read(),
+            engine: &engine,
+            threads: run.threads,
+        };
+        let rows = RowOutput {
+            schema: &schema,
             format,
-            format == OutputFormat::Csv,
-            run.threads,
-            f,
+            header: format == OutputFormat::Csv,
+        };
+        let at = FileAt {
+            file: f,
             start,
-            1 + case.writers as usize % 4,
-            &Positions::new(),
-            &mut |m| panic!("{m}"),
-            &mut |_| {},
-        )
-        .unwrap();
+            writers: 1 + case.writers as usize % 4,
+            positions: &Positions::new(),
+        };
+        let report = Report {
+            fault: &mut |m| panic!("{m}"),
+            progress: &mut |_| {},
+        };
+        let (summary, end) = pipeline.write_at(rows, at, report).unwrap();
         let got = std::fs::read(&out).unwrap();
         assert_eq!(end, got.len() as u64);
         assert!(got[start as usize..] == want[..], "{format:?}: at offsets");

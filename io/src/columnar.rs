@@ -5,7 +5,7 @@
 //! List of Utf8); `port_number` UInt16; kinds, target forms, rules and
 //! error kinds dictionary-encoded; `error` a Struct of kind, part, index
 //! (UInt64), rule, message and raw (Binary: the reference's bytes when
-//! they are not UTF-8); carried `status` UInt16 and `bytes` UInt64. Text
+//! they are not UTF-8); carried numbers (`status`, `bytes`) UInt16 or UInt64. Text
 //! that is not UTF-8 (an input, a carried field) has U+FFFD for each bad
 //! sequence, as in JSON; `error.raw` keeps the bytes.
 //!
@@ -13,6 +13,7 @@
 //! columns (the expensive part) into column chunks; the writer only
 //! appends them to the file, in order.
 
+use crate::format::CarriedKind;
 use crate::rows::ChunkRows;
 use crate::rows::Value;
 use crate::schema::{Cell, Column, ErrorCell, Schema};
@@ -66,8 +67,8 @@ pub fn arrow_schema(schema: &Schema) -> SchemaRef {
                 }
                 Column::PortNumber(_) => DataType::UInt16,
                 Column::Error(_) => DataType::Struct(error_fields()),
-                Column::Carried(_, crate::format::Carried::Status) => DataType::UInt16,
-                Column::Carried(_, crate::format::Carried::Bytes) => DataType::UInt64,
+                Column::Carried(_, c) if c.kind == CarriedKind::U16 => DataType::UInt16,
+                Column::Carried(_, c) if c.kind == CarriedKind::U64 => DataType::UInt64,
                 _ => DataType::Utf8,
             };
             Field::new(n, t, true)

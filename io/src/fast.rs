@@ -8,8 +8,7 @@
 //! a profile whose parts are not all in the record, a column this does not
 //! know) takes the general path of [`crate::schema::Schema::cells`].
 
-use crate::schema::{Column, Schema};
-use crate::text::TextFormat;
+use crate::schema::{Column, Schema, TextFormat};
 use urilex::{Component, Entry, HostKind};
 
 /// A fixed piece of text (at most 48 bytes), padded for block copies.
@@ -287,8 +286,24 @@ fn copy(row: &mut [u8], pos: usize, src: &[u8], s: usize, e: usize) -> usize {
 
 #[inline(always)]
 fn digits(row: &mut [u8], pos: usize, n: u64) -> usize {
-    let (buf, i) = crate::text::decimal(n);
+    let (buf, i) = decimal(n);
     let len = buf.len() - i;
     row[pos..pos + len].copy_from_slice(&buf[i..]);
     pos + len
+}
+
+/// The decimal digits of `n`: a buffer and where they start in it.
+#[inline(always)]
+pub(crate) fn decimal(mut n: u64) -> ([u8; 20], usize) {
+    let mut buf = [0u8; 20];
+    let mut i = buf.len();
+    loop {
+        i -= 1;
+        buf[i] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    (buf, i)
 }

@@ -13,6 +13,7 @@
 //! - [`text`] and [`columnar`]: JSON Lines, TSV, CSV, Arrow IPC and
 //!   Parquet writers;
 //! - [`pipeline`]: chunks across threads, outputs in input order;
+//! - [`tally`]: `--unique` and `--count`, per worker, merged at the end;
 //! - `column` (feature `column`): URI functions over Arrow string columns.
 //!
 //! Every record gives exactly one row, in order; a record that does not
@@ -34,4 +35,5 @@ pub mod run;
 pub mod schema;
 pub mod source;
 pub mod table;
+pub mod tally;
 pub mod text;

@@ -8,8 +8,53 @@
 //! `\xHH`. Each quoted field is unescaped before it is read, so a target
 //! holds the bytes the client sent.
 
-use crate::format::TargetForm;
 use std::ops::Range;
+use urilex::Syntax;
+
+/// The form of a request target (RFC 9112 section 3.2).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TargetForm {
+    /// `absolute-path [ "?" query ]`.
+    Origin,
+    /// An absolute URI.
+    Absolute,
+    /// `host:port`, after CONNECT.
+    Authority,
+    /// `*`, after OPTIONS.
+    Asterisk,
+}
+
+impl TargetForm {
+    /// The names, in the order of the variants.
+    pub const NAMES: [&'static str; 4] = ["origin", "absolute", "authority", "asterisk"];
+    /// Its name in rows.
+    pub fn as_str(self) -> &'static str {
+        Self::NAMES[self as usize]
+    }
+    /// The grammar entry the target is parsed with.
+    pub fn syntax(self) -> Option<Syntax> {
+        match self {
+            TargetForm::Origin => Some(Syntax::OriginForm),
+            TargetForm::Absolute => Some(Syntax::AbsoluteUri),
+            TargetForm::Authority => Some(Syntax::AuthorityForm),
+            TargetForm::Asterisk => None,
+        }
+    }
+    /// The form of `target` sent with `method` (RFC 9112 section 3.2):
+    /// authority after CONNECT, asterisk for OPTIONS `*`, origin for a
+    /// target starting with `/`, absolute otherwise.
+    pub fn of(method: &[u8], target: &[u8]) -> TargetForm {
+        if method == b"CONNECT" {
+            TargetForm::Authority
+        } else if target == b"*" && method == b"OPTIONS" {
+            TargetForm::Asterisk
+        } else if target.first() == Some(&b'/') {
+            TargetForm::Origin
+        } else {
+            TargetForm::Absolute
+        }
+    }
+}
 
 /// A log line's fields as they are in the line.
 pub struct Raw<'a> {
@@ -221,15 +266,7 @@ pub fn request_target(request: &[u8]) -> Result<Target, &'static str> {
     }
     let method = &request[..sp];
     let target = &request[start..end];
-    let form = if method == b"CONNECT" {
-        TargetForm::Authority
-    } else if target == b"*" && method == b"OPTIONS" {
-        TargetForm::Asterisk
-    } else if target.first() == Some(&b'/') {
-        TargetForm::Origin
-    } else {
-        TargetForm::Absolute
-    };
+    let form = TargetForm::of(method, target);
     Ok(Target {
         method: 0..sp,
         target: start..end,

@@ -16,23 +16,26 @@ use std::time::Duration;
 /// Runs `work` on every item of `items` (each worker with state from
 /// `init`), and `sink` on the outputs in the items' order. Stops at the
 /// first error of `sink` (the items not yet taken are never read).
+/// Returns the workers' states as they ended (what each gathered over its
+/// items, to be merged: counts).
 pub fn run_ordered<I, W, O, E>(
     threads: usize,
     items: impl Iterator<Item = I> + Send + 'static,
     init: impl Fn() -> W + Sync,
     work: impl Fn(&mut W, I) -> O + Sync,
     mut sink: impl FnMut(O) -> Result<(), E>,
-) -> Result<(), E>
+) -> Result<Vec<W>, E>
 where
     I: Send + 'static,
     O: Send,
+    W: Send,
 {
     if threads <= 1 {
         let mut w = init();
         for item in items {
             sink(work(&mut w, item))?;
         }
-        return Ok(());
+        return Ok(vec![w]);
     }
     let in_flight = 2 * threads + 1;
     let stop = AtomicBool::new(false);
@@ -57,9 +60,10 @@ where
     std::thread::scope(|scope| {
         let (out_tx, out_rx) = mpsc::channel::<(u64, O)>();
         let (init, work, job_rx, stop) = (&init, &work, &job_rx, &stop);
+        let mut workers = Vec::with_capacity(threads);
         for _ in 0..threads {
             let out_tx = out_tx.clone();
-            scope.spawn(move || {
+            workers.push(scope.spawn(move || {
                 let mut w = init();
                 loop {
                     let next = match job_rx.lock() {
@@ -79,7 +83,8 @@ where
                         Err(_) => break,
                     }
                 }
-            });
+                w
+            }));
         }
         drop(out_tx);
         let mut waiting = BTreeMap::new();
@@ -104,7 +109,9 @@ where
                 }
             }
         }
-        result
+        result?;
+        // A worker that panicked has made the scope panic already.
+        Ok(workers.into_iter().filter_map(|w| w.join().ok()).collect())
     })
 }
 
@@ -152,7 +159,7 @@ mod tests {
                 }
             },
         );
-        assert_eq!(r, Err("stop"));
+        assert_eq!(r.err(), Some("stop"));
         assert_eq!(n, 11);
     }
 }

@@ -2,7 +2,7 @@
 //! a chunk's records gave ([`crate::format`]), and each row's reference
 //! read back from the batch's records without parsing it again.
 
-use crate::format::{Extracted, Extractor, FormatError, Slot, TargetForm};
+use crate::format::{Context, Extracted, Extractor, FormatError, Slot, TargetForm};
 use crate::source::Chunk;
 use urilex::{Batch, Entry, ParseError, Parser, Profile, Syntax, UriRef};
 
@@ -15,12 +15,13 @@ pub struct Engine {
     pub profile: Profile,
 }
 
-/// A chunk to parse, and the TSV/CSV column its input's header resolved.
+/// A chunk to parse, and what its format needs from the chunks before it
+/// (a header's column, a W3C `#Fields:` line).
 pub struct Job {
     /// The chunk.
     pub chunk: Chunk,
-    /// The column's index (0 when the format has none).
-    pub column: usize,
+    /// Its context.
+    pub context: Context,
 }
 
 impl Engine {
@@ -73,7 +74,7 @@ impl Worker {
     /// Takes the rows out of `job`'s chunk and parses their references.
     pub fn parse<'w>(&'w mut self, engine: &'w Engine, job: &'w Job) -> ChunkRows<'w> {
         let ex = &mut self.extracted;
-        engine.extractor.extract(&job.chunk, job.column, ex);
+        engine.extractor.extract(&job.chunk, &job.context, ex);
         self.batches.resize_with(ex.uris.len(), Vec::new);
         let chunk: &[u8] = &job.chunk.data;
         for (u, col) in ex.uris.iter().enumerate() {

@@ -3,7 +3,6 @@
 //! on in input order, across threads.
 
 use crate::columnar::{encode_row_group, BatchBuilder, EncodedRowGroup, ParquetSink};
-use crate::delimited::csv_header;
 use crate::format::InputFormat;
 use crate::pipeline::run_ordered;
 use crate::rows::{ChunkRows, Engine, Job, Worker};
@@ -30,15 +29,12 @@ enum Work {
     Fault(String),
 }
 
-/// The reader's items as jobs: a TSV/CSV column given by name is looked up
-/// in each input's header (an input without it is a fault, and its
-/// records are skipped).
+/// The reader's items as jobs, each chunk with the context its format's
+/// [`Sequence`](crate::format::Sequence) gives it (a header's column, a
+/// W3C `#Fields:` line); a context that fails is a fault of its input,
+/// whose records are then skipped.
 fn jobs(reader: Reader, format: InputFormat) -> impl Iterator<Item = Work> + Send + 'static {
-    let mut column = match &format {
-        InputFormat::Tsv(crate::format::ColumnRef::Number(n))
-        | InputFormat::Csv(crate::format::ColumnRef::Number(n)) => *n,
-        _ => 0,
-    };
+    let mut sequence = format.decoder().sequence();
     let mut skipping: Option<usize> = None;
     reader.filter_map(move |item| match item {
         Item::Fault(m) => Some(Work::Fault(m)),
@@ -46,77 +42,112 @@ fn jobs(reader: Reader, format: InputFormat) -> impl Iterator<Item = Work> + Sen
             if skipping == Some(chunk.input) {
                 return None;
             }
-            if let (Some(name), true) = (format.header_name(), chunk.starts_input) {
-                let header = match &format {
-                    InputFormat::Csv(_) => crate::delimited::csv_records(&chunk.data)
-                        .next()
-                        .map(|r| csv_header(r).unwrap_or_default())
-                        .unwrap_or_default(),
-                    _ => urilex::lines(&chunk.data)
-                        .next()
-                        .map(|(_, l)| l.split(|&b| b == b'\t').map(<[u8]>::to_vec).collect())
-                        .unwrap_or_default(),
-                };
-                let strip = |h: &[u8]| h.strip_prefix(b"\xef\xbb\xbf").unwrap_or(h).to_vec();
-                match header.iter().position(|h| strip(h) == name.as_bytes()) {
-                    Some(k) => column = k,
-                    None => {
-                        skipping = Some(chunk.input);
-                        let names: Vec<String> = header
-                            .iter()
-                            .map(|h| String::from_utf8_lossy(&strip(h)).into_owned())
-                            .collect();
-                        return Some(Work::Fault(format!(
-                            "{}: no column `{name}` in the header (its columns: {})",
-                            chunk.name,
-                            names.join(", ")
-                        )));
-                    }
+            match sequence.next(&chunk) {
+                Ok(context) => Some(Work::Job(Job { chunk, context })),
+                Err(m) => {
+                    skipping = Some(chunk.input);
+                    Some(Work::Fault(m))
                 }
             }
-            Some(Work::Job(Job { chunk, column }))
         }
     })
 }
 
-/// Reads `files` (standard input when empty) and runs `each` on every
-/// chunk's parsed rows on `threads` workers (each with state from
-/// `init`), then `sink` on the results in input order.
-pub fn process<S, T, E>(
-    files: &[PathBuf],
-    read: ReadOptions,
-    engine: &Engine,
-    threads: usize,
-    init: impl Fn() -> S + Sync,
-    each: impl Fn(&mut S, &ChunkRows<'_>) -> T + Sync,
-    sink: impl FnMut(Done<T>) -> Result<(), E>,
-) -> Result<(), E>
-where
-    T: Send,
-{
-    let read = ReadOptions {
-        csv_quotes: engine.extractor.format.csv_quotes(),
-        max_record_bytes: engine.extractor.max_record_bytes,
-        ..read
-    };
-    let reader = Reader::new(files, read);
-    run_ordered(
-        threads,
-        jobs(reader, engine.extractor.format.clone()),
-        || (Worker::default(), init()),
-        |(worker, state), work| match work {
-            Work::Fault(m) => Done::Fault(m),
-            Work::Job(job) => {
-                let bytes = job.chunk.input_bytes;
-                let done = job
-                    .chunk
-                    .data
-                    .with_pages(|_| each(state, &worker.parse(engine, &job)));
-                Done::Rows(done, bytes)
-            }
-        },
-        sink,
-    )
+/// One run of the log pipeline: the inputs, how they are cut, the engine
+/// (a decoder and a parser) and the worker threads. [`Pipeline::run`]
+/// hands each chunk's parsed rows to a function on the workers and the
+/// results to a sink in input order; [`Pipeline::write`] and
+/// [`Pipeline::write_at`] are that run with a row writer as the sink.
+#[derive(Clone, Copy)]
+pub struct Pipeline<'a> {
+    /// The input files (standard input when empty, and for `-`).
+    pub files: &'a [PathBuf],
+    /// How they are cut into chunks (the format's cut and record limit
+    /// are the engine's, whatever this says).
+    pub read: ReadOptions,
+    /// How records become rows.
+    pub engine: &'a Engine,
+    /// Worker threads (at least one).
+    pub threads: usize,
+}
+
+/// The rows a writer writes: their schema, format, and for TSV and CSV
+/// whether a header line comes first.
+#[derive(Clone, Copy)]
+pub struct RowOutput<'a> {
+    /// The columns.
+    pub schema: &'a Schema,
+    /// The format.
+    pub format: OutputFormat,
+    /// A header line (TSV, CSV).
+    pub header: bool,
+}
+
+/// Who hears of a run's inputs' faults (each when met, in order with the
+/// rows) and of its progress (each chunk's input bytes).
+pub struct Report<'r> {
+    /// An input's fault; the message names it.
+    pub fault: &'r mut dyn FnMut(&str),
+    /// Input bytes done.
+    pub progress: &'r mut dyn FnMut(u64),
+}
+
+/// Where [`Pipeline::write_at`] writes: a regular file from offset `start`
+/// on (its own position neither used nor moved; not opened to append), by
+/// up to `writers` threads at once, what they finished recorded in
+/// `positions`.
+pub struct FileAt<'p> {
+    /// The file.
+    pub file: std::fs::File,
+    /// Where the rows start.
+    pub start: u64,
+    /// Threads writing at once.
+    pub writers: usize,
+    /// The record of what is written whole.
+    pub positions: &'p Positions,
+}
+
+impl Pipeline<'_> {
+    /// Reads the inputs and runs `each` on every chunk's parsed rows on
+    /// the workers (each with state from `init`), then `sink` on the
+    /// results in input order. Returns the workers' states as they ended
+    /// (what each gathered, to merge: see [`crate::tally`]).
+    pub fn run<S, T, E>(
+        &self,
+        init: impl Fn() -> S + Sync,
+        each: impl Fn(&mut S, &ChunkRows<'_>) -> T + Sync,
+        sink: impl FnMut(Done<T>) -> Result<(), E>,
+    ) -> Result<Vec<S>, E>
+    where
+        T: Send,
+        S: Send,
+    {
+        let engine = self.engine;
+        let read = ReadOptions {
+            csv_quotes: engine.extractor.format.csv_quotes(),
+            max_record_bytes: engine.extractor.max_record_bytes,
+            ..self.read
+        };
+        let reader = Reader::new(self.files, read);
+        run_ordered(
+            self.threads,
+            jobs(reader, engine.extractor.format.clone()),
+            || (Worker::default(), init()),
+            |(worker, state), work| match work {
+                Work::Fault(m) => Done::Fault(m),
+                Work::Job(job) => {
+                    let bytes = job.chunk.input_bytes;
+                    let done = job
+                        .chunk
+                        .data
+                        .with_pages(|_| each(state, &worker.parse(engine, &job)));
+                    Done::Rows(done, bytes)
+                }
+            },
+            sink,
+        )
+        .map(|states| states.into_iter().map(|(_, s)| s).collect())
+    }
 }
 
 /// An output format.
@@ -134,7 +165,7 @@ pub enum OutputFormat {
     Parquet,
 }
 
-/// What a run of [`write_rows`] saw.
+/// What a run of [`Pipeline::write`] saw.
 #[derive(Clone, Debug, Default)]
 pub struct Summary {
     /// Rows written.
@@ -143,7 +174,7 @@ pub struct Summary {
     pub faults: u64,
 }
 
-/// Why [`write_rows`] stopped.
+/// Why [`Pipeline::write`] stopped.
 #[derive(Debug)]
 pub enum RunError {
     /// Writing the output failed (a closed pipe among them).
@@ -158,81 +189,75 @@ impl From<io::Error> for RunError {
     }
 }
 
-/// Every row of `files` in `format` to `out`: formatted (or encoded) on
-/// the workers, written in order. Faults of inputs go to `faults` when
-/// met; `progress` hears of each chunk's input bytes.
-#[allow(clippy::too_many_arguments)]
-pub fn write_rows<W: Write + Send>(
-    files: &[PathBuf],
-    read: ReadOptions,
-    engine: &Engine,
-    schema: &Schema,
-    format: OutputFormat,
-    header: bool,
-    threads: usize,
-    out: W,
-    faults: &mut dyn FnMut(&str),
-    progress: &mut dyn FnMut(u64),
-) -> Result<Summary, RunError> {
-    let mut summary = Summary::default();
-    match format {
-        OutputFormat::Jsonl | OutputFormat::Tsv | OutputFormat::Csv => {
-            let out = TextOut::Stream(out);
-            summary = write_text(
-                files, read, engine, schema, format, header, threads, out, faults, progress,
-            )?;
-        }
-        OutputFormat::Arrow => {
-            let builder = BatchBuilder::new(schema.clone());
-            let mut w = arrow_ipc::writer::StreamWriter::try_new(out, &builder.arrow_schema())
-                .map_err(|e| RunError::Other(e.to_string()))?;
-            process(
-                files,
-                read,
-                engine,
-                threads,
-                || (),
-                |_, rows| builder.build(rows),
-                counted(&mut summary, faults, progress, |batch: RecordBatch| {
-                    if batch.num_rows() > 0 {
-                        w.write(&batch).map_err(arrow_error)?;
-                        w.flush().map_err(arrow_error)?;
-                    }
-                    Ok(batch.num_rows())
-                }),
-            )?;
-            w.finish().map_err(arrow_error)?;
-            w.into_inner().map_err(arrow_error)?.flush()?;
-        }
-        OutputFormat::Parquet => {
-            let builder = BatchBuilder::new(schema.clone());
-            let mut sink = ParquetSink::new(out, builder.arrow_schema()).map_err(parquet_error)?;
-            let encoder = sink.encoder();
-            process(
-                files,
-                read,
-                engine,
-                threads,
-                || (),
-                |_, rows| {
-                    let batch = builder.build(rows);
-                    (batch.num_rows(), encode_row_group(&encoder, &batch))
-                },
-                counted(
-                    &mut summary,
-                    faults,
+impl Pipeline<'_> {
+    /// Every row in `rows`' format to `out`: formatted (or encoded) on the
+    /// workers, written in order.
+    pub fn write<W: Write + Send>(
+        &self,
+        rows: RowOutput<'_>,
+        out: W,
+        report: Report<'_>,
+    ) -> Result<Summary, RunError> {
+        let mut summary = Summary::default();
+        let Report {
+            fault: faults,
+            progress,
+        } = report;
+        let schema = rows.schema;
+        match rows.format {
+            OutputFormat::Jsonl | OutputFormat::Tsv | OutputFormat::Csv => {
+                let mut end = 0;
+                let report = Report {
+                    fault: faults,
                     progress,
-                    |(n, rg): (usize, parquet::errors::Result<EncodedRowGroup>)| {
-                        sink.append(rg.map_err(parquet_error)?)
-                            .map_err(parquet_error)?;
-                        Ok(n)
+                };
+                summary = self.write_text(rows, TextOut::Stream(out), report, &mut end)?;
+            }
+            OutputFormat::Arrow => {
+                let builder = BatchBuilder::new(schema.clone());
+                let mut w = arrow_ipc::writer::StreamWriter::try_new(out, &builder.arrow_schema())
+                    .map_err(|e| RunError::Other(e.to_string()))?;
+                self.run(
+                    || (),
+                    |_, rows| builder.build(rows),
+                    counted(&mut summary, faults, progress, |batch: RecordBatch| {
+                        if batch.num_rows() > 0 {
+                            w.write(&batch).map_err(arrow_error)?;
+                            w.flush().map_err(arrow_error)?;
+                        }
+                        Ok(batch.num_rows())
+                    }),
+                )?;
+                w.finish().map_err(arrow_error)?;
+                w.into_inner().map_err(arrow_error)?.flush()?;
+            }
+            OutputFormat::Parquet => {
+                let builder = BatchBuilder::new(schema.clone());
+                let mut sink =
+                    ParquetSink::new(out, builder.arrow_schema()).map_err(parquet_error)?;
+                let encoder = sink.encoder();
+                self.run(
+                    || (),
+                    |_, rows| {
+                        let batch = builder.build(rows);
+                        (batch.num_rows(), encode_row_group(&encoder, &batch))
                     },
-                ),
-            )?;
-            sink.finish().map_err(parquet_error)?;
+                    counted(
+                        &mut summary,
+                        faults,
+                        progress,
+                        |(n, rg): (usize, parquet::errors::Result<EncodedRowGroup>)| {
+                            sink.append(rg.map_err(parquet_error)?)
+                                .map_err(parquet_error)?;
+                            Ok(n)
+                        },
+                    ),
+                )?;
+                sink.finish().map_err(parquet_error)?;
+            }
         }
+        Ok(summary)
     }
-    Ok(summary)
 }
 
 /// Where text rows go: a stream, written in order by one thread, or a
@@ -246,7 +271,7 @@ enum TextOut<'p, W> {
     At(std::fs::File, u64, usize, &'p Positions),
 }
 
-/// What the writers of [`write_rows_at`] have written: chunks finish out
+/// What the writers of [`Pipeline::write_at`] have written: chunks finish out
 /// of order, so the file may have later rows before a gap that an earlier
 /// chunk is still filling. [`Positions::interrupt`] (from any thread: an
 /// interrupt) and a write error leave the file a prefix of whole rows: the
@@ -360,247 +385,215 @@ impl Positions {
     }
 }
 
-/// [`write_rows`] for the text formats into a regular file, from offset
-/// `start` on (the file's own position is not used or moved), written by
-/// up to `writers` threads at once at each chunk's place; the end offset
-/// is returned with the summary. Not for a file opened to append. After a
-/// write error, or [`Positions::stop`] on `positions`, the file holds a
-/// prefix of whole rows.
-#[cfg(unix)]
-#[allow(clippy::too_many_arguments)]
-pub fn write_rows_at(
-    files: &[PathBuf],
-    read: ReadOptions,
-    engine: &Engine,
-    schema: &Schema,
-    format: OutputFormat,
-    header: bool,
-    threads: usize,
-    file: std::fs::File,
-    start: u64,
-    writers: usize,
-    positions: &Positions,
-    faults: &mut dyn FnMut(&str),
-    progress: &mut dyn FnMut(u64),
-) -> Result<(Summary, u64), RunError> {
-    let mut end = start;
-    let out: TextOut<std::io::Sink> = TextOut::At(file, start, writers.max(1), positions);
-    let s = write_text_at(
-        files, read, engine, schema, format, header, threads, out, faults, progress, &mut end,
-    )?;
-    Ok((s, end))
-}
+impl Pipeline<'_> {
+    /// [`Pipeline::write`] for the text formats into a regular file at
+    /// `at`, written by several threads at each chunk's place; the end
+    /// offset is returned with the summary. After a write error, or
+    /// [`Positions::stop`], the file holds a prefix of whole rows.
+    #[cfg(unix)]
+    pub fn write_at(
+        &self,
+        rows: RowOutput<'_>,
+        at: FileAt<'_>,
+        report: Report<'_>,
+    ) -> Result<(Summary, u64), RunError> {
+        let mut end = at.start;
+        let out: TextOut<std::io::Sink> =
+            TextOut::At(at.file, at.start, at.writers.max(1), at.positions);
+        let s = self.write_text(rows, out, report, &mut end)?;
+        Ok((s, end))
+    }
 
-#[allow(clippy::too_many_arguments)]
-fn write_text<W: Write + Send>(
-    files: &[PathBuf],
-    read: ReadOptions,
-    engine: &Engine,
-    schema: &Schema,
-    format: OutputFormat,
-    header: bool,
-    threads: usize,
-    out: TextOut<'_, W>,
-    faults: &mut dyn FnMut(&str),
-    progress: &mut dyn FnMut(u64),
-) -> Result<Summary, RunError> {
-    let mut end = 0;
-    write_text_at(
-        files, read, engine, schema, format, header, threads, out, faults, progress, &mut end,
-    )
-}
-
-#[allow(clippy::too_many_arguments)]
-fn write_text_at<W: Write + Send>(
-    files: &[PathBuf],
-    read: ReadOptions,
-    engine: &Engine,
-    schema: &Schema,
-    format: OutputFormat,
-    header: bool,
-    threads: usize,
-    out: TextOut<'_, W>,
-    faults: &mut dyn FnMut(&str),
-    progress: &mut dyn FnMut(u64),
-    end: &mut u64,
-) -> Result<Summary, RunError> {
-    let mut summary = Summary::default();
-    let tf = match format {
-        OutputFormat::Jsonl => TextFormat::Jsonl,
-        OutputFormat::Tsv => TextFormat::Tsv,
-        _ => TextFormat::Csv,
-    };
-    let head = if header && tf != TextFormat::Jsonl {
-        TextWriter::new(tf, schema.clone()).header()
-    } else {
-        Vec::new()
-    };
-    // Buffers go back to the workers once written.
-    let pool = std::sync::Mutex::new(Vec::<Vec<u8>>::new());
-    // Writing has threads of its own, so that the copy into the output
-    // (for a file in memory, the kernel's page allocation) overlaps the
-    // formatting, with one worker as with several.
-    let (writers, mut offset) = match &out {
-        TextOut::Stream(_) => (1, 0),
-        #[cfg(unix)]
-        TextOut::At(_, start, n, _) => (*n, *start),
-    };
-    let positions = match &out {
-        TextOut::Stream(_) => None,
-        #[cfg(unix)]
-        TextOut::At(_, _, _, p) => Some(*p),
-    };
-    // A chunk's rows, or (`None`) a request to say when all rows before it
-    // are written: an input's fault is reported after the rows before it,
-    // in order, where standard error and the output are one file.
-    type Msg = Option<(Vec<u8>, usize, u64)>;
-    let (tx, rx) =
-        std::sync::mpsc::sync_channel::<(Msg, Option<std::sync::mpsc::Sender<()>>)>(writers);
-    let rx = std::sync::Mutex::new(rx);
-    let failed = std::sync::Mutex::new(None::<io::Error>);
-    let result = std::thread::scope(|scope| -> Result<(), RunError> {
-        let (pool, rx, failed) = (&pool, &rx, &failed);
-        let fail = move |e: io::Error| {
-            if let Ok(mut f) = failed.lock() {
-                f.get_or_insert(e);
-            }
+    fn write_text<W: Write + Send>(
+        &self,
+        rows: RowOutput<'_>,
+        out: TextOut<'_, W>,
+        report: Report<'_>,
+        end: &mut u64,
+    ) -> Result<Summary, RunError> {
+        let RowOutput {
+            schema,
+            format,
+            header,
+        } = rows;
+        let Report {
+            fault: faults,
+            progress,
+        } = report;
+        let mut summary = Summary::default();
+        let tf = match format {
+            OutputFormat::Jsonl => TextFormat::Jsonl,
+            OutputFormat::Tsv => TextFormat::Tsv,
+            _ => TextFormat::Csv,
         };
-        let take = move || rx.lock().ok().and_then(|r| r.recv().ok());
-        // Says "written" to whoever waits, once every row before is.
-        let done = |ack: Option<std::sync::mpsc::Sender<()>>| {
-            if let Some(a) = ack {
-                let _ = a.send(());
-            }
+        let head = if header && tf != TextFormat::Jsonl {
+            TextWriter::new(tf, schema.clone()).header()
+        } else {
+            Vec::new()
         };
-        let give = move |buf: Vec<u8>| {
-            if let Ok(mut p) = pool.lock() {
-                p.push(buf);
-            }
-        };
-        match out {
-            TextOut::Stream(mut out) => {
-                scope.spawn(move || {
-                    let r = (|| -> io::Result<()> {
-                        out.write_all(&head)?;
-                        while let Some((msg, ack)) = take() {
-                            if let Some((buf, len, _)) = msg {
-                                out.write_all(&buf[..len])?;
-                                give(buf);
-                            }
-                            out.flush()?;
-                            done(ack);
-                        }
-                        out.flush()
-                    })();
-                    if let Err(e) = r {
-                        fail(e);
-                        // Drain, so that the sink is never stuck.
-                        while let Some((_, ack)) = take() {
-                            done(ack);
-                        }
-                    }
-                });
-            }
+        // Buffers go back to the workers once written.
+        let pool = std::sync::Mutex::new(Vec::<Vec<u8>>::new());
+        // Writing has threads of its own, so that the copy into the output
+        // (for a file in memory, the kernel's page allocation) overlaps the
+        // formatting, with one worker as with several.
+        let (writers, mut offset) = match &out {
+            TextOut::Stream(_) => (1, 0),
             #[cfg(unix)]
-            TextOut::At(file, start, n, positions) => {
-                use std::os::unix::fs::FileExt;
-                let file = std::sync::Arc::new(file);
-                positions.begin(file.clone(), start);
-                if positions.claim() {
-                    let r = file.write_all_at(&head, start);
-                    positions.wrote(start, head.len() as u64, r.is_ok());
-                    if let Err(e) = r {
-                        fail(e);
-                    }
+            TextOut::At(_, start, n, _) => (*n, *start),
+        };
+        let positions = match &out {
+            TextOut::Stream(_) => None,
+            #[cfg(unix)]
+            TextOut::At(_, _, _, p) => Some(*p),
+        };
+        // A chunk's rows, or (`None`) a request to say when all rows before it
+        // are written: an input's fault is reported after the rows before it,
+        // in order, where standard error and the output are one file.
+        type Msg = Option<(Vec<u8>, usize, u64)>;
+        let (tx, rx) =
+            std::sync::mpsc::sync_channel::<(Msg, Option<std::sync::mpsc::Sender<()>>)>(writers);
+        let rx = std::sync::Mutex::new(rx);
+        let failed = std::sync::Mutex::new(None::<io::Error>);
+        let result = std::thread::scope(|scope| -> Result<(), RunError> {
+            let (pool, rx, failed) = (&pool, &rx, &failed);
+            let fail = move |e: io::Error| {
+                if let Ok(mut f) = failed.lock() {
+                    f.get_or_insert(e);
                 }
-                offset += head.len() as u64;
-                for _ in 0..n {
-                    let file = file.clone();
+            };
+            let take = move || rx.lock().ok().and_then(|r| r.recv().ok());
+            // Says "written" to whoever waits, once every row before is.
+            let done = |ack: Option<std::sync::mpsc::Sender<()>>| {
+                if let Some(a) = ack {
+                    let _ = a.send(());
+                }
+            };
+            let give = move |buf: Vec<u8>| {
+                if let Ok(mut p) = pool.lock() {
+                    p.push(buf);
+                }
+            };
+            match out {
+                TextOut::Stream(mut out) => {
                     scope.spawn(move || {
-                        let mut ok = true;
-                        while let Some((msg, ack)) = take() {
-                            let Some((buf, len, at)) = msg else {
-                                done(ack);
-                                continue;
-                            };
-                            if ok && positions.claim() {
-                                let r = file.write_all_at(&buf[..len], at);
-                                positions.wrote(at, len as u64, r.is_ok());
-                                if let Err(e) = r {
-                                    fail(e);
-                                    ok = false;
+                        let r = (|| -> io::Result<()> {
+                            out.write_all(&head)?;
+                            while let Some((msg, ack)) = take() {
+                                if let Some((buf, len, _)) = msg {
+                                    out.write_all(&buf[..len])?;
+                                    give(buf);
                                 }
+                                out.flush()?;
+                                done(ack);
                             }
-                            give(buf);
+                            out.flush()
+                        })();
+                        if let Err(e) = r {
+                            fail(e);
+                            // Drain, so that the sink is never stuck.
+                            while let Some((_, ack)) = take() {
+                                done(ack);
+                            }
                         }
                     });
                 }
+                #[cfg(unix)]
+                TextOut::At(file, start, n, positions) => {
+                    use std::os::unix::fs::FileExt;
+                    let file = std::sync::Arc::new(file);
+                    positions.begin(file.clone(), start);
+                    if positions.claim() {
+                        let r = file.write_all_at(&head, start);
+                        positions.wrote(start, head.len() as u64, r.is_ok());
+                        if let Err(e) = r {
+                            fail(e);
+                        }
+                    }
+                    offset += head.len() as u64;
+                    for _ in 0..n {
+                        let file = file.clone();
+                        scope.spawn(move || {
+                            let mut ok = true;
+                            while let Some((msg, ack)) = take() {
+                                let Some((buf, len, at)) = msg else {
+                                    done(ack);
+                                    continue;
+                                };
+                                if ok && positions.claim() {
+                                    let r = file.write_all_at(&buf[..len], at);
+                                    positions.wrote(at, len as u64, r.is_ok());
+                                    if let Err(e) = r {
+                                        fail(e);
+                                        ok = false;
+                                    }
+                                }
+                                give(buf);
+                            }
+                        });
+                    }
+                }
             }
+            // A fault is reported once the rows before it are written (a
+            // stream's writer says so; a positional file is not the shared
+            // position that messages go to).
+            let tx_fault = tx.clone();
+            let mut in_order = |m: &str| {
+                if positions.is_none() {
+                    let (ack, heard) = std::sync::mpsc::channel();
+                    if tx_fault.send((None, Some(ack))).is_ok() {
+                        let _ = heard.recv();
+                    }
+                }
+                faults(m);
+            };
+            let r = self.run(
+                || TextWriter::new(tf, schema.clone()),
+                |w, rows| {
+                    let mut buf = pool
+                        .lock()
+                        .ok()
+                        .and_then(|mut p| p.pop())
+                        .unwrap_or_default();
+                    let len = w.write(rows, &mut buf);
+                    (buf, len, rows.len())
+                },
+                counted(&mut summary, &mut in_order, progress, |(buf, len, n)| {
+                    if failed.lock().map(|f| f.is_some()).unwrap_or(true) {
+                        return Err(RunError::Other(String::new()));
+                    }
+                    let at = offset;
+                    offset += len as u64;
+                    // A writer that stopped has its error.
+                    if tx.send((Some((buf, len, at)), None)).is_err() {
+                        return Err(RunError::Other(String::new()));
+                    }
+                    Ok(n)
+                }),
+            );
+            drop(tx_fault);
+            drop(tx);
+            r.map(|_| ())
+        })
+        .map_err(|e| match failed.lock().ok().and_then(|mut f| f.take()) {
+            Some(io) => RunError::Io(io),
+            None => e,
+        })
+        .and_then(|()| match failed.lock().ok().and_then(|mut f| f.take()) {
+            Some(io) => Err(RunError::Io(io)),
+            None => Ok(()),
+        });
+        if let (Err(_), Some(p)) = (&result, positions) {
+            // A failed write leaves whole rows: the chunk it cut short and
+            // those written after a gap are cut off.
+            let _ = p.stop();
         }
-        // A fault is reported once the rows before it are written (a
-        // stream's writer says so; a positional file is not the shared
-        // position that messages go to).
-        let tx_fault = tx.clone();
-        let mut in_order = |m: &str| {
-            if positions.is_none() {
-                let (ack, heard) = std::sync::mpsc::channel();
-                if tx_fault.send((None, Some(ack))).is_ok() {
-                    let _ = heard.recv();
-                }
-            }
-            faults(m);
-        };
-        let r = process(
-            files,
-            read,
-            engine,
-            threads,
-            || TextWriter::new(tf, schema.clone()),
-            |w, rows| {
-                let mut buf = pool
-                    .lock()
-                    .ok()
-                    .and_then(|mut p| p.pop())
-                    .unwrap_or_default();
-                let len = w.write(rows, &mut buf);
-                (buf, len, rows.len())
-            },
-            counted(&mut summary, &mut in_order, progress, |(buf, len, n)| {
-                if failed.lock().map(|f| f.is_some()).unwrap_or(true) {
-                    return Err(RunError::Other(String::new()));
-                }
-                let at = offset;
-                offset += len as u64;
-                // A writer that stopped has its error.
-                if tx.send((Some((buf, len, at)), None)).is_err() {
-                    return Err(RunError::Other(String::new()));
-                }
-                Ok(n)
-            }),
-        );
-        drop(tx_fault);
-        drop(tx);
-        r
-    })
-    .map_err(|e| match failed.lock().ok().and_then(|mut f| f.take()) {
-        Some(io) => RunError::Io(io),
-        None => e,
-    })
-    .and_then(|()| match failed.lock().ok().and_then(|mut f| f.take()) {
-        Some(io) => Err(RunError::Io(io)),
-        None => Ok(()),
-    });
-    if let (Err(_), Some(p)) = (&result, positions) {
-        // A failed write leaves whole rows: the chunk it cut short and
-        // those written after a gap are cut off.
-        let _ = p.stop();
+        result?;
+        *end = offset;
+        Ok(summary)
     }
-    result?;
-    *end = offset;
-    Ok(summary)
 }
 
-/// [`process`]'s sink for a writer: counts the rows, reports faults and
+/// [`Pipeline::run`]'s sink for a writer: counts the rows, reports faults and
 /// progress, and hands each chunk's output to `put`, which writes it and
 /// says how many rows it held.
 fn counted<'a, T>(

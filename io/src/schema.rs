@@ -2,9 +2,20 @@
 //! columns a row has, and each column's value in a row as a [`Cell`] that
 //! every writer turns into its own format.
 
-use crate::format::{Carried, Extractor, InputFormat, LogField};
+use crate::format::{Carried, CarriedKind, Extractor, InputFormat, LogField};
 use crate::rows::{ChunkRows, Value};
 use urilex::{Batch, Component, Entry, HostKind, ParseError, PartInfo, Profile, UriRef};
+
+/// A text output format.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TextFormat {
+    /// One JSON object per line.
+    Jsonl,
+    /// Tab-separated, `\N` for null, `\\`, `\t`, `\n`, `\r` escaped.
+    Tsv,
+    /// RFC 4180 CSV: empty for null, `""` for an empty string.
+    Csv,
+}
 
 /// A column.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -126,8 +137,7 @@ impl Schema {
             if profile.schemes().next().is_some() {
                 cols.push(Column::Rule(u));
             }
-            let target = ex.format.is_log() && u == 0 && ex.field != LogField::Referer;
-            if target {
+            if u == 0 && ex.has_target() {
                 cols.push(Column::TargetForm);
             }
             for p in &parts {
@@ -146,13 +156,8 @@ impl Schema {
         for u in 0..uris as u8 {
             cols.push(Column::Input(u));
         }
-        if ex.format.is_log() {
-            let combined = ex.format == InputFormat::Combined;
-            for c in Carried::ALL {
-                if combined || c.in_common() {
-                    cols.push(Column::Carried(0, c));
-                }
-            }
+        for c in ex.format.decoder().carried() {
+            cols.push(Column::Carried(0, *c));
         }
         (cols, defaults)
     }
@@ -176,6 +181,10 @@ impl Schema {
                         "all" => available.clone(),
                         _ => match available.iter().find(|c| name(profile, c) == f) {
                             Some(c) => vec![*c],
+                            None if ex.format.decoder().carried_named(f).is_some() => {
+                                let c = ex.format.decoder().carried_named(f);
+                                vec![Column::Carried(0, c.unwrap_or(Carried::text("")))]
+                            }
                             None => {
                                 let names: Vec<String> =
                                     available.iter().map(|c| name(profile, c)).collect();
@@ -241,7 +250,7 @@ impl Schema {
     /// parts with `host_kind` and `port_number`, `error`).
     pub fn references(profile: Profile, syntax: urilex::Syntax) -> Schema {
         let mut ex = Extractor {
-            format: InputFormat::Lines,
+            format: InputFormat::lines(),
             syntax,
             field: LogField::Target,
             carry: Vec::new(),
@@ -295,7 +304,7 @@ impl Schema {
                 },
                 Column::Carried(i, what) => match rows.carried(r, i) {
                     None => Cell::Null,
-                    Some(t) if matches!(what, Carried::Status | Carried::Bytes) => {
+                    Some(t) if what.kind != CarriedKind::Text => {
                         match std::str::from_utf8(t).ok().and_then(|s| s.parse().ok()) {
                             Some(n) => Cell::U64(n),
                             None => Cell::Null,
@@ -503,6 +512,6 @@ fn name(profile: Profile, c: &Column) -> String {
         Column::PortNumber(u) => format!("{}{port}_number", pre(u)),
         Column::Error(u) => format!("{}error", pre(u)),
         Column::Input(u) => format!("{}input", pre(u)),
-        Column::Carried(_, f) => f.name().into(),
+        Column::Carried(_, f) => f.name.into(),
     }
 }

@@ -9,21 +9,12 @@
 //! invalid reference are in the error's `raw` field, as lowercase hex in
 //! text formats.
 
-use crate::fast::FastRows;
+use crate::fast::{decimal, FastRows};
 use crate::rows::{ChunkRows, Value};
 use crate::schema::{Cell, Column, ErrorCell, Schema, ERROR_FIELDS};
 use std::fmt::Write as _;
 
-/// A text output format.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum TextFormat {
-    /// One JSON object per line.
-    Jsonl,
-    /// Tab-separated, `\N` for null, `\\`, `\t`, `\n`, `\r` escaped.
-    Tsv,
-    /// RFC 4180 CSV: empty for null, `""` for an empty string.
-    Csv,
-}
+pub use crate::schema::TextFormat;
 
 /// Writes rows of one schema as text.
 pub struct TextWriter {
@@ -276,22 +267,6 @@ fn hex(out: &mut Vec<u8>, bytes: &[u8]) {
         out.push(HEX[(b >> 4) as usize]);
         out.push(HEX[(b & 15) as usize]);
     }
-}
-
-/// The decimal digits of `n`: a buffer and where they start in it.
-#[inline(always)]
-pub(crate) fn decimal(mut n: u64) -> ([u8; 20], usize) {
-    let mut buf = [0u8; 20];
-    let mut i = buf.len();
-    loop {
-        i -= 1;
-        buf[i] = b'0' + (n % 10) as u8;
-        n /= 10;
-        if n == 0 {
-            break;
-        }
-    }
-    (buf, i)
 }
 
 /// Decimal digits of `n`.

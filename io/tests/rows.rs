@@ -7,7 +7,7 @@ use arrow_array::RecordBatch;
 use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
 use support::readback::{hex, json_rows, read_back};
-use support::run::{rows_of, Run};
+use support::run::{input, rows_of, Run};
 use urilex::{Profile, Syntax};
 use urilex_io::format::{Extractor, InputFormat, LogField};
 use urilex_io::rows::{Job, Worker};
@@ -108,18 +108,10 @@ fn inputs() -> Vec<(InputFormat, Vec<u8>, usize)> {
         csv.extend_from_slice(b"\"\n");
     }
     vec![
-        (InputFormat::Lines, plain, lines.len()),
-        (InputFormat::Combined, combined, printable.len()),
-        (
-            InputFormat::Jsonl("url.original".into()),
-            jsonl,
-            lines.len(),
-        ),
-        (
-            InputFormat::Csv(urilex_io::format::ColumnRef::Name("url".into())),
-            csv,
-            printable.len(),
-        ),
+        (input("lines"), plain, lines.len()),
+        (input("combined"), combined, printable.len()),
+        (input("jsonl:url.original"), jsonl, lines.len()),
+        (input("csv:url"), csv, printable.len()),
     ]
 }
 
@@ -210,11 +202,11 @@ fn arrow_and_parquet_read_back_as_the_jsonl_rows() {
         } else {
             "samples/requests.txt"
         });
-        let mut run = Run::new(InputFormat::Lines);
+        let mut run = Run::new(input("lines"));
         run.profile = p;
         cases.push((run, file));
     }
-    let mut log = Run::new(InputFormat::Combined);
+    let mut log = Run::new(input("combined"));
     log.field = LogField::Both;
     log.fields = Some("all");
     cases.push((log, repo("samples/access.log")));
@@ -248,11 +240,11 @@ fn the_fast_rows_equal_the_general_rows() {
     let mut cases = Vec::new();
     for p in Profile::ALL {
         for f in &files {
-            cases.push((InputFormat::Lines, *p, f.clone()));
+            cases.push((input("lines"), *p, f.clone()));
         }
     }
     cases.push((
-        InputFormat::Combined,
+        input("combined"),
         Profile::Rfc3986,
         repo("samples/access.log"),
     ));
@@ -272,7 +264,10 @@ fn the_fast_rows_equal_the_general_rows() {
                 let Item::Chunk(chunk) = item else {
                     panic!("fault")
                 };
-                let job = Job { chunk, column: 0 };
+                let job = Job {
+                    chunk,
+                    context: None,
+                };
                 let rows = worker.parse(&engine, &job);
                 let (mut a, mut b) = (Vec::new(), Vec::new());
                 let na = fast.write(&rows, &mut a);
@@ -296,7 +291,7 @@ fn a_truncated_gzip_stream_keeps_the_rows_before_it() {
     let whole = temp("whole.gz", &gz);
     let cut = temp("cut.gz", &gz[..gz.len() / 2]);
     for threads in [1, 2] {
-        let mut run = Run::new(InputFormat::Lines);
+        let mut run = Run::new(input("lines"));
         run.threads = threads;
         let all = run.jsonl(std::slice::from_ref(&whole));
         assert_eq!(all.len(), 20_000);
@@ -329,7 +324,7 @@ fn concatenated_gzip_members_and_zstd_frames_are_all_read() {
         zs.extend(zstd::encode_all(&part(i)[..], 1).unwrap());
     }
     for (name, bytes) in [("m.gz", gz), ("f.zst", zs)] {
-        let rows = Run::new(InputFormat::Lines).jsonl(&[temp(name, &bytes)]);
+        let rows = Run::new(input("lines")).jsonl(&[temp(name, &bytes)]);
         assert_eq!(rows.len(), 3000, "{name}");
         assert_eq!(rows[2999]["path"], "/2");
         assert_eq!(rows[2999]["line"], 3000);
@@ -339,7 +334,7 @@ fn concatenated_gzip_members_and_zstd_frames_are_all_read() {
 #[test]
 fn json_lines_that_are_not_json_or_not_strings_are_error_rows() {
     let text = b"{\"u\":\"http://a/\"}\nnot json\n{\"u\":42}\n{\"u\":null}\n{}\n{\"u\":\"a\\/b\\u0041\"}\n{\"u\":\"x\n";
-    let rows = Run::new(InputFormat::Jsonl("u".into())).jsonl(&[temp("bad.jsonl", text)]);
+    let rows = Run::new(input("jsonl:u")).jsonl(&[temp("bad.jsonl", text)]);
     assert_eq!(rows.len(), 7);
     assert_eq!(rows[0]["valid"], true);
     assert_eq!(rows[1]["error"]["kind"], "format");
@@ -367,8 +362,7 @@ fn json_lines_that_are_not_json_or_not_strings_are_error_rows() {
 #[test]
 fn a_csv_quote_never_closed_is_an_error_row_after_the_good_rows() {
     let text = b"url,x\nhttp://a/,\"q,\nq\"\n\"http://b/\",1\n\"http://c/\nnever closed\n";
-    let rows = Run::new(InputFormat::Csv(urilex_io::format::ColumnRef::Number(0)))
-        .jsonl(&[temp("bad.csv", text)]);
+    let rows = Run::new(input("csv:1")).jsonl(&[temp("bad.csv", text)]);
     assert_eq!(rows.len(), 4);
     assert_eq!(rows[1]["host"], "a");
     assert_eq!(rows[2]["host"], "b");
@@ -384,7 +378,7 @@ fn a_line_over_the_limit_is_an_error_row_and_its_neighbours_stay() {
     text.extend_from_slice(b"\nhttp://b/\n");
     let file = temp("long.txt", &text);
     for (threads, chunk) in [(1, 1 << 18), (2, 1000), (4, 1 << 20)] {
-        let mut run = Run::new(InputFormat::Lines);
+        let mut run = Run::new(input("lines"));
         run.max = 1 << 20;
         run.threads = threads;
         run.chunk = chunk;
@@ -400,7 +394,7 @@ fn a_line_over_the_limit_is_an_error_row_and_its_neighbours_stay() {
         assert_eq!(rows[2]["line"], 3);
     }
     // Under the default limit the 10 MB line is parsed: a relative path.
-    let rows = Run::new(InputFormat::Lines).jsonl(&[file]);
+    let rows = Run::new(input("lines")).jsonl(&[file]);
     assert_eq!(rows[1]["valid"], true);
     assert_eq!(rows[1]["path"].as_str().map(str::len), Some(10 << 20));
 }
@@ -420,7 +414,7 @@ fn access_log_lines_read_as_their_forms_say() {
     ]
     .join(&b'\n');
     let file = temp("forms.log", &log);
-    let mut run = Run::new(InputFormat::Combined);
+    let mut run = Run::new(input("combined"));
     run.field = LogField::Both;
     run.fields = Some("default,method,status,bytes,referer");
     let rows = run.jsonl(std::slice::from_ref(&file));
@@ -466,7 +460,7 @@ fn access_log_lines_read_as_their_forms_say() {
         "line 9: no referer field (combined format)"
     );
     // The common format has no referer: the same line reads.
-    let rows = Run::new(InputFormat::Common).jsonl(&[file]);
+    let rows = Run::new(input("common")).jsonl(&[file]);
     assert_eq!(rows[8]["valid"], true);
 }
 
@@ -479,10 +473,10 @@ fn binary_bytes_give_one_row_each() {
     }
     let file = temp("binary.bin", &text);
     for input in [
-        InputFormat::Lines,
-        InputFormat::Combined,
-        InputFormat::Jsonl("u".into()),
-        InputFormat::Tsv(urilex_io::format::ColumnRef::Number(0)),
+        input("lines"),
+        input("combined"),
+        input("jsonl:u"),
+        input("tsv:1"),
     ] {
         let rows = Run::new(input.clone()).jsonl(std::slice::from_ref(&file));
         // A line per LF (two of the 256 lines hold one more).
@@ -500,9 +494,7 @@ fn binary_bytes_give_one_row_each() {
 #[test]
 fn a_named_column_missing_from_the_header_is_one_fault() {
     let file = temp("noheader.csv", b"a,b\n1,2\n");
-    let run = Run::new(InputFormat::Csv(urilex_io::format::ColumnRef::Name(
-        "url".into(),
-    )));
+    let run = Run::new(input("csv:url"));
     let (out, rows, faults) = run.out(&[file], OutputFormat::Jsonl);
     assert!(out.is_empty() && rows == 0);
     assert_eq!(faults.len(), 1);
@@ -515,7 +507,7 @@ fn a_named_column_missing_from_the_header_is_one_fault() {
 #[test]
 fn the_schema_names_its_columns_and_refuses_unknown_ones() {
     let mut ex = Extractor {
-        format: InputFormat::Combined,
+        format: input("combined"),
         syntax: Syntax::Reference,
         field: LogField::Target,
         carry: Vec::new(),
@@ -572,7 +564,7 @@ fn several_compressed_inputs_in_order() {
         files.push(temp(&format!("several{i}"), &bytes));
     }
     for threads in [1, 2, 4] {
-        let mut run = Run::new(InputFormat::Lines);
+        let mut run = Run::new(input("lines"));
         run.threads = threads;
         run.chunk = 5000;
         let rows = run.jsonl(&files);
@@ -591,9 +583,9 @@ fn several_compressed_inputs_in_order() {
 fn rows_written_at_their_offsets_equal_the_stream() {
     let file = repo("samples/access.log");
     for (input, format) in [
-        (InputFormat::Combined, OutputFormat::Jsonl),
-        (InputFormat::Lines, OutputFormat::Csv),
-        (InputFormat::Combined, OutputFormat::Tsv),
+        (input("combined"), OutputFormat::Jsonl),
+        (input("lines"), OutputFormat::Csv),
+        (input("combined"), OutputFormat::Tsv),
     ] {
         let mut run = Run::new(input.clone());
         run.chunk = 3000;
@@ -607,22 +599,28 @@ fn rows_written_at_their_offsets_equal_the_stream() {
                 chunk_bytes: run.chunk,
                 ..ReadOptions::default()
             };
-            let (summary, end) = urilex_io::run::write_rows_at(
-                std::slice::from_ref(&file),
+            let pipeline = urilex_io::run::Pipeline {
+                files: std::slice::from_ref(&file),
                 read,
-                &engine,
-                &schema,
-                format,
-                format == OutputFormat::Csv,
+                engine: &engine,
                 threads,
-                out,
-                5,
+            };
+            let rows = urilex_io::run::RowOutput {
+                schema: &schema,
+                format,
+                header: format == OutputFormat::Csv,
+            };
+            let at = urilex_io::run::FileAt {
+                file: out,
+                start: 5,
                 writers,
-                &urilex_io::run::Positions::new(),
-                &mut |m| panic!("{m}"),
-                &mut |_| {},
-            )
-            .unwrap();
+                positions: &urilex_io::run::Positions::new(),
+            };
+            let report = urilex_io::run::Report {
+                fault: &mut |m| panic!("{m}"),
+                progress: &mut |_| {},
+            };
+            let (summary, end) = pipeline.write_at(rows, at, report).unwrap();
             let got = std::fs::read(&path).unwrap();
             assert_eq!(&got[..5], b"HEAD\n");
             assert!(
@@ -651,7 +649,7 @@ fn port_numbers_as_the_grammar_reads_them() {
         Value::Null,
         Value::Null,
     ];
-    let run = Run::new(InputFormat::Lines);
+    let run = Run::new(input("lines"));
     let rows = run.jsonl(std::slice::from_ref(&file));
     let got: Vec<Value> = rows.iter().map(|r| r["port_number"].clone()).collect();
     assert_eq!(got, want);
@@ -670,10 +668,7 @@ fn port_numbers_as_the_grammar_reads_them() {
 #[test]
 fn a_tsv_column_by_header_name() {
     let file = temp("named.tsv", b"id\turl\n1\thttp://a/\n2\tnot a uri\n");
-    let rows = Run::new(InputFormat::Tsv(urilex_io::format::ColumnRef::Name(
-        "url".into(),
-    )))
-    .jsonl(&[file]);
+    let rows = Run::new(input("tsv:url")).jsonl(&[file]);
     assert_eq!(rows.len(), 2);
     assert_eq!(rows[0]["line"], 2);
     assert_eq!(rows[0]["host"], "a");

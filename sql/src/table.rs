@@ -16,7 +16,7 @@ use urilex::{Profile, Syntax};
 use urilex_io::columnar::BatchBuilder;
 use urilex_io::format::{Extractor, InputFormat, LogField};
 use urilex_io::rows::Engine;
-use urilex_io::run::{process, Done};
+use urilex_io::run::Done;
 use urilex_io::schema::Schema;
 use urilex_io::source::ReadOptions;
 
@@ -101,11 +101,13 @@ impl PartitionStream for LogTable {
                 number_lines: true,
                 ..ReadOptions::default()
             };
-            let _ = process(
-                &me.files,
+            let _ = urilex_io::run::Pipeline {
+                files: &me.files,
                 read,
-                &me.engine,
-                me.threads,
+                engine: &me.engine,
+                threads: me.threads,
+            }
+            .run(
                 || (),
                 |_, rows| me.builder.build(rows),
                 |done| {

@@ -59,7 +59,7 @@ pub type Record<'a> = Result<&'a [u8], &'a str>;
 /// gives are written in input order, a chunk at a time (so rows of a
 /// paused stream show). An input that cannot be read is reported when met
 /// and the others are still read (exit status 2).
-pub fn run_lines<S>(
+pub fn run_lines<S: Send>(
     inputs: &crate::args::InputsArg,
     threads: usize,
     init: impl Fn() -> S + Sync,
@@ -74,11 +74,13 @@ pub fn run_lines<S>(
         .map_err(Failure::Message)?;
     let mut out = crate::input::output(None, false)?;
     let mut failed = false;
-    let r = urilex_io::run::process(
-        &inputs.files,
-        inputs.read_options(true),
-        &engine,
+    let r = urilex_io::run::Pipeline {
+        files: &inputs.files,
+        read: inputs.read_options(true),
+        engine: &engine,
         threads,
+    }
+    .run(
         || (init(), Vec::new()),
         |(state, buf), rows| {
             buf.clear();

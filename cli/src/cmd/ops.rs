@@ -12,8 +12,6 @@
 
 use crate::args::{InputsArg, ProfileArg, ThreadsArg};
 use crate::failure::Failure;
-use std::collections::{HashMap, HashSet};
-use std::hash::{BuildHasherDefault, Hasher};
 use std::io::Write;
 use std::path::PathBuf;
 use std::sync::Mutex;
@@ -21,6 +19,7 @@ use urilex::{Syntax, UriRef};
 use urilex_io::rows::Uri;
 use urilex_io::run::{Done, OutputFormat};
 use urilex_io::table::{Cell, Columns, Encoded, Kind, Rows, TableEncoder, TableSink};
+use urilex_io::tally::{cells_of, key, Counts, FirstSeen};
 
 /// `--format` of the operations.
 #[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -158,27 +157,15 @@ pub struct ChunkOut {
     text: Vec<u8>,
     rows: Rows,
     /// --unique: the chunk's distinct values in first-seen order.
-    seen: FastSet,
-    order: Vec<Box<[u8]>>,
+    seen: FirstSeen,
     key: Vec<u8>,
     /// Messages for stderr: the row (its line when lines are numbered,
     /// else its index in the chunk) and the message.
     messages: Vec<(u64, String)>,
     invalid: u64,
-    /// --count: this worker's counts, over all its chunks (handed on when
-    /// the worker ends).
-    tally: FastMap,
-}
-
-impl Drop for ChunkOut {
-    fn drop(&mut self) {
-        let t = std::mem::take(&mut self.tally);
-        if !t.is_empty() {
-            if let Ok(mut all) = TALLIES.lock() {
-                all.push(t);
-            }
-        }
-    }
+    /// --count: this worker's counts, over all its chunks (merged with the
+    /// others' when the run ends).
+    tally: Counts,
 }
 
 impl ChunkOut {
@@ -222,18 +209,9 @@ impl ChunkOut {
             Mode::Unique | Mode::Count => {
                 key(&mut self.key, cells, &self.counted);
                 if matches!(self.mode, Mode::Unique) {
-                    if !self.seen.contains(self.key.as_slice()) {
-                        let k: Box<[u8]> = self.key.as_slice().into();
-                        self.seen.insert(k.clone());
-                        self.order.push(k);
-                    }
+                    self.seen.add(&self.key);
                 } else {
-                    match self.tally.get_mut(self.key.as_slice()) {
-                        Some(n) => *n += 1,
-                        None => {
-                            self.tally.insert(self.key.as_slice().into(), 1);
-                        }
-                    }
+                    self.tally.add(&self.key);
                 }
             }
         }
@@ -275,94 +253,6 @@ fn text_line(out: &mut Vec<u8>, cells: &[Cell<'_>], as_is: bool) {
     out.push(b'\n');
 }
 
-/// A value's key: each counted cell as a tag (0 null, 1 text, 2 number)
-/// and its length-prefixed bytes.
-fn key(out: &mut Vec<u8>, cells: &[Cell<'_>], counted: &[usize]) {
-    out.clear();
-    for &k in counted {
-        match cells.get(k).copied().unwrap_or(Cell::Null) {
-            Cell::Null => out.push(0),
-            Cell::Text(t) => {
-                out.push(1);
-                out.extend_from_slice(&(t.len() as u64).to_le_bytes());
-                out.extend_from_slice(t);
-            }
-            Cell::U64(n) => {
-                out.push(2);
-                out.extend_from_slice(&n.to_le_bytes());
-            }
-        }
-    }
-}
-
-/// The cells of a key.
-fn cells_of(key: &[u8]) -> Vec<Cell<'_>> {
-    let mut cells = Vec::new();
-    let mut i = 0;
-    while i < key.len() {
-        let tag = key[i];
-        i += 1;
-        match tag {
-            0 => cells.push(Cell::Null),
-            1 => {
-                let n = u64::from_le_bytes(key[i..i + 8].try_into().expect("8 bytes")) as usize;
-                i += 8;
-                cells.push(Cell::Text(&key[i..i + n]));
-                i += n;
-            }
-            _ => {
-                let n = u64::from_le_bytes(key[i..i + 8].try_into().expect("8 bytes"));
-                i += 8;
-                cells.push(Cell::U64(n));
-            }
-        }
-    }
-    cells
-}
-
-/// A multiply-rotate hash of whole words (the keys are short byte strings,
-/// hashed once per item: SipHash would cost more than the rest of the
-/// item's work).
-#[derive(Default, Clone, Copy)]
-pub struct WordHasher(u64);
-
-impl Hasher for WordHasher {
-    #[inline]
-    fn write(&mut self, bytes: &[u8]) {
-        const K: u64 = 0x9E37_79B9_7F4A_7C15;
-        let mut h = self.0;
-        let mut words = bytes.chunks_exact(8);
-        for w in &mut words {
-            let v = u64::from_le_bytes(w.try_into().expect("8 bytes"));
-            h = (h.rotate_left(5) ^ v).wrapping_mul(K);
-        }
-        let rest = words.remainder();
-        if !rest.is_empty() {
-            let mut b = [0u8; 8];
-            b[..rest.len()].copy_from_slice(rest);
-            h = (h.rotate_left(5) ^ u64::from_le_bytes(b)).wrapping_mul(K);
-        }
-        self.0 = h;
-    }
-    #[inline]
-    fn write_usize(&mut self, n: usize) {
-        self.0 = (self.0.rotate_left(5) ^ n as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-    }
-    #[inline]
-    fn finish(&self) -> u64 {
-        // Fold the high bits down: hashbrown takes its buckets from the
-        // low ones.
-        self.0 ^ (self.0 >> 29)
-    }
-}
-
-type Fast = BuildHasherDefault<WordHasher>;
-type FastSet = HashSet<Box<[u8]>, Fast>;
-type FastMap = HashMap<Box<[u8]>, u64, Fast>;
-
-/// Where the workers leave their counts.
-static TALLIES: Mutex<Vec<FastMap>> = Mutex::new(Vec::new());
-
 /// Where a chunk's rows are, for the messages' line numbers.
 struct Chunk {
     name: String,
@@ -394,7 +284,7 @@ pub fn run(c: &Common, op: &dyn Operation) -> Result<(), Failure> {
     // Plain lines are numbered from the rows' count (only an invalid
     // line needs its number); other formats by the reader (a CSV record
     // may take several lines), and rows carry their line.
-    let lines_input = c.inputs.input == urilex_io::format::InputFormat::Lines;
+    let lines_input = c.inputs.input.is_lines();
     let mode = if counting {
         Mode::Count
     } else if c.unique {
@@ -434,11 +324,10 @@ pub fn run(c: &Common, op: &dyn Operation) -> Result<(), Failure> {
     let one = op.one_per_record();
     let mut failed_inputs = false;
     let mut invalid = 0u64;
-    let mut global = FastSet::default();
+    let mut global = FirstSeen::default();
     let mut unique_rows = Rows::new(out_columns.clone());
     let mut stderr = std::io::stderr().lock();
     let mut progress = crate::input::Progress::new(&c.inputs.files);
-    TALLIES.lock().map(|mut t| t.clear()).ok();
     // Text buffers go back to the workers once written.
     let pool = Mutex::new(Vec::<Vec<u8>>::new());
     let pool = &pool;
@@ -448,11 +337,13 @@ pub fn run(c: &Common, op: &dyn Operation) -> Result<(), Failure> {
     let fast = op.has_entry_items();
     // The line the next chunk of plain lines starts at, 0-based.
     let mut base = 0u64;
-    let r = urilex_io::run::process(
-        &c.inputs.files,
-        c.inputs.read_options(numbered),
-        &engine,
+    let r = urilex_io::run::Pipeline {
+        files: &c.inputs.files,
+        read: c.inputs.read_options(numbered),
+        engine: &engine,
         threads,
+    }
+    .run(
         || {
             (
                 Worker {
@@ -467,19 +358,17 @@ pub fn run(c: &Common, op: &dyn Operation) -> Result<(), Failure> {
                     counted: counted.clone(),
                     text: Vec::new(),
                     rows: Rows::new(Columns(row_columns.clone())),
-                    seen: FastSet::default(),
-                    order: Vec::new(),
+                    seen: FirstSeen::default(),
                     key: Vec::new(),
                     messages: Vec::new(),
                     invalid: 0,
-                    tally: FastMap::default(),
+                    tally: Counts::default(),
                 },
             )
         },
         |(worker, out), rows| {
             out.text.clear();
             out.rows.clear();
-            out.seen.clear();
             out.messages.clear();
             out.invalid = 0;
             if let Some(b) = pool.lock().ok().and_then(|mut p| p.pop()) {
@@ -549,7 +438,7 @@ pub fn run(c: &Common, op: &dyn Operation) -> Result<(), Failure> {
             };
             (
                 encoded,
-                std::mem::take(&mut out.order),
+                out.seen.take(),
                 std::mem::take(&mut out.messages),
                 out.invalid,
                 at,
@@ -583,9 +472,9 @@ pub fn run(c: &Common, op: &dyn Operation) -> Result<(), Failure> {
                     if !order.is_empty() {
                         unique_rows.clear();
                         for k in order {
-                            if !global.contains(&k) {
+                            if !global.seen(&k) {
                                 unique_rows.push(&cells_of(&k));
-                                global.insert(k);
+                                global.remember(k);
                             }
                         }
                         sink.put(encode_values(
@@ -607,27 +496,9 @@ pub fn run(c: &Common, op: &dyn Operation) -> Result<(), Failure> {
         },
     );
     progress.finish();
-    r?;
+    let workers = r?;
     if counting {
-        // Every worker has ended (and left its counts) by now.
-        let mut parts = TALLIES
-            .lock()
-            .map(|mut t| std::mem::take(&mut *t))
-            .unwrap_or_default();
-        let mut total = parts.pop().unwrap_or_default();
-        for p in parts {
-            for (k, n) in p {
-                *total.entry(k).or_insert(0) += n;
-            }
-        }
-        let mut all: Vec<(Box<[u8]>, u64)> = total.into_iter().collect();
-        all.sort_unstable_by(|a, b| {
-            b.1.cmp(&a.1)
-                .then_with(|| cmp_cells(&cells_of(&a.0), &cells_of(&b.0)))
-        });
-        if let Some(k) = c.top {
-            all.truncate(k);
-        }
+        let all = Counts::merge(workers.into_iter().map(|(_, out)| out.tally)).ranked(c.top);
         let mut rows = Rows::new(out_columns.clone());
         for (k, n) in &all {
             let mut cells = cells_of(k);
@@ -672,25 +543,6 @@ fn encode_values(encoder: &TableEncoder, rows: &Rows, format: OpFormat, as_is: b
         }
     });
     Encoded::Text(out)
-}
-
-fn cmp_cells(a: &[Cell<'_>], b: &[Cell<'_>]) -> std::cmp::Ordering {
-    let rank = |c: &Cell<'_>| match c {
-        Cell::Null => 0,
-        Cell::U64(_) => 1,
-        Cell::Text(_) => 2,
-    };
-    for (x, y) in a.iter().zip(b) {
-        let o = match (x, y) {
-            (Cell::Text(p), Cell::Text(q)) => p.cmp(q),
-            (Cell::U64(p), Cell::U64(q)) => p.cmp(q),
-            _ => rank(x).cmp(&rank(y)),
-        };
-        if o.is_ne() {
-            return o;
-        }
-    }
-    a.len().cmp(&b.len())
 }
 
 fn run_error(e: urilex_io::run::RunError) -> Failure {

@@ -9,7 +9,7 @@ use crate::input::{file_output, for_each_chunk, output, LongLines, Progress};
 use crate::output::{write_json, Columns};
 use std::io::{self, BufWriter, Write};
 use urilex::{Parser, Profile, Syntax};
-use urilex_io::run::{write_rows, write_rows_at, Positions, RunError};
+use urilex_io::run::{FileAt, Pipeline, Positions, Report, RowOutput, RunError};
 use urilex_io::schema::Schema;
 
 #[derive(clap::Args)]
@@ -105,6 +105,21 @@ pub fn run(a: Args) -> Result<(), Failure> {
     } else {
         file_output(a.format.output.as_deref())?
     };
+    let pipeline = Pipeline {
+        files: &a.inputs.files,
+        read,
+        engine: &engine,
+        threads,
+    };
+    let rows = RowOutput {
+        schema: &schema,
+        format: format.to_io(),
+        header,
+    };
+    let report = Report {
+        fault: &mut on_fault,
+        progress: &mut on_progress,
+    };
     let r = match at {
         Some(mut f) => {
             let writers = threads.clamp(1, 4);
@@ -115,21 +130,13 @@ pub fn run(a: Args) -> Result<(), Failure> {
             crate::interrupt::on_interrupt(Box::new(move || {
                 let _ = p.interrupt();
             }));
-            let r = write_rows_at(
-                &a.inputs.files,
-                read,
-                &engine,
-                &schema,
-                format.to_io(),
-                header,
-                threads,
-                f.file.try_clone()?,
-                f.start,
+            let at = FileAt {
+                file: f.file.try_clone()?,
+                start: f.start,
                 writers,
-                &positions,
-                &mut on_fault,
-                &mut on_progress,
-            );
+                positions: &positions,
+            };
+            let r = pipeline.write_at(rows, at, report);
             if let (Ok((_, end)), true) = (&r, f.stdout) {
                 use std::io::Seek;
                 f.file.seek(std::io::SeekFrom::Start(*end))?;
@@ -155,18 +162,7 @@ pub fn run(a: Args) -> Result<(), Failure> {
                     file,
                 });
             }
-            write_rows(
-                &a.inputs.files,
-                read,
-                &engine,
-                &schema,
-                format.to_io(),
-                header,
-                threads,
-                out,
-                &mut on_fault,
-                &mut on_progress,
-            )
+            pipeline.write(rows, out, report)
         }
     };
     progress.borrow_mut().finish();
@@ -183,7 +179,7 @@ pub fn run(a: Args) -> Result<(), Failure> {
 fn semantics(a: Args) -> Result<(), Failure> {
     if a.format.format != Format::Jsonl
         || a.profile.profile != Profile::Rfc1738
-        || a.inputs.input != urilex_io::format::InputFormat::Lines
+        || !a.inputs.input.is_lines()
     {
         return Err(Failure::Message(
             "--semantics is for --profile rfc1738 with JSON Lines output of --input lines".into(),

@@ -53,11 +53,13 @@ pub fn run(a: Args) -> Result<(), Failure> {
         .map_err(Failure::Message)?;
     let mut all = Part::default();
     let mut failed = false;
-    urilex_io::run::process(
-        &a.inputs.files,
-        a.inputs.read_options(true),
-        &engine,
-        threads(a.threads.threads),
+    urilex_io::run::Pipeline {
+        files: &a.inputs.files,
+        read: a.inputs.read_options(true),
+        engine: &engine,
+        threads: threads(a.threads.threads),
+    }
+    .run(
         Vec::new,
         |key, rows| {
             let mut p = Part::default();
@@ -128,7 +130,7 @@ pub fn run(a: Args) -> Result<(), Failure> {
         v.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
         v
     };
-    let records = a.inputs.input != urilex_io::format::InputFormat::Lines;
+    let records = !a.inputs.input.is_lines();
     let mut out = BufWriter::new(io::stdout().lock());
     write_counts(&mut out, &all.tally, records)?;
     for (s, n) in sorted(all.schemes) {

@@ -4,7 +4,6 @@ use crate::args::{InputsArg, ProfileArg, ThreadsArg};
 use crate::failure::Failure;
 use std::io::{self, Write};
 use urilex::Parser;
-use urilex_io::format::InputFormat;
 use urilex_io::pipeline::run_ordered;
 use urilex_io::rows::{ChunkRows, Value};
 use urilex_io::source::{Item, Reader};
@@ -100,7 +99,7 @@ pub fn run(a: Args) -> Result<(), Failure> {
         .map_err(Failure::Message)?;
     let mut tally = Tally::default();
     let mut failed = false;
-    let lines = a.inputs.input == InputFormat::Lines;
+    let lines = a.inputs.input.is_lines();
     if lines {
         // Verdicts only (`validate_lines`: no spans are kept), a diagnosis
         // for invalid lines; the lines are not numbered.
@@ -138,11 +137,13 @@ pub fn run(a: Args) -> Result<(), Failure> {
             },
         )?;
     } else {
-        urilex_io::run::process(
-            &a.inputs.files,
-            a.inputs.read_options(true),
-            &engine,
+        urilex_io::run::Pipeline {
+            files: &a.inputs.files,
+            read: a.inputs.read_options(true),
+            engine: &engine,
             threads,
+        }
+        .run(
             || (),
             |_, rows| {
                 let mut t = Tally::default();

@@ -6,7 +6,7 @@
 #[path = "../../../io/tests/support/run.rs"]
 mod run;
 
-pub use run::{rows_of, Run};
+pub use run::{input, rows_of, Run};
 use std::path::PathBuf;
 
 /// `bytes` written to this process's file `name` (one per name, rewritten

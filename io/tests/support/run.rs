@@ -8,9 +8,14 @@ use std::path::PathBuf;
 use urilex::{Profile, Syntax};
 use urilex_io::format::{Extractor, InputFormat, LogField};
 use urilex_io::rows::Engine;
-use urilex_io::run::{write_rows, OutputFormat};
+use urilex_io::run::{OutputFormat, Pipeline, Report, RowOutput};
 use urilex_io::schema::Schema;
 use urilex_io::source::ReadOptions;
+
+/// The input format `spec` (`csv:url`), as `--input` takes it.
+pub fn input(spec: &str) -> InputFormat {
+    spec.parse().expect("a registered input format")
+}
 
 /// A pipeline run: the input format, the fields, the profile, threads,
 /// chunks and the record limit.
@@ -71,19 +76,24 @@ impl Run {
         let read = self.read();
         let mut out = Vec::new();
         let mut faults = Vec::new();
-        let s = write_rows(
+        let pipeline = Pipeline {
             files,
             read,
-            &engine,
-            &schema,
+            engine: &engine,
+            threads: self.threads,
+        };
+        let rows = RowOutput {
+            schema: &schema,
             format,
-            format == OutputFormat::Csv,
-            self.threads,
-            &mut out,
-            &mut |m| faults.push(m.to_string()),
-            &mut |_| {},
-        )
-        .unwrap_or_else(|e| panic!("{e:?}"));
+            header: format == OutputFormat::Csv,
+        };
+        let report = Report {
+            fault: &mut |m| faults.push(m.to_string()),
+            progress: &mut |_| {},
+        };
+        let s = pipeline
+            .write(rows, &mut out, report)
+            .unwrap_or_else(|e| panic!("{e:?}"));
         assert_eq!(s.faults as usize, faults.len());
         (out, s.rows, faults)
     }

@@ -1,0 +1,66 @@
+//! `tsv:COL`: tab-separated columns, no quoting; the column by 1-based
+//! number, or by name from each input's header.
+
+use super::header::{self, ByName};
+use super::{
+    numbered_lines, Argument, Chunk, ColumnRef, Context, Decoder, Registered, Rows, Sequence,
+};
+use std::sync::Arc;
+
+pub(super) const REGISTERED: Registered = Registered {
+    name: "tsv",
+    argument: Some(Argument {
+        usage: "COL",
+        what: "a column",
+        example: "2",
+    }),
+    about: "tab-separated columns: a column by 1-based number or header name",
+    make: |a| {
+        Ok(Arc::new(Tsv {
+            column: ColumnRef::parse(a.unwrap_or_default())?,
+        }))
+    },
+};
+
+struct Tsv {
+    column: ColumnRef,
+}
+
+fn fields(records: &[u8]) -> Vec<Vec<u8>> {
+    urilex::lines(records)
+        .next()
+        .map(|(_, l)| l.split(|&b| b == b'\t').map(<[u8]>::to_vec).collect())
+        .unwrap_or_default()
+}
+
+impl Decoder for Tsv {
+    fn spec(&self) -> String {
+        format!("tsv:{}", self.column)
+    }
+    fn label(&self) -> &'static str {
+        "TSV"
+    }
+    fn sequence(&self) -> Box<dyn Sequence> {
+        match &self.column {
+            ColumnRef::Name(name) => Box::new(ByName {
+                name: name.clone(),
+                fields,
+                column: None,
+            }),
+            ColumnRef::Number(_) => Box::new(super::NoContext),
+        }
+    }
+    fn decode(&self, records: &[u8], chunk: &Chunk, context: &Context, rows: &mut Rows<'_>) {
+        let column = header::index(&self.column, context);
+        let skip = header::skips_header(&self.column, chunk);
+        for (k, (line, rec)) in numbered_lines(records, rows.first_line).enumerate() {
+            if k == 0 && skip {
+                continue;
+            }
+            match rec.split(|&b| b == b'\t').nth(column) {
+                Some(v) => rows.value(line, Some(v)),
+                None => rows.error(line, format_args!("no column {}", column + 1), None),
+            }
+        }
+    }
+}
