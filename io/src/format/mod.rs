@@ -17,6 +17,7 @@ mod header;
 mod jsonl;
 mod lines;
 mod tsv;
+mod w3c;
 
 pub use crate::logline::TargetForm;
 use crate::source::{Chunk, ChunkKind};
@@ -128,6 +129,7 @@ pub static DECODERS: &[Registered] = &[
     lines::REGISTERED,
     access::COMMON,
     access::COMBINED,
+    w3c::REGISTERED,
     jsonl::REGISTERED,
     tsv::REGISTERED,
     csv::REGISTERED,
