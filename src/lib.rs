@@ -49,6 +49,11 @@
 #[cfg(all(doctest, feature = "all-profiles"))]
 pub struct ReadmeDoctests;
 
+// docs/library.md's examples, likewise.
+#[doc = include_str!("../docs/library.md")]
+#[cfg(all(doctest, feature = "all-profiles"))]
+pub struct LibraryDoctests;
+
 mod batch;
 #[cfg(feature = "psl")]
 pub mod domain;
