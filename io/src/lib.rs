@@ -14,15 +14,12 @@
 //!   Parquet writers;
 //! - [`pipeline`]: chunks across threads, outputs in input order;
 //! - [`tally`]: `--unique` and `--count`, per worker, merged at the end;
-//! - `column` (feature `column`): URI functions over Arrow string columns.
 //!
 //! Every record gives exactly one row, in order; a record that does not
 //! fit its format is a row with an error, never dropped.
 #![deny(unsafe_code)]
 #![warn(missing_docs)]
 
-#[cfg(feature = "column")]
-pub mod column;
 pub mod columnar;
 pub mod delimited;
 mod fast;

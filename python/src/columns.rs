@@ -1,9 +1,8 @@
-//! Whole Arrow columns at once: the column functions of `urilex-io`
-//! (the SQL functions' own) over arrays handed over through the Arrow C
-//! data interface, with the GIL released and long columns cut into pieces
-//! parsed across cores.
+//! Whole Arrow columns at once: the functions of the column registry
+//! (`urilex-columns`, which the SQL functions are made from too) over
+//! arrays handed over through the Arrow C data interface, with the GIL
+//! released and long columns cut into pieces parsed across cores.
 
-use crate::one::profile;
 use arrow_array::cast::AsArray;
 use arrow_array::{make_array, new_null_array, Array, ArrayRef};
 use arrow_data::ArrayData;
@@ -12,111 +11,88 @@ use arrow_schema::DataType;
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use rayon::prelude::*;
-use std::cell::RefCell;
-use urilex::template::Template;
-use urilex::{Batch, Component, Parser, Profile};
-use urilex_io::column::{self, Refs};
+use urilex_columns::{Function, Kind, Literal, Literals, FUNCTIONS};
 
-/// What is asked of the column.
-enum Op {
-    Parse(Profile),
-    Valid(Profile),
-    Error(Profile),
-    Part(Component),
-    Get(String),
-    QueryParam(String),
-    Registrable,
-    Suffix,
-    Normalize(String),
+/// The literal arguments Python passes after the column (`None`: left
+/// out or null).
+fn literals(args: Vec<Option<Bound<'_, PyAny>>>) -> PyResult<Literals> {
+    let mut out = Vec::with_capacity(args.len());
+    for a in args {
+        out.push(match a {
+            None => None,
+            Some(v) if v.is_none() => None,
+            Some(v) => Some(if let Ok(n) = v.extract::<i64>() {
+                Literal::Int(n)
+            } else if let Ok(s) = v.extract::<String>() {
+                Literal::Text(s)
+            } else {
+                return Err(PyTypeError::new_err(format!(
+                    "an argument must be a str or an int, not {}",
+                    v.get_type().name()?
+                )));
+            }),
+        });
+    }
+    // Trailing arguments left out are not given (their defaults apply).
+    while out.last().is_some_and(Option::is_none) {
+        out.pop();
+    }
+    Ok(Literals(out))
 }
 
-impl Op {
-    /// The operation named `name` with its argument, checked before any
-    /// row is read (an unknown template or part is an error up front).
-    fn new(name: &str, arg: Option<&str>, profile: Profile) -> PyResult<Op> {
-        let need = |what: &str| {
-            arg.map(str::to_owned)
-                .ok_or_else(|| PyTypeError::new_err(format!("{name} needs {what}")))
-        };
-        Ok(match name {
-            "parse" => Op::Parse(profile),
-            "valid" => Op::Valid(profile),
-            "error" => Op::Error(profile),
-            "part" => {
-                let p = need("a part's name")?;
-                Op::Part(Component::from_name(&p).ok_or_else(|| {
-                    PyValueError::new_err(format!(
-                        "unknown part {p:?} (scheme, authority, userinfo, host, port, path, query, fragment)"
-                    ))
-                })?)
-            }
-            "get" => {
-                let t = need("a template")?;
-                Template::parse(&t)
-                    .map_err(|e| PyValueError::new_err(format!("template {t:?}: {e}")))?;
-                Op::Get(t)
-            }
-            "query_param" => Op::QueryParam(need("a key")?),
-            "registrable_domain" => Op::Registrable,
-            "public_suffix" => Op::Suffix,
-            "normalize" => {
-                let m = arg.unwrap_or("syntax");
-                if !matches!(m, "syntax" | "scheme" | "dedup") {
-                    return Err(PyValueError::new_err(format!(
-                        "unknown mode {m:?} (syntax, scheme, dedup)"
-                    )));
-                }
-                Op::Normalize(m.to_owned())
-            }
-            _ => return Err(PyValueError::new_err(format!("unknown operation {name:?}"))),
-        })
-    }
+/// A parameter as Python sees it: name, `str` or `int`, optional.
+type PyParam = (&'static str, &'static str, bool);
 
-    /// The operation over one string array (nulls give nulls).
-    fn run(&self, a: &ArrayRef) -> Result<ArrayRef, String> {
-        match a.data_type() {
-            // Over the dictionary's values once, then one value per key.
-            DataType::Dictionary(..) => {
-                let d = a.as_any_dictionary();
-                let values = self.run(d.values())?;
-                return arrow_select::take::take(values.as_ref(), d.keys(), None)
-                    .map_err(|e| e.to_string());
-            }
-            // All nulls (pyarrow's type for a column of None).
-            DataType::Null => return self.run(&new_null_array(&DataType::Utf8, a.len())),
-            _ => {}
-        }
-        let refs = Refs::new(a)?;
-        if let Op::Valid(p) = self {
-            return Ok(column::valid(&refs, &Parser::new().profile(*p)));
-        }
-        let parser = match self {
-            Op::Parse(p) | Op::Error(p) => Parser::new().profile(*p),
-            _ => Parser::new(),
-        };
-        BATCH.with(|b| {
-            let mut batch = b.borrow_mut();
-            refs.parse(&parser, &mut batch);
-            let batch = &*batch;
-            Ok(match self {
-                Op::Parse(p) => column::parse(&refs, batch, *p),
-                Op::Error(_) => column::error(&refs, batch),
-                Op::Part(Component::Port) => column::port(&refs, batch),
-                Op::Part(c) => column::part(&refs, batch, *c),
-                Op::Get(t) => column::get(&refs, batch, |_| Some(t.as_str()))?,
-                Op::QueryParam(k) => column::query_param(&refs, batch, |_| Some(k.as_str())),
-                Op::Registrable => column::domain(&refs, batch, true),
-                Op::Suffix => column::domain(&refs, batch, false),
-                Op::Normalize(m) => column::normalize(&refs, batch, m)?,
-                Op::Valid(_) => unreachable!("answered above"),
-            })
+/// A function as Python sees it: name, parameters, doc line, result type.
+type PyFunction = (&'static str, Vec<PyParam>, &'static str, &'static str);
+
+/// The registry's functions: name, parameters (name, kind, optional), the
+/// line the docs give them, and their result type's name. The package
+/// makes `{name}_arrow` of each.
+#[pyfunction]
+pub fn column_functions() -> Vec<PyFunction> {
+    FUNCTIONS
+        .iter()
+        .map(|f| {
+            let params = f
+                .params
+                .iter()
+                .map(|p| {
+                    let kind = match p.kind {
+                        Kind::Text => "str",
+                        Kind::Int => "int",
+                    };
+                    (p.name, kind, p.optional)
+                })
+                .collect();
+            (f.name, params, f.doc, f.result)
         })
-    }
+        .collect()
 }
 
-thread_local! {
-    /// Each thread's batch: its storage is kept from call to call.
-    static BATCH: RefCell<Batch> = RefCell::new(Batch::new());
+/// Every example of the registry: function, input, arguments, result (as
+/// [`display_value`] writes it), for the table-driven tests.
+#[pyfunction]
+pub fn column_examples() -> Vec<(
+    &'static str,
+    Option<&'static str>,
+    Vec<&'static str>,
+    &'static str,
+)> {
+    FUNCTIONS
+        .iter()
+        .flat_map(|f| {
+            f.examples
+                .iter()
+                .map(|e| (f.name, e.input, e.args.to_vec(), e.want))
+        })
+        .collect()
+}
+
+/// Row `i` of a result as the registry's examples write it.
+#[pyfunction]
+pub fn display_value(array: PyArrowType<ArrayData>, i: usize) -> String {
+    urilex_columns::display(&make_array(array.0), i)
 }
 
 /// Rows in a piece of a long array: small enough that the cores share a
@@ -144,7 +120,11 @@ fn text_bytes(a: &ArrayRef) -> usize {
 /// `op` over every chunk: a chunk of more than two pieces' rows is cut
 /// into pieces (slices: no copy) run across the cores, whose results are
 /// joined again, so that each chunk gives one result of its length.
-fn over_chunks(op: &Op, chunks: Vec<ArrayRef>) -> Result<Vec<ArrayRef>, String> {
+fn over_chunks(
+    f: &Function,
+    args: &Literals,
+    chunks: Vec<ArrayRef>,
+) -> Result<Vec<ArrayRef>, String> {
     let threads = rayon::current_num_threads().max(1);
     let mut pieces = Vec::new();
     for (c, a) in chunks.iter().enumerate() {
@@ -182,7 +162,7 @@ fn over_chunks(op: &Op, chunks: Vec<ArrayRef>) -> Result<Vec<ArrayRef>, String> 
     }
     let results: Vec<(usize, ArrayRef)> = pieces
         .into_par_iter()
-        .map(|(c, a)| op.run(&a).map(|r| (c, r)))
+        .map(|(c, a)| f.eval(&a, args).map(|r| (c, r)))
         .collect::<Result<_, _>>()?;
     let mut out: Vec<Vec<ArrayRef>> = vec![Vec::new(); chunks.len()];
     for (c, r) in results {
@@ -200,35 +180,50 @@ fn over_chunks(op: &Op, chunks: Vec<ArrayRef>) -> Result<Vec<ArrayRef>, String> 
 }
 
 /// The engine behind the column functions of the `urilex` package (its
-/// `parse_arrow` and the others, which hand it a column's chunks as
-/// pyarrow arrays): operation `op` over each chunk, one result array per
-/// chunk. The inputs are imported through the Arrow C data interface (no
-/// copy of a `string` or `large_string` chunk; a `string_view` chunk is
-/// gathered once); the GIL is released while they are parsed.
+/// `{name}_arrow` functions, which hand it a column's chunks as pyarrow
+/// arrays): the registry's function `name` over each chunk with `args`,
+/// one result array per chunk. The inputs are imported through the Arrow
+/// C data interface (no copy of a `string` or `large_string` chunk; a
+/// `string_view` chunk is gathered once); the GIL is released while they
+/// are parsed.
 #[pyfunction]
-#[pyo3(signature = (chunks, op, arg = None, profile = "rfc3986"))]
+#[pyo3(signature = (chunks, name, args = Vec::new()))]
 pub fn column_op(
     py: Python<'_>,
     chunks: Vec<PyArrowType<ArrayData>>,
-    op: &str,
-    arg: Option<&str>,
-    profile: &str,
+    name: &str,
+    args: Vec<Option<Bound<'_, PyAny>>>,
 ) -> PyResult<Vec<PyArrowType<ArrayData>>> {
-    let op = Op::new(op, arg, self::profile(profile)?)?;
+    let f = urilex_columns::function(name)
+        .filter(|f| f.name == name)
+        .ok_or_else(|| PyValueError::new_err(format!("unknown column function {name:?}")))?;
+    let args = literals(args)?;
+    // Checked before any row is read: the arguments' count, a profile or
+    // a template (on an empty column).
+    let (min, max) = f.arity();
+    if args.0.len() < min || args.0.len() > max {
+        return Err(PyTypeError::new_err(format!(
+            "{name}_arrow takes {min} to {max} arguments after the column, not {}",
+            args.0.len()
+        )));
+    }
+    f.eval(&new_null_array(&DataType::Utf8, 1), &args)
+        .and_then(|_| f.output(&args))
+        .map_err(|e| PyValueError::new_err(format!("{name}_arrow: {e}")))?;
     let arrays: Vec<ArrayRef> = chunks.into_iter().map(|a| make_array(a.0)).collect();
     for a in &arrays {
         let t = match a.data_type() {
             DataType::Dictionary(_, v) => v.as_ref(),
             t => t,
         };
-        if !column::is_text(t) && *t != DataType::Null {
+        if !urilex_columns::is_text(t) && *t != DataType::Null {
             return Err(PyTypeError::new_err(format!(
                 "a column of {t}, not of strings"
             )));
         }
     }
     let out = py
-        .detach(|| over_chunks(&op, arrays))
-        .map_err(PyValueError::new_err)?;
+        .detach(|| over_chunks(f, &args, arrays))
+        .map_err(|e| PyValueError::new_err(format!("{name}_arrow: {e}")))?;
     Ok(out.into_iter().map(|a| PyArrowType(a.to_data())).collect())
 }

@@ -25,5 +25,8 @@ fn _urilex(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(text::decode, m)?)?;
     m.add_function(wrap_pyfunction!(text::decode_bytes, m)?)?;
     m.add_function(wrap_pyfunction!(columns::column_op, m)?)?;
+    m.add_function(wrap_pyfunction!(columns::column_functions, m)?)?;
+    m.add_function(wrap_pyfunction!(columns::column_examples, m)?)?;
+    m.add_function(wrap_pyfunction!(columns::display_value, m)?)?;
     Ok(())
 }

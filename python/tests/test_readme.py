@@ -9,7 +9,7 @@ from conftest import REPO
 
 def blocks():
     text = (REPO / "README.md").read_text(encoding="utf-8")
-    section = text.split("\n## Python\n", 1)[1].split("\n## ", 1)[0]
+    section = text.split("\n## SQL and Python\n", 1)[1].split("\n## ", 1)[0]
     return re.findall(r"```python\n(.*?)```", section, re.S)
 
 

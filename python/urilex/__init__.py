@@ -22,6 +22,7 @@ They need pyarrow (``pip install 'urilex[arrow]'``).
 
 from __future__ import annotations
 
+import inspect
 from typing import TYPE_CHECKING, Any
 
 from . import _urilex
@@ -35,15 +36,7 @@ __all__ = [
     "parse",
     "is_valid",
     "extract",
-    "parse_arrow",
-    "valid_arrow",
-    "error_arrow",
     "part_arrow",
-    "get_arrow",
-    "query_param_arrow",
-    "registrable_domain_arrow",
-    "public_suffix_arrow",
-    "normalize_arrow",
     "pct",
     "urn",
 ]
@@ -117,124 +110,86 @@ def _chunks(col):
     )
 
 
-def _column(col, op, arg=None, profile="rfc3986"):
+def _column(col, name, args=()):
     pa = _pyarrow()
     chunks, chunked = _chunks(col)
     if not chunks:
-        empty = _urilex.column_op([pa.array([], pa.string())], op, arg, profile)[0]
+        empty = _urilex.column_op([pa.array([], pa.string())], name, list(args))[0]
         return pa.chunked_array([], type=empty.type)
-    out = _urilex.column_op(chunks, op, arg, profile)
+    out = _urilex.column_op(chunks, name, list(args))
     if chunked:
         return pa.chunked_array(out, type=out[0].type)
     return out[0]
 
 
-def parse_arrow(col: Column, profile: str = "rfc3986") -> Result:
-    """Every reference of ``col`` parsed: a struct array in the row schema
-    of urilex's outputs (``docs/schema.md`` less ``line``): ``input``,
-    ``valid``, ``error`` (a struct of kind, part, rule, index, byte and
-    message, null where valid), ``scheme`` ... ``fragment``, ``host_kind``,
-    ``port_number``, and the profile's own parts.
+def _column_function(name, params, doc, result):
+    """``{name}_arrow``: the registry's function ``name`` over a column."""
+    names = [p[0] for p in params]
+    required = [p[0] for p in params if not p[2]]
 
-    A null gives a null row; an invalid reference a row whose ``valid`` is
-    false and whose ``error`` says why. A chunked input gives a chunked
-    result.
+    def f(col, *args, **kwargs):
+        if len(args) > len(names):
+            raise TypeError(f"{name}_arrow takes {len(names)} arguments after the column, not {len(args)}")
+        values = list(args) + [None] * (len(names) - len(args))
+        for key, v in kwargs.items():
+            if key not in names:
+                raise TypeError(f"{name}_arrow() got an unexpected keyword argument {key!r}")
+            values[names.index(key)] = v
+        for k in required:
+            if values[names.index(k)] is None:
+                raise TypeError(f"{name}_arrow() needs {k}")
+        return _column(col, name, values)
 
-    >>> import pyarrow as pa
-    >>> r = urilex.parse_arrow(pa.array(["http://h/p?q", "a b"]))
-    >>> r.field("host").to_pylist(), r.field("valid").to_pylist()
-    (['h', None], [True, False])
-    """
-    return _column(col, "parse", profile=profile)
+    sig = [inspect.Parameter("col", inspect.Parameter.POSITIONAL_ONLY)]
+    for pname, kind, optional in params:
+        sig.append(
+            inspect.Parameter(
+                pname,
+                inspect.Parameter.POSITIONAL_OR_KEYWORD,
+                default=None if optional else inspect.Parameter.empty,
+                annotation=kind,
+            )
+        )
+    f.__signature__ = inspect.Signature(sig)
+    f.__name__ = f.__qualname__ = f"{name}_arrow"
+    f.__module__ = __name__
+    f.__doc__ = (
+        f"Each reference of ``col``: {doc}.\n\n"
+        f"A null gives a null; the result is a pyarrow array of {result} (a "
+        f"chunked array for a chunked input). The same function as SQL's, "
+        f"from urilex's one registry of column functions."
+    )
+    return f
 
 
-def valid_arrow(col: Column, profile: str = "rfc3986") -> Result:
-    """Whether each reference of ``col`` is valid (null for a null): the
-    engine's verdict alone, which is faster than a parse.
+# Every column function of the registry, as ``{name}_arrow`` (the SQL
+# functions are made from the same registry: a function added there is
+# in both).
+for _name, _params, _doc, _result in _urilex.column_functions():
+    globals()[f"{_name}_arrow"] = _column_function(_name, _params, _doc, _result)
+    __all__.append(f"{_name}_arrow")
+del _name, _params, _doc, _result
 
-    >>> import pyarrow as pa
-    >>> urilex.valid_arrow(pa.array(["http://h/", "a b", None])).to_pylist()
-    [True, False, None]
-    """
-    return _column(col, "valid", profile=profile)
-
-
-def error_arrow(col: Column, profile: str = "rfc3986") -> Result:
-    """Each reference's parse error as a message, null where it is valid.
-
-    >>> import pyarrow as pa
-    >>> urilex.error_arrow(pa.array(["http://h/", "a b"])).to_pylist()[0] is None
-    True
-    """
-    return _column(col, "error", profile=profile)
+_PARTS = ("scheme", "authority", "userinfo", "host", "port", "path", "query", "fragment")
 
 
 def part_arrow(col: Column, part: str) -> Result:
     """One component of every reference (``scheme``, ``authority``,
     ``userinfo``, ``host``, ``path``, ``query``, ``fragment``: strings,
     views of the input; ``port``: the number), null where the reference is
-    invalid or has no such part, ``""`` where the part is empty.
+    invalid or has no such part, ``""`` where the part is empty: the same
+    as ``{part}_arrow(col)``.
 
     >>> import pyarrow as pa
     >>> urilex.part_arrow(pa.array(["http://h?", "http://h"]), "query").to_pylist()
     ['', None]
-    """
-    return _column(col, "part", part)
-
-
-def get_arrow(col: Column, template: str) -> Result:
-    """Each reference rendered by ``template``, the template language of
-    ``urilex get`` (``{host}``, ``{host:registrable}``, ``{query:id}``,
-    ``{path:1}``, ``{scheme}://{host}``, ...), null where a field it needs
-    is missing or the reference is invalid.
-
-    >>> import pyarrow as pa
+    >>> urilex.host_arrow(pa.array(["http://[::1]:8080/p", "/p"])).to_pylist()
+    ['[::1]', None]
     >>> urilex.get_arrow(pa.array(["https://www.example.co.uk/a/b?x=1"]), "{host:registrable} {path:2}").to_pylist()
     ['example.co.uk b']
+    >>> urilex.parse_arrow(pa.array(["http://h/p?q", "a b"])).field("valid").to_pylist()
+    [True, False]
     """
-    return _column(col, "get", template)
-
-
-def query_param_arrow(col: Column, key: str) -> Result:
-    """The raw value of the first query parameter named ``key`` in each
-    reference (``""`` for a key without ``=``; null where there is none).
-
-    >>> import pyarrow as pa
-    >>> urilex.query_param_arrow(pa.array(["/s?q=a%20b&x", "/s?x"]), "q").to_pylist()
-    ['a%20b', None]
-    """
-    return _column(col, "query_param", key)
-
-
-def registrable_domain_arrow(col: Column) -> Result:
-    """Each host's registrable domain by the Public Suffix List compiled
-    into urilex (null for IP hosts, suffixes themselves, and invalid
-    references).
-
-    >>> import pyarrow as pa
-    >>> urilex.registrable_domain_arrow(pa.array(["https://a.b.example.co.uk/", "http://10.0.0.1/"])).to_pylist()
-    ['example.co.uk', None]
-    """
-    return _column(col, "registrable_domain")
-
-
-def public_suffix_arrow(col: Column) -> Result:
-    """Each host's public suffix by the Public Suffix List.
-
-    >>> import pyarrow as pa
-    >>> urilex.public_suffix_arrow(pa.array(["https://a.b.example.co.uk/"])).to_pylist()
-    ['co.uk']
-    """
-    return _column(col, "public_suffix")
-
-
-def normalize_arrow(col: Column, mode: str = "syntax") -> Result:
-    """Each reference normalized: ``syntax`` (RFC 3986 6.2.2), ``scheme``
-    (and 6.2.3: default ports, empty paths), ``dedup`` (and the query
-    sorted, the fragment dropped; as ``urilex normalize --dedup``).
-
-    >>> import pyarrow as pa
-    >>> urilex.normalize_arrow(pa.array(["HTTP://Example.COM:80/a/../b"]), "scheme").to_pylist()
-    ['http://example.com/b']
-    """
-    return _column(col, "normalize", mode)
+    if part not in _PARTS:
+        raise ValueError(f"unknown part {part!r} ({', '.join(_PARTS)})")
+    return _column(col, part)

@@ -11,95 +11,67 @@ copies of the strings on the way in.
 >>> df = pl.DataFrame({"u": ["https://www.example.co.uk/a?id=7", "not a uri"]})
 >>> df.select(pl.col("u").uri.registrable_domain(), pl.col("u").uri.query_param("id").alias("id")).rows()
 [('example.co.uk', '7'), (None, None)]
+
+Every column function of the package is a method, by its name without
+``_arrow``: ``uri.host()``, ``uri.get("{host}")``, ``uri.path_segment(1)``.
 """
 
 import polars as pl
 
-from . import _column
+from . import _PARTS, _column, _urilex
 
 __all__ = ["UriExpr", "UriSeries"]
 
 
-def _series(s, op, arg=None, profile="rfc3986"):
-    out = _column(s, op, arg, profile)
+def _series(s, name, args=()):
+    out = _column(s, name, args)
     return pl.Series(s.name, out)
 
 
 _dtypes = {}
 
 
-def _dtype(op, arg=None, profile="rfc3986"):
-    """The Polars type of ``op``'s result (of an empty column: a struct's
-    fields depend on the profile)."""
-    key = (op, arg if op == "part" else None, profile)
+def _dtype(name, args=()):
+    """The Polars type of ``name``'s result (of an empty column: a
+    struct's fields depend on the profile)."""
+    key = (name, tuple(args))
     if key not in _dtypes:
-        _dtypes[key] = pl.Series(_column([], op, arg, profile)).dtype
+        _dtypes[key] = pl.Series(_column([], name, args)).dtype
     return _dtypes[key]
 
 
 class _Methods:
-    def _op(self, op, arg=None, profile="rfc3986"):
+    def _op(self, name, args=()):
         raise NotImplementedError
-
-    def valid(self, profile="rfc3986"):
-        """Whether each reference is valid."""
-        return self._op("valid", profile=profile)
-
-    def error(self, profile="rfc3986"):
-        """Each reference's parse error (null where valid)."""
-        return self._op("error", profile=profile)
-
-    def parse(self, profile="rfc3986"):
-        """Each reference parsed: a struct (``urilex.parse_arrow``)."""
-        return self._op("parse", profile=profile)
 
     def part(self, name):
         """One component (``scheme`` ... ``fragment``; ``port`` a number)."""
-        return self._op("part", name)
+        if name not in _PARTS:
+            raise ValueError(f"unknown part {name!r} ({', '.join(_PARTS)})")
+        return self._op(name)
 
-    def scheme(self):
-        return self.part("scheme")
 
-    def authority(self):
-        return self.part("authority")
+def _method(name, params, doc):
+    names = [p[0] for p in params]
 
-    def userinfo(self):
-        return self.part("userinfo")
+    def m(self, *args, **kwargs):
+        values = list(args) + [None] * (len(names) - len(args))
+        for key, v in kwargs.items():
+            values[names.index(key)] = v
+        while values and values[-1] is None:
+            values.pop()
+        return self._op(name, values)
 
-    def host(self):
-        return self.part("host")
+    m.__name__ = m.__qualname__ = name
+    m.__doc__ = f"{doc[:1].upper()}{doc[1:]} (``urilex.{name}_arrow``)."
+    return m
 
-    def port(self):
-        return self.part("port")
 
-    def path(self):
-        return self.part("path")
-
-    def query(self):
-        return self.part("query")
-
-    def fragment(self):
-        return self.part("fragment")
-
-    def get(self, template):
-        """Each reference rendered by ``template`` (``urilex get``'s language)."""
-        return self._op("get", template)
-
-    def query_param(self, key):
-        """The raw value of query parameter ``key``."""
-        return self._op("query_param", key)
-
-    def registrable_domain(self):
-        """The host's registrable domain (Public Suffix List)."""
-        return self._op("registrable_domain")
-
-    def public_suffix(self):
-        """The host's public suffix (Public Suffix List)."""
-        return self._op("public_suffix")
-
-    def normalize(self, mode="syntax"):
-        """Normalized: ``syntax``, ``scheme`` or ``dedup``."""
-        return self._op("normalize", mode)
+# Every function of urilex's column registry, by its name
+# (``pl.col("u").uri.host()``, ``.uri.query_param("id")``, ...).
+for _name, _params, _doc, _result in _urilex.column_functions():
+    setattr(_Methods, _name, _method(_name, _params, _doc))
+del _name, _params, _doc, _result
 
 
 @pl.api.register_expr_namespace("uri")
@@ -109,10 +81,10 @@ class UriExpr(_Methods):
     def __init__(self, expr):
         self._expr = expr
 
-    def _op(self, op, arg=None, profile="rfc3986"):
+    def _op(self, name, args=()):
         return self._expr.map_batches(
-            lambda s: _series(s, op, arg, profile),
-            return_dtype=_dtype(op, arg, profile),
+            lambda s: _series(s, name, args),
+            return_dtype=_dtype(name, args),
             is_elementwise=True,
         )
 
@@ -124,5 +96,5 @@ class UriSeries(_Methods):
     def __init__(self, series):
         self._s = series
 
-    def _op(self, op, arg=None, profile="rfc3986"):
-        return _series(self._s, op, arg, profile)
+    def _op(self, name, args=()):
+        return _series(self._s, name, args)

@@ -13,7 +13,8 @@ pub mod cluster;
 mod functions;
 pub mod table;
 
-pub use functions::{udfs, Func, FUNCTIONS};
+pub use functions::udfs;
+pub use urilex_columns::FUNCTIONS;
 
 use datafusion::execution::context::SessionContext;
 

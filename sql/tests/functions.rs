@@ -511,3 +511,38 @@ async fn parts_match_the_published_vectors() {
     }
     assert!(checked > 2000, "{checked} checks");
 }
+
+/// Every example of the column registry (`urilex_columns::FUNCTIONS`, the
+/// Python package's functions' too) in SQL: each function under its SQL
+/// name, its arguments as literals.
+#[tokio::test]
+async fn every_registry_example() {
+    let mut n = 0;
+    for f in urilex_columns::FUNCTIONS {
+        for e in f.examples {
+            let refs = vec![e.input.map(str::to_string)];
+            let ctx = small(column(&refs, &DataType::Utf8));
+            let mut call = format!("{}(u", f.sql);
+            for (a, p) in e.args.iter().zip(f.params) {
+                match p.kind {
+                    urilex_columns::Kind::Int => call.push_str(&format!(", {a}")),
+                    urilex_columns::Kind::Text => {
+                        call.push_str(&format!(", '{}'", a.replace('\'', "''")))
+                    }
+                }
+            }
+            call.push(')');
+            let batches = ctx
+                .sql(&format!("SELECT {call} FROM t"))
+                .await
+                .unwrap()
+                .collect()
+                .await
+                .unwrap();
+            let got = urilex_columns::display(batches[0].column(0), 0);
+            assert_eq!(got, e.want, "{call} on {:?}", e.input);
+            n += 1;
+        }
+    }
+    assert!(n >= urilex_columns::FUNCTIONS.len());
+}

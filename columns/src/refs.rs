@@ -4,7 +4,7 @@
 //! where each value's bytes live, so that substrings go out as views of
 //! the input's own buffers.
 
-use super::Result;
+use crate::Result;
 use arrow_array::cast::AsArray;
 use arrow_array::{Array, ArrayRef, GenericStringArray, OffsetSizeTrait, StringViewArray};
 use arrow_buffer::{Buffer, NullBuffer};

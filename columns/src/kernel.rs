@@ -1,4 +1,4 @@
-//! URI functions over whole Arrow string columns: each parses its
+//! The kernels: URI functions over whole Arrow string columns. Each parses its
 //! column once with the batch engine over the column's values and offsets
 //! (no copy of a `Utf8` or `LargeUtf8` column, no allocation per row) and
 //! builds its result in one pass from the batch's records; parts of the
@@ -10,11 +10,8 @@
 //! Arguments after the column are closures from the row's index to its
 //! value, so that one function serves a literal and a column of them.
 
-mod refs;
-mod views;
-
-pub use refs::{is_text, Refs};
-pub use views::Views;
+use crate::refs::Refs;
+use crate::views::Views;
 
 use arrow_array::builder::{BooleanBufferBuilder, StringBuilder, UInt16Builder, UInt64Builder};
 use arrow_array::{ArrayRef, BooleanArray, ListArray, StructArray};
@@ -25,9 +22,7 @@ use std::sync::Arc;
 use urilex::template::Template;
 use urilex::{Batch, Component, HostKind, Parser, Profile, Syntax};
 
-/// What a column function fails with: a message (an unknown template or
-/// mode, a column that is not of strings or too large).
-pub type Result<T> = std::result::Result<T, String>;
+use crate::Result;
 
 /// A `Utf8View` field of a list's struct.
 fn view(name: &str, nullable: bool) -> Field {
@@ -57,8 +52,8 @@ pub fn parse_type(profile: Profile) -> DataType {
 }
 
 /// The struct [`parse`] gives for `profile`, and its builder.
-fn parse_schema(profile: Profile) -> crate::columnar::BatchBuilder {
-    crate::columnar::BatchBuilder::new(crate::schema::Schema::references(
+fn parse_schema(profile: Profile) -> urilex_io::columnar::BatchBuilder {
+    urilex_io::columnar::BatchBuilder::new(urilex_io::schema::Schema::references(
         profile,
         Syntax::Reference,
     ))

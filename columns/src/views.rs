@@ -1,7 +1,7 @@
 //! Result columns built in one pass: substrings of the input as views of
 //! its buffers, other text copied into one buffer.
 
-use super::Refs;
+use crate::refs::Refs;
 use arrow_array::builder::StringViewBuilder;
 use arrow_array::ArrayRef;
 use arrow_buffer::Buffer;
