@@ -4,6 +4,15 @@
 
 use std::io::{self, Write};
 use urilex::{ParseError, UriRef};
+use urilex_io::schema::ErrorCell;
+
+/// `,"error":` and the error object every command's rows have (`kind`,
+/// `part`, `index`, `rule`, `message`, `raw`: docs/schema.md).
+pub fn error_field(out: &mut impl Write, e: &ErrorCell<'_>) -> io::Result<()> {
+    let mut v = b",\"error\":".to_vec();
+    urilex_io::text::json_error_object(&mut v, e);
+    out.write_all(&v)
+}
 
 pub fn json_str(out: &mut impl Write, s: Option<&str>) -> io::Result<()> {
     match s {
@@ -110,8 +119,13 @@ fn json_field(out: &mut impl Write, f: Field) -> io::Result<()> {
 /// `parts` object of every part that rule can hold (`null` absent, `""`
 /// empty, a repeated part as an array), the kind, and with `--semantics`
 /// the typed fields.
-fn write_json_by_rule(out: &mut impl Write, cols: &Columns, u: &UriRef) -> io::Result<()> {
-    out.write_all(b"{\"valid\":true,\"rule\":")?;
+fn write_json_by_rule(
+    out: &mut impl Write,
+    cols: &Columns,
+    u: &UriRef,
+    line: u64,
+) -> io::Result<()> {
+    write!(out, "{{\"line\":{line},\"valid\":true,\"rule\":")?;
     json_str(out, Some(u.scheme_rule().unwrap_or(cols.entry_rule)))?;
     out.write_all(b",\"parts\":{")?;
     for (i, (p, text)) in u.rule_parts().enumerate() {
@@ -136,29 +150,30 @@ fn write_json_by_rule(out: &mut impl Write, cols: &Columns, u: &UriRef) -> io::R
         let v = crate::semantics::of(u).unwrap_or(serde_json::Value::Null);
         serde_json::to_writer(&mut *out, &v).map_err(io::Error::other)?;
     }
-    out.write_all(b"}\n")
+    out.write_all(b",\"error\":null}\n")
 }
 
-/// One `parse` row; an invalid row's error names its 1-based `line`.
+/// One `parse` row of the reference `input` at `line`.
 pub fn write_json(
     out: &mut impl Write,
     cols: &Columns,
     r: &Result<UriRef, ParseError>,
+    input: &[u8],
     line: u64,
 ) -> io::Result<()> {
     match r {
-        Ok(u) if cols.by_rule => write_json_by_rule(out, cols, u),
+        Ok(u) if cols.by_rule => write_json_by_rule(out, cols, u, line),
         Ok(u) => {
-            out.write_all(b"{\"valid\":true")?;
+            write!(out, "{{\"line\":{line},\"valid\":true")?;
             let mut names = cols.names.iter();
             cols.each(u, |f| {
                 write!(out, ",\"{}\":", names.next().map_or("", |n| n.as_str()))?;
                 json_field(out, f)
             })?;
-            out.write_all(b"}\n")
+            out.write_all(b",\"error\":null}\n")
         }
         Err(e) => {
-            out.write_all(b"{\"valid\":false")?;
+            write!(out, "{{\"line\":{line},\"valid\":false")?;
             if cols.by_rule {
                 out.write_all(b",\"rule\":null,\"parts\":null")?;
                 if cols.semantics {
@@ -169,15 +184,8 @@ pub fn write_json(
                     write!(out, ",\"{name}\":null")?;
                 }
             }
-            out.write_all(b",\"error\":{\"kind\":")?;
-            json_str(out, Some(e.kind().as_str()))?;
-            out.write_all(b",\"component\":")?;
-            json_str(out, e.part())?;
-            write!(out, ",\"line\":{line},\"index\":{},\"rule\":", e.index())?;
-            json_str(out, Some(e.rule()))?;
-            out.write_all(b",\"message\":")?;
-            json_str(out, Some(&e.to_string()))?;
-            out.write_all(b"}}\n")
+            error_field(out, &ErrorCell::parse(*e, input))?;
+            out.write_all(b"}\n")
         }
     }
 }

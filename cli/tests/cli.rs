@@ -815,9 +815,9 @@ fn rfc1738_rows_by_rule() {
     assert_eq!(rows[2]["semantics"]["request"], "sel\tsrch\t+\r\n");
     assert_eq!(rows[3]["valid"], false);
     assert_eq!(rows[3]["parts"], Value::Null);
-    assert_eq!(rows[3]["error"]["component"], "hsegment");
+    assert_eq!(rows[3]["error"]["part"], "hsegment");
     assert_eq!(rows[3]["error"]["index"], 10);
-    assert_eq!(rows[3]["error"]["line"], 4);
+    assert_eq!(rows[3]["line"], 4);
     assert_eq!(rows[4]["semantics"]["hsoname"], "/x");
     assert_eq!(
         rows[4]["semantics"]["fields"],
@@ -916,7 +916,7 @@ fn urn_vectors_through_the_cli() {
         rows[0]["directives"],
         serde_json::json!([["s", "I2L"], ["c", "ToC"]])
     );
-    assert_eq!(rows[1]["error"]["component"], "nid");
+    assert_eq!(rows[1]["error"]["part"], "nid");
     assert_eq!(
         rows[1]["error"]["message"],
         "NID must be 2 to 32 letters, digits or hyphens, not starting or ending with a hyphen: '-ab' at byte 4 (rule NID)"

@@ -106,6 +106,35 @@ pub struct ErrorCell<'a> {
     pub raw: Option<&'a [u8]>,
 }
 
+impl<'a> ErrorCell<'a> {
+    /// The error of a reference that does not parse: `input` is the
+    /// reference (its bytes go in `raw` when they are not UTF-8).
+    pub fn parse(e: ParseError, input: &'a [u8]) -> ErrorCell<'a> {
+        let raw = std::str::from_utf8(input).is_err().then_some(input);
+        ErrorCell {
+            kind: e.kind().as_str(),
+            part: e.part(),
+            index: Some(e.index() as u64),
+            rule: Some(e.rule()).filter(|r| !r.is_empty()),
+            message: Message::Parse(e),
+            raw,
+        }
+    }
+
+    /// The error of a record that does not fit its format (kind `format`,
+    /// `index` in the record when known).
+    pub fn format(message: &'a str, index: Option<u64>) -> ErrorCell<'a> {
+        ErrorCell {
+            kind: "format",
+            part: None,
+            index,
+            rule: None,
+            message: Message::Text(message),
+            raw: None,
+        }
+    }
+}
+
 /// An error's message: a parse error's (formatted when written), or text.
 pub enum Message<'a> {
     /// A parse error.
@@ -334,14 +363,9 @@ impl Schema {
         match rows.value(u as usize, r) {
             Value::Absent => Uri::Absent,
             Value::Asterisk => Uri::Asterisk,
-            Value::Format(e) => Uri::Error(ErrorCell {
-                kind: "format",
-                part: None,
-                index: e.index.map(|i| i as u64),
-                rule: None,
-                message: Message::Text(&e.message),
-                raw: None,
-            }),
+            Value::Format(e) => {
+                Uri::Error(ErrorCell::format(&e.message, e.index.map(|i| i as u64)))
+            }
             Value::Entry {
                 entry,
                 batch,
@@ -472,15 +496,7 @@ enum Uri<'a> {
 }
 
 fn uri_error<'a>(e: ParseError, input: &'a [u8]) -> Uri<'a> {
-    let raw = std::str::from_utf8(input).is_err().then_some(input);
-    Uri::Error(ErrorCell {
-        kind: e.kind().as_str(),
-        part: e.part(),
-        index: Some(e.index() as u64),
-        rule: Some(e.rule()).filter(|r| !r.is_empty()),
-        message: Message::Parse(e),
-        raw,
-    })
+    Uri::Error(ErrorCell::parse(e, input))
 }
 
 fn port_number(port: Option<&[u8]>) -> Cell<'static> {

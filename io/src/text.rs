@@ -190,6 +190,12 @@ fn json_cell(out: &mut Vec<u8>, cell: Cell<'_>, scratch: &mut String) {
     }
 }
 
+/// An error as the `error` object of a JSON row (`kind`, `part`, `index`,
+/// `rule`, `message`, `raw`), as every command writes it.
+pub fn json_error_object(out: &mut Vec<u8>, e: &ErrorCell<'_>) {
+    json_error(out, e, &mut String::new());
+}
+
 fn json_error(out: &mut Vec<u8>, e: &ErrorCell<'_>, scratch: &mut String) {
     out.extend_from_slice(b"{\"kind\":\"");
     out.extend_from_slice(e.kind.as_bytes());

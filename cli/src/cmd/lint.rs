@@ -1,10 +1,12 @@
-//! `urilex lint`: security hazards, one JSON row per input line.
+//! `urilex lint`: security hazards, one JSON row per record: `line`,
+//! `input`, `valid`, `lints`, `error` (the error object of every row).
 
 use crate::args::{InputsArg, ProfileArg, ThreadsArg};
 use crate::failure::Failure;
-use crate::output::json_str;
+use crate::output::{error_field, json_str};
 use std::io::Write;
 use urilex::Parser;
+use urilex_io::schema::ErrorCell;
 
 #[derive(clap::Args)]
 #[command(after_help = "Examples:
@@ -26,19 +28,16 @@ pub fn run(a: Args) -> Result<(), Failure> {
         a.threads.threads,
         || (),
         |_, rec, at, out| {
+            write!(out, "{{\"line\":{},\"input\":", at.line)?;
             let line = match rec {
                 Ok(line) => line,
                 Err(m) => {
-                    write!(
-                        out,
-                        "{{\"input\":null,\"valid\":false,\"lints\":[],\"line\":{},\"error\":",
-                        at.line
-                    )?;
-                    json_str(out, Some(m))?;
+                    // The record did not fit its format: no reference.
+                    out.write_all(b"null,\"valid\":null,\"lints\":[]")?;
+                    error_field(out, &ErrorCell::format(m, None))?;
                     return out.write_all(b"}\n");
                 }
             };
-            out.write_all(b"{\"input\":")?;
             json_str(out, Some(&String::from_utf8_lossy(line)))?;
             match at.parser(parser).parse_bytes(line) {
                 Ok(u) => {
@@ -57,15 +56,11 @@ pub fn run(a: Args) -> Result<(), Failure> {
                         json_str(out, u.as_str().get(l.span.clone()))?;
                         out.write_all(b"}")?;
                     }
-                    out.write_all(b"]}\n")
+                    out.write_all(b"],\"error\":null}\n")
                 }
                 Err(e) => {
-                    write!(
-                        out,
-                        ",\"valid\":false,\"lints\":[],\"line\":{},\"error\":",
-                        at.line
-                    )?;
-                    json_str(out, Some(&e.to_string()))?;
+                    out.write_all(b",\"valid\":false,\"lints\":[]")?;
+                    error_field(out, &ErrorCell::parse(e, line))?;
                     out.write_all(b"}\n")
                 }
             }

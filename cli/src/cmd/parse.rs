@@ -10,6 +10,7 @@ use crate::output::{write_json, Columns};
 use std::io::{self, BufWriter, Write};
 use urilex::{Parser, Profile, Syntax};
 use urilex_io::run::{FileAt, Pipeline, Positions, Report, RowOutput, RunError};
+use urilex_io::schema::ErrorCell;
 use urilex_io::schema::Schema;
 
 #[derive(clap::Args)]
@@ -200,22 +201,19 @@ fn semantics(a: Args) -> Result<(), Failure> {
                 "line {line}: longer than the limit of {} bytes ({bytes} bytes; --max-line-bytes)",
                 a.inputs.max_line_bytes
             );
-            out.write_all(
-                b"{\"valid\":false,\"rule\":null,\"parts\":null,\"semantics\":null,\
-                  \"error\":{\"kind\":\"format\",\"component\":null,",
-            )?;
             write!(
                 out,
-                "\"line\":{line},\"index\":null,\"rule\":null,\"message\":"
+                "{{\"line\":{line},\"valid\":null,\"rule\":null,\"parts\":null,\"semantics\":null"
             )?;
-            crate::output::json_str(&mut out, Some(&message))?;
-            out.write_all(b"}}\n")?;
+            crate::output::error_field(&mut out, &ErrorCell::format(&message, None))?;
+            out.write_all(b"}\n")?;
             return Ok(());
         }
         batch.parse_lines_parallel(&parser, c.bytes, a.threads.threads);
         for i in 0..batch.len() {
             let result = batch.get(i, c.bytes);
-            write_json(&mut out, &cols, &result, c.first_line + i as u64)?;
+            let input = batch.line(i, c.bytes);
+            write_json(&mut out, &cols, &result, input, c.first_line + i as u64)?;
         }
         out.flush()?;
         Ok(())

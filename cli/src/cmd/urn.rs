@@ -4,10 +4,11 @@
 
 use crate::args::{urn_profile_parser, InputsArg, ThreadsArg};
 use crate::failure::Failure;
-use crate::output::json_str;
+use crate::output::{error_field, json_str};
 use std::io::Write;
 use urilex::urn::{QueryRule, Urn};
 use urilex::Profile;
+use urilex_io::schema::ErrorCell;
 
 #[derive(clap::ValueEnum, Clone, Copy, PartialEq, Eq)]
 pub enum QueryArg {
@@ -59,7 +60,8 @@ pub fn run(a: Args) -> Result<(), Failure> {
         |_, rec, at, out| {
             let line = match rec {
                 Ok(line) => line,
-                Err(m) => return writeln!(out, "ERROR {at}: {m}"),
+                Err(m) if a.equiv => return writeln!(out, "ERROR {at}: {m}"),
+                Err(m) => return invalid_row(out, draft, &ErrorCell::format(m, None), at.line),
             };
             let Ok(text) = std::str::from_utf8(line) else {
                 if a.equiv {
@@ -70,7 +72,7 @@ pub fn run(a: Args) -> Result<(), Failure> {
                     .profile(profile)
                     .parse_bytes(line)
                     .unwrap_err();
-                return invalid_row(out, draft, &e, &e.to_string(), at.line);
+                return invalid_row(out, draft, &ErrorCell::parse(e, line), at.line);
             };
             if a.equiv {
                 let Some((x, y)) = text.split_once('\t') else {
@@ -83,7 +85,7 @@ pub fn run(a: Args) -> Result<(), Failure> {
             }
             match Urn::parse_with(profile, text) {
                 Ok(u) => {
-                    out.write_all(b"{\"valid\":true,\"nid\":")?;
+                    write!(out, "{{\"line\":{},\"valid\":true,\"nid\":", at.line)?;
                     json_str(out, Some(u.nid()))?;
                     out.write_all(b",\"nss\":")?;
                     json_str(out, Some(u.nss()))?;
@@ -104,33 +106,36 @@ pub fn run(a: Args) -> Result<(), Failure> {
                         }
                         out.write_all(b"]")?;
                     }
-                    out.write_all(b"}\n")
+                    out.write_all(b",\"error\":null}\n")
                 }
-                Err(e) => invalid_row(out, draft, &e.error, &e.to_string(), at.line),
+                Err(e) => {
+                    // The URN module's message (the draft's NID rule says
+                    // more than the grammar's).
+                    let message = e.to_string();
+                    let mut cell = ErrorCell::parse(e.error, line);
+                    cell.message = urilex_io::schema::Message::Text(&message);
+                    invalid_row(out, draft, &cell, at.line)
+                }
             }
         },
     )
 }
 
-/// The row of a line that is not a URN: every part null, and the error.
+/// The row of a record that is not a URN: every part null, and the error.
 fn invalid_row(
     out: &mut impl Write,
     draft: bool,
-    e: &urilex::ParseError,
-    message: &str,
+    e: &ErrorCell<'_>,
     line: u64,
 ) -> std::io::Result<()> {
-    out.write_all(b"{\"valid\":false,\"nid\":null,\"nss\":null,\"r\":null,\"q\":null,\"f\":null")?;
+    let valid = if e.kind == "format" { "null" } else { "false" };
+    write!(
+        out,
+        "{{\"line\":{line},\"valid\":{valid},\"nid\":null,\"nss\":null,\"r\":null,\"q\":null,\"f\":null"
+    )?;
     if draft {
         out.write_all(b",\"directives\":null")?;
     }
-    out.write_all(b",\"error\":{\"kind\":")?;
-    json_str(out, Some(e.kind().as_str()))?;
-    out.write_all(b",\"component\":")?;
-    json_str(out, e.part())?;
-    out.write_all(b",\"rule\":")?;
-    json_str(out, Some(e.rule()))?;
-    write!(out, ",\"index\":{},\"line\":{line},\"message\":", e.index())?;
-    json_str(out, Some(message))?;
-    out.write_all(b"}}\n")
+    error_field(out, e)?;
+    out.write_all(b"}\n")
 }
