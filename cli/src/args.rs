@@ -23,6 +23,16 @@ pub struct ThreadsArg {
     pub threads: usize,
 }
 
+impl ThreadsArg {
+    /// How many workers: `--threads`, or one per core for 0.
+    pub fn count(&self) -> usize {
+        match self.threads {
+            0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
+            n => n,
+        }
+    }
+}
+
 /// `--format`, `--fields`, `--output`: the rows of the subcommands that
 /// write rows, in the one schema of `docs/schema.md`.
 #[derive(clap::Args, Clone)]

@@ -34,6 +34,30 @@ impl Failure {
     }
 }
 
+impl Failure {
+    /// The end of a run that read every input it could: 2 when some could
+    /// not be read (each said when met), 1 when some references were
+    /// invalid, else success.
+    pub fn of(faults: u64, invalid: u64) -> Result<(), Failure> {
+        if faults > 0 {
+            Err(Failure::Inputs)
+        } else if invalid > 0 {
+            Err(Failure::Invalid)
+        } else {
+            Ok(())
+        }
+    }
+}
+
+impl From<urilex_io::run::RunError> for Failure {
+    fn from(e: urilex_io::run::RunError) -> Self {
+        match e {
+            urilex_io::run::RunError::Io(e) => Failure::from(e),
+            urilex_io::run::RunError::Other(m) => Failure::Message(m),
+        }
+    }
+}
+
 impl From<io::Error> for Failure {
     fn from(e: io::Error) -> Self {
         if e.kind() == io::ErrorKind::BrokenPipe {

@@ -14,6 +14,8 @@
 //!   Parquet writers;
 //! - [`pipeline`]: chunks across threads, outputs in input order;
 //! - [`tally`]: `--unique` and `--count`, per worker, merged at the end;
+//! - [`ops`]: operations on references (`get`, `params`, ...) over the
+//!   pipeline, their items as text, rows, distinct values or counts;
 //!
 //! Every record gives exactly one row, in order; a record that does not
 //! fit its format is a row with an error, never dropped.
@@ -26,6 +28,7 @@ mod fast;
 pub mod format;
 pub mod json;
 pub mod logline;
+pub mod ops;
 pub mod pipeline;
 pub mod rows;
 pub mod run;

@@ -2,11 +2,12 @@
 //! `--qtrim`, `--replace`, `--replace-append`, `--sort-query` and
 //! `--redirect` say (`urilex::edit`), one line per record.
 
-use super::ops::{Common, Items, Operation};
+use super::ops::Common;
 use crate::failure::Failure;
 use std::cell::RefCell;
 use urilex::edit::{Editor, Edits};
 use urilex::UriRef;
+use urilex_io::ops::{Items, Operation};
 use urilex_io::table::{Cell, Kind};
 
 #[derive(clap::Args)]

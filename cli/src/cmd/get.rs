@@ -1,10 +1,11 @@
 //! `urilex get TEMPLATE`: one line per record, written with trurl's
 //! `--get` template language (unfurl's `%` directives with `--percent`).
 
-use super::ops::{Common, Items, Operation};
+use super::ops::Common;
 use crate::failure::Failure;
 use urilex::template::Template;
 use urilex::UriRef;
+use urilex_io::ops::{Items, Operation};
 use urilex_io::table::{Cell, Kind};
 
 #[derive(clap::Args)]

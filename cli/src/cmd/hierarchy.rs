@@ -1,10 +1,11 @@
 //! `urilex hierarchy`: each reference's levels, as ClickHouse's
 //! `URLHierarchy` (`--path-only`: `URLPathHierarchy`).
 
-use super::ops::{Common, Items, Operation};
+use super::ops::Common;
 use crate::failure::Failure;
 use urilex::hierarchy::hierarchy;
 use urilex::UriRef;
+use urilex_io::ops::{Items, Operation};
 use urilex_io::table::{Cell, Kind};
 
 #[derive(clap::Args)]

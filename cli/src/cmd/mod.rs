@@ -65,10 +65,7 @@ pub fn run_lines<S: Send>(
     init: impl Fn() -> S + Sync,
     row: impl Fn(&mut S, Record<'_>, At, &mut Vec<u8>) -> io::Result<()> + Sync,
 ) -> Result<(), Failure> {
-    let threads = match threads {
-        0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
-        n => n,
-    };
+    let threads = crate::args::ThreadsArg { threads }.count();
     let engine = inputs
         .engine(urilex::Profile::Rfc3986, urilex::Syntax::Reference)
         .map_err(Failure::Message)?;
@@ -115,9 +112,5 @@ pub fn run_lines<S: Send>(
         },
     );
     r?;
-    if failed {
-        Err(Failure::Inputs)
-    } else {
-        Ok(())
-    }
+    Failure::of(u64::from(failed), 0)
 }

@@ -2,10 +2,11 @@
 //! reference's query (`urilex::query`): every pair, in order, repeated
 //! keys all kept.
 
-use super::ops::{Common, Items, Operation};
+use super::ops::Common;
 use crate::failure::Failure;
 use urilex::query::{decode_into, params_with, Decode};
 use urilex::UriRef;
+use urilex_io::ops::{Items, Operation};
 use urilex_io::table::{Cell, Kind};
 
 /// The flags of `params`, `keys` and `values`.

@@ -9,7 +9,7 @@ use crate::input::{file_output, for_each_chunk, output, LongLines, Progress};
 use crate::output::{write_json, Columns};
 use std::io::{self, BufWriter, Write};
 use urilex::{Parser, Profile, Syntax};
-use urilex_io::run::{FileAt, Pipeline, Positions, Report, RowOutput, RunError};
+use urilex_io::run::{FileAt, Pipeline, Positions, Report, RowOutput};
 use urilex_io::schema::ErrorCell;
 use urilex_io::schema::Schema;
 
@@ -63,10 +63,7 @@ pub fn run(a: Args) -> Result<(), Failure> {
     if a.semantics {
         return semantics(a);
     }
-    let threads = match a.threads.threads {
-        0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
-        n => n,
-    };
+    let threads = a.threads.count();
     let engine = a
         .inputs
         .engine(a.profile.profile, a.syntax)
@@ -167,12 +164,8 @@ pub fn run(a: Args) -> Result<(), Failure> {
         }
     };
     progress.borrow_mut().finish();
-    match r {
-        Ok(_) if failed => Err(Failure::Inputs),
-        Ok(_) => Ok(()),
-        Err(RunError::Io(e)) => Err(Failure::from(e)),
-        Err(RunError::Other(m)) => Err(Failure::Message(m)),
-    }
+    let summary = r?;
+    Failure::of(summary.faults.max(u64::from(failed)), 0)
 }
 
 /// `--semantics`: RFC 1738 rows with their typed fields, one line at a

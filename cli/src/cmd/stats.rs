@@ -1,7 +1,7 @@
 //! `urilex stats`: counts by scheme and host kind, the most frequent hosts,
 //! and invalid references by kind.
 
-use super::validate::{threads, write_counts, Tally};
+use super::validate::{write_counts, Tally};
 use crate::args::{InputsArg, ProfileArg, ThreadsArg};
 use crate::failure::Failure;
 use std::collections::HashMap;
@@ -57,7 +57,7 @@ pub fn run(a: Args) -> Result<(), Failure> {
         files: &a.inputs.files,
         read: a.inputs.read_options(true),
         engine: &engine,
-        threads: threads(a.threads.threads),
+        threads: a.threads.count(),
     }
     .run(
         Vec::new,
@@ -145,9 +145,5 @@ pub fn run(a: Args) -> Result<(), Failure> {
         writeln!(out, "host.{}\t{n}", String::from_utf8_lossy(&h))?;
     }
     out.flush()?;
-    if failed {
-        Err(Failure::Inputs)
-    } else {
-        Ok(())
-    }
+    Failure::of(u64::from(failed), 0)
 }

@@ -84,15 +84,8 @@ impl Tally {
     }
 }
 
-pub fn threads(n: usize) -> usize {
-    match n {
-        0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
-        n => n,
-    }
-}
-
 pub fn run(a: Args) -> Result<(), Failure> {
-    let threads = threads(a.threads.threads);
+    let threads = a.threads.count();
     let engine = a
         .inputs
         .engine(a.profile.profile, urilex::Syntax::Reference)
@@ -169,15 +162,9 @@ pub fn run(a: Args) -> Result<(), Failure> {
     let mut out = io::stdout().lock();
     write_counts(&mut out, &tally, !lines)?;
     out.flush()?;
-    if failed {
-        return Err(Failure::Inputs);
-    }
     let c = tally.counts;
-    if c.total == c.valid && tally.format_errors == 0 {
-        Ok(())
-    } else {
-        Err(Failure::Invalid)
-    }
+    let invalid = (c.total - c.valid) as u64 + tally.format_errors;
+    Failure::of(u64::from(failed), invalid)
 }
 
 /// The counts block that `validate` and `stats` print (records that gave
