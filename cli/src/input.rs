@@ -1,6 +1,7 @@
 //! Reading the inputs for the subcommands that do not read records
 //! (`extract`, `parse --semantics`), and where rows go. Both read through
-//! urilex-io's reader, as the record subcommands do: files memory-mapped,
+//! urilex-io's pipeline (`Pipeline::run_chunks`, one worker), as the
+//! record subcommands do: files memory-mapped,
 //! standard input streamed in bounded memory (a chunk is handed on as soon
 //! as the queue of blocks runs dry, so `tail -f` shows rows as lines
 //! arrive), gzip and zstd read as they are. A file that cannot be read is
@@ -10,7 +11,9 @@
 use crate::failure::Failure;
 use std::io::{self, IsTerminal};
 use std::path::{Path, PathBuf};
-use urilex_io::source::{Item, ReadOptions, Reader};
+use urilex_io::rows::Engine;
+use urilex_io::run::{Done, Pipeline};
+use urilex_io::source::ReadOptions;
 
 /// One chunk of an input: whole lines, the first of them line `first_line`
 /// (1-based; 0 when the caller did not ask for line numbers); or, where
@@ -44,7 +47,7 @@ pub fn for_each_chunk(
     size: usize,
     numbered: bool,
     (max_line_bytes, long): (usize, LongLines),
-    mut each: impl FnMut(&Chunk) -> Result<(), Failure>,
+    each: impl FnMut(&Chunk) -> Result<(), Failure> + Send,
 ) -> Result<(), Failure> {
     // Memory stays bounded by the chunk size and the line limit, whatever
     // the input (standard input without a line break among them).
@@ -55,35 +58,52 @@ pub fn for_each_chunk(
         number_lines: numbered,
         ..ReadOptions::default()
     };
+    let engine = Engine::lines(urilex::Profile::Rfc3986, max_line_bytes.max(1));
     let mut progress = Progress::new(files);
     let mut failed = false;
-    for item in Reader::new(files, read) {
-        match item {
-            Item::Chunk(c) => {
-                let overlong = match c.kind {
-                    urilex_io::source::ChunkKind::Overlong { bytes } => Some(bytes),
-                    urilex_io::source::ChunkKind::Records => None,
-                };
-                each(&Chunk {
-                    bytes: &c.data,
-                    first_line: c.first_line,
-                    overlong,
-                    starts_input: c.starts_input,
-                })?;
-                progress.inc(c.input_bytes);
-            }
-            Item::Fault(m) => {
-                failed = true;
-                progress.suspend(|| crate::failure::say(&m));
-            }
-        }
+    // One worker: `each` runs on this thread, in order (a chunk's own
+    // work may use every core).
+    let each = std::sync::Mutex::new(each);
+    let r = Pipeline {
+        files,
+        read,
+        engine: &engine,
+        threads: 1,
     }
+    .run_chunks(
+        || (),
+        |_, c| {
+            let overlong = match c.kind {
+                urilex_io::source::ChunkKind::Overlong { bytes } => Some(bytes),
+                urilex_io::source::ChunkKind::Records => None,
+            };
+            let mut each = each
+                .lock()
+                .map_err(|_| Failure::Message("a worker failed".into()))?;
+            each(&Chunk {
+                bytes: &c.data,
+                first_line: c.first_line,
+                overlong,
+                starts_input: c.starts_input,
+            })
+        },
+        |done| -> Result<(), Failure> {
+            match done {
+                Done::Rows(r, bytes) => {
+                    r?;
+                    progress.inc(bytes);
+                }
+                Done::Fault(m) => {
+                    failed = true;
+                    progress.suspend(|| crate::failure::say(&m));
+                }
+            }
+            Ok(())
+        },
+    );
     progress.finish();
-    if failed {
-        Err(Failure::Inputs)
-    } else {
-        Ok(())
-    }
+    r?;
+    Failure::of(u64::from(failed), 0)
 }
 
 /// Chunks of about `size` bytes that end just after a LF (or at the end).

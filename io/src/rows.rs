@@ -25,6 +25,22 @@ pub struct Job {
 }
 
 impl Engine {
+    /// One reference per line under `profile`, a line longer than
+    /// `max_record_bytes` an error (for callers that read lines and no
+    /// log format: `urilex extract`'s free text).
+    pub fn lines(profile: Profile, max_record_bytes: usize) -> Engine {
+        Engine {
+            extractor: Extractor {
+                format: crate::format::InputFormat::lines(),
+                syntax: Syntax::Reference,
+                field: crate::format::LogField::Target,
+                carry: Vec::new(),
+                max_record_bytes,
+            },
+            profile,
+        }
+    }
+
     /// The parser of one syntax.
     pub fn parser(&self, syntax: Syntax) -> Parser {
         Parser::new().profile(self.profile).syntax(syntax)

@@ -7,7 +7,7 @@ use crate::format::InputFormat;
 use crate::pipeline::run_ordered;
 use crate::rows::{ChunkRows, Engine, Job, Worker};
 use crate::schema::Schema;
-use crate::source::{Item, ReadOptions, Reader};
+use crate::source::{Chunk, Item, ReadOptions, Reader};
 use crate::text::{TextFormat, TextWriter};
 use arrow_array::RecordBatch;
 use std::collections::BTreeMap;
@@ -147,6 +147,38 @@ impl Pipeline<'_> {
             sink,
         )
         .map(|states| states.into_iter().map(|(_, s)| s).collect())
+    }
+
+    /// Reads the inputs and runs `each` on every chunk as it was cut, its
+    /// pages mapped while it runs (no decoding, no parsing: work on the
+    /// bytes themselves, as `urilex validate`'s verdicts on lines and
+    /// `urilex extract`'s free text), then `sink` in input order; the
+    /// read options are used as they are. Returns the workers' states.
+    pub fn run_chunks<S, T, E>(
+        &self,
+        init: impl Fn() -> S + Sync,
+        each: impl Fn(&mut S, &Chunk) -> T + Sync,
+        sink: impl FnMut(Done<T>) -> Result<(), E>,
+    ) -> Result<Vec<S>, E>
+    where
+        T: Send,
+        S: Send,
+    {
+        let reader = Reader::new(self.files, self.read);
+        run_ordered(
+            self.threads,
+            jobs(reader, self.engine.extractor.format.clone()),
+            init,
+            |state, work| match work {
+                Work::Fault(m) => Done::Fault(m),
+                Work::Job(job) => {
+                    let bytes = job.chunk.input_bytes;
+                    let done = job.chunk.data.with_pages(|_| each(state, &job.chunk));
+                    Done::Rows(done, bytes)
+                }
+            },
+            sink,
+        )
     }
 }
 

@@ -4,9 +4,7 @@ use crate::args::{InputsArg, ProfileArg, ThreadsArg};
 use crate::failure::Failure;
 use std::io::{self, Write};
 use urilex::Parser;
-use urilex_io::pipeline::run_ordered;
 use urilex_io::rows::{ChunkRows, Value};
-use urilex_io::source::{Item, Reader};
 
 #[derive(clap::Args)]
 #[command(after_help = "Examples:
@@ -101,27 +99,28 @@ pub fn run(a: Args) -> Result<(), Failure> {
             chunk_bytes: 4 << 20,
             ..a.inputs.read_options(false)
         };
-        run_ordered(
+        urilex_io::run::Pipeline {
+            files: &a.inputs.files,
+            read,
+            engine: &engine,
             threads,
-            Reader::new(&a.inputs.files, read),
+        }
+        .run_chunks(
             || (),
-            |_, item| match item {
-                Item::Chunk(c) => match c.kind {
-                    urilex_io::source::ChunkKind::Records => Ok(Tally {
-                        counts: c.data.with_pages(|b| urilex::validate_lines(&parser, b)),
-                        ..Tally::default()
-                    }),
-                    urilex_io::source::ChunkKind::Overlong { .. } => Ok(Tally {
-                        format_errors: 1,
-                        ..Tally::default()
-                    }),
+            |_, c| match c.kind {
+                urilex_io::source::ChunkKind::Records => Tally {
+                    counts: urilex::validate_lines(&parser, &c.data),
+                    ..Tally::default()
                 },
-                Item::Fault(m) => Err(m),
+                urilex_io::source::ChunkKind::Overlong { .. } => Tally {
+                    format_errors: 1,
+                    ..Tally::default()
+                },
             },
-            |t| -> Result<(), Failure> {
-                match t {
-                    Ok(t) => tally.add(&t),
-                    Err(m) => {
+            |done| -> Result<(), Failure> {
+                match done {
+                    urilex_io::run::Done::Rows(t, _) => tally.add(&t),
+                    urilex_io::run::Done::Fault(m) => {
                         failed = true;
                         crate::failure::say(&m);
                     }
