@@ -5,9 +5,9 @@
 
 use arrow_array::RecordBatch;
 use serde_json::{json, Value};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use support::readback::{hex, json_rows, read_back};
-use support::run::{input, rows_of, Run};
+use support::run::{input, repo, rows_of, temp, Run};
 use urilex::{Profile, Syntax};
 use urilex_io::format::{Extractor, InputFormat, LogField};
 use urilex_io::rows::{Job, Worker};
@@ -19,18 +19,6 @@ use urilex_io::text::{TextFormat, TextWriter};
 mod support {
     pub mod readback;
     pub mod run;
-}
-
-fn temp(name: &str, bytes: &[u8]) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("urilex-io-rows-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let p = dir.join(name);
-    std::fs::write(&p, bytes).unwrap();
-    p
-}
-
-fn repo(path: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join(path)
 }
 
 /// Lines of every kind: corpus URLs, relative references, hostile bytes,

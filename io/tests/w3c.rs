@@ -9,22 +9,9 @@ mod support {
 }
 
 use serde_json::{json, Value};
-use std::path::{Path, PathBuf};
-use support::run::{input, Run};
+use support::run::{input, repo, temp, Run};
 use urilex_io::format::LogField;
 use urilex_io::run::OutputFormat;
-
-fn temp(name: &str, bytes: &[u8]) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("urilex-io-w3c-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let p = dir.join(name);
-    std::fs::write(&p, bytes).unwrap();
-    p
-}
-
-fn repo(path: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join(path)
-}
 
 fn w3c() -> Run {
     Run::new(input("w3c"))

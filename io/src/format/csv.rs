@@ -2,7 +2,7 @@
 //! span lines inside quotes); the column by 1-based number, or by name
 //! from each input's header ([`crate::delimited`] reads the records).
 
-use super::header::{self, ByName};
+use super::header;
 use super::{Argument, Chunk, ColumnRef, Context, Cut, Decoder, Registered, Rows, Sequence};
 use crate::delimited::{csv_field, csv_header, csv_records};
 use std::sync::Arc;
@@ -44,14 +44,7 @@ impl Decoder for Csv {
         Cut::CsvQuotes
     }
     fn sequence(&self) -> Box<dyn Sequence> {
-        match &self.column {
-            ColumnRef::Name(name) => Box::new(ByName {
-                name: name.clone(),
-                fields,
-                column: None,
-            }),
-            ColumnRef::Number(_) => Box::new(super::NoContext),
-        }
+        header::sequence(&self.column, fields)
     }
     fn decode(&self, records: &[u8], chunk: &Chunk, context: &Context, rows: &mut Rows<'_>) {
         let column = header::index(&self.column, context);

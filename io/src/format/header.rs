@@ -5,11 +5,11 @@ use std::sync::Arc;
 
 /// Reads a column named by header: in each input's first chunk, the
 /// header's fields (`fields` splits the first record).
-pub(super) struct ByName {
-    pub name: String,
-    pub fields: fn(&[u8]) -> Vec<Vec<u8>>,
+struct ByName {
+    name: String,
+    fields: fn(&[u8]) -> Vec<Vec<u8>>,
     /// The column found in the current input.
-    pub column: Context,
+    column: Context,
 }
 
 impl Sequence for ByName {
@@ -37,6 +37,19 @@ impl Sequence for ByName {
                 ))
             }
         }
+    }
+}
+
+/// The sequence of a column given as `column`: by name, each input's
+/// header read by `fields`; by number, none.
+pub(super) fn sequence(column: &ColumnRef, fields: fn(&[u8]) -> Vec<Vec<u8>>) -> Box<dyn Sequence> {
+    match column {
+        ColumnRef::Name(name) => Box::new(ByName {
+            name: name.clone(),
+            fields,
+            column: None,
+        }),
+        ColumnRef::Number(_) => Box::new(super::NoContext),
     }
 }
 

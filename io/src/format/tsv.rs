@@ -1,7 +1,7 @@
 //! `tsv:COL`: tab-separated columns, no quoting; the column by 1-based
 //! number, or by name from each input's header.
 
-use super::header::{self, ByName};
+use super::header;
 use super::{
     numbered_lines, Argument, Chunk, ColumnRef, Context, Decoder, Registered, Rows, Sequence,
 };
@@ -41,14 +41,7 @@ impl Decoder for Tsv {
         "TSV"
     }
     fn sequence(&self) -> Box<dyn Sequence> {
-        match &self.column {
-            ColumnRef::Name(name) => Box::new(ByName {
-                name: name.clone(),
-                fields,
-                column: None,
-            }),
-            ColumnRef::Number(_) => Box::new(super::NoContext),
-        }
+        header::sequence(&self.column, fields)
     }
     fn decode(&self, records: &[u8], chunk: &Chunk, context: &Context, rows: &mut Rows<'_>) {
         let column = header::index(&self.column, context);

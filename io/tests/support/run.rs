@@ -12,6 +12,22 @@ use urilex_io::run::{OutputFormat, Pipeline, Report, RowOutput};
 use urilex_io::schema::Schema;
 use urilex_io::source::ReadOptions;
 
+/// `bytes` written to file `name` of this test process's own directory.
+pub fn temp(name: &str, bytes: &[u8]) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("urilex-io-tests-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let p = dir.join(name);
+    std::fs::write(&p, bytes).unwrap();
+    p
+}
+
+/// A path of the repository.
+pub fn repo(path: &str) -> PathBuf {
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("..")
+        .join(path)
+}
+
 /// The input format `spec` (`csv:url`), as `--input` takes it.
 pub fn input(spec: &str) -> InputFormat {
     spec.parse().expect("a registered input format")
