@@ -65,6 +65,27 @@ fn readme_query_on_the_sample_log() {
     assert_eq!(by_hand, 76);
 }
 
+/// A W3C extended log (the format's registry entry, as `--input w3c`) is
+/// a table with the request's parts and the W3C fields under their names.
+#[test]
+fn a_w3c_log_is_a_table() {
+    let iis = Path::new(env!("CARGO_MANIFEST_DIR")).join("../samples/iis.log");
+    let (code, out, err) = run(&[
+        "-t",
+        &format!("iis={}:w3c", iis.display()),
+        "--format",
+        "csv",
+        "SELECT line, path, \"sc-status\", \"c-ip\" FROM iis WHERE valid ORDER BY line",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let rows: Vec<&str> = out.lines().collect();
+    assert_eq!(rows[0], "line,path,sc-status,c-ip");
+    assert_eq!(rows[1], "5,/default.htm,200,203.0.113.7");
+    // Lines 5 to 8 and the second block's two (its fields have no c-ip).
+    assert_eq!(rows.len(), 1 + 6, "{out}");
+    assert_eq!(rows[6], "16,,200,");
+}
+
 /// A gzip log reads as the plain one; JSON Lines keeps nulls as `null`.
 #[test]
 fn compressed_logs_and_json_lines() {
