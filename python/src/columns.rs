@@ -43,12 +43,20 @@ fn literals(args: Vec<Option<Bound<'_, PyAny>>>) -> PyResult<Literals> {
 /// A parameter as Python sees it: name, `str` or `int`, optional.
 type PyParam = (&'static str, &'static str, bool);
 
-/// A function as Python sees it: name, parameters, doc line, result type.
-type PyFunction = (&'static str, Vec<PyParam>, &'static str, &'static str);
+/// A function as Python sees it: name, parameters, doc line, result type,
+/// its SQL call (`uri_query_param(u, key)`).
+type PyFunction = (
+    &'static str,
+    Vec<PyParam>,
+    &'static str,
+    &'static str,
+    String,
+);
 
 /// The registry's functions: name, parameters (name, kind, optional), the
-/// line the docs give them, and their result type's name. The package
-/// makes `{name}_arrow` of each.
+/// line the docs give them, their result type's name, and their SQL call.
+/// The package has `{name}_arrow` of each (`urilex/_columns.py`, generated
+/// from this).
 #[pyfunction]
 pub fn column_functions() -> Vec<PyFunction> {
     FUNCTIONS
@@ -65,7 +73,7 @@ pub fn column_functions() -> Vec<PyFunction> {
                     (p.name, kind, p.optional)
                 })
                 .collect();
-            (f.name, params, f.doc, f.result)
+            (f.name, params, f.doc, f.result, f.usage(f.sql))
         })
         .collect()
 }

@@ -22,7 +22,6 @@ They need pyarrow (``pip install 'urilex[arrow]'``).
 
 from __future__ import annotations
 
-import inspect
 from typing import TYPE_CHECKING, Any
 
 from . import _urilex
@@ -54,121 +53,14 @@ if TYPE_CHECKING:
     Result = pyarrow.Array | pyarrow.ChunkedArray
 
 
-def _pyarrow():
-    try:
-        import pyarrow
-    except ImportError as e:  # pragma: no cover - depends on the install
-        raise ImportError(
-            "urilex's column functions need pyarrow: pip install 'urilex[arrow]'"
-        ) from e
-    return pyarrow
+from ._arrow import _chunks, _column, _one_column, _pyarrow  # noqa: E402
+from ._columns import *  # noqa: E402,F403
+from ._columns import __all__ as _column_functions  # noqa: E402
 
-
-def _one_column(pa, table):
-    """The only column of a table-like input (a struct stream)."""
-    if table.num_columns != 1:
-        raise TypeError(
-            f"a table of {table.num_columns} columns ({', '.join(table.column_names)}): "
-            "give the column of references"
-        )
-    return table.column(0)
-
-
-def _chunks(col):
-    """The input as a list of pyarrow arrays, and whether it was chunked."""
-    pa = _pyarrow()
-    if isinstance(col, pa.ChunkedArray):
-        return col.chunks, True
-    if isinstance(col, pa.Array):
-        return [col], False
-    if isinstance(col, (pa.Table, pa.RecordBatch)):
-        c = _one_column(pa, col)
-        return (c.chunks, True) if isinstance(c, pa.ChunkedArray) else ([c], False)
-    if hasattr(col, "__arrow_c_array__"):
-        # Imported through the capsule (no copy).
-        a = pa.array(col)
-        if pa.types.is_struct(a.type):
-            return _chunks(pa.RecordBatch.from_struct_array(a))
-        return [a], False
-    if hasattr(col, "__arrow_c_stream__"):
-        # A stream: a Polars Series or DataFrame, a DuckDB relation, a
-        # pyarrow RecordBatchReader.
-        try:
-            c = pa.chunked_array(col)
-        except (TypeError, pa.ArrowInvalid):
-            c = pa.table(col)
-        if isinstance(c, pa.Table):
-            return _chunks(c)
-        if pa.types.is_struct(c.type):
-            return _chunks(pa.Table.from_batches([pa.RecordBatch.from_struct_array(x) for x in c.chunks]))
-        return c.chunks, True
-    if isinstance(col, (list, tuple)):
-        return [pa.array(col, type=pa.string())], False
-    raise TypeError(
-        f"expected a pyarrow array, a chunked array, or an object with "
-        f"__arrow_c_array__ or __arrow_c_stream__, not {type(col).__name__}"
-    )
-
-
-def _column(col, name, args=()):
-    pa = _pyarrow()
-    chunks, chunked = _chunks(col)
-    if not chunks:
-        empty = _urilex.column_op([pa.array([], pa.string())], name, list(args))[0]
-        return pa.chunked_array([], type=empty.type)
-    out = _urilex.column_op(chunks, name, list(args))
-    if chunked:
-        return pa.chunked_array(out, type=out[0].type)
-    return out[0]
-
-
-def _column_function(name, params, doc, result):
-    """``{name}_arrow``: the registry's function ``name`` over a column."""
-    names = [p[0] for p in params]
-    required = [p[0] for p in params if not p[2]]
-
-    def f(col, *args, **kwargs):
-        if len(args) > len(names):
-            raise TypeError(f"{name}_arrow takes {len(names)} arguments after the column, not {len(args)}")
-        values = list(args) + [None] * (len(names) - len(args))
-        for key, v in kwargs.items():
-            if key not in names:
-                raise TypeError(f"{name}_arrow() got an unexpected keyword argument {key!r}")
-            values[names.index(key)] = v
-        for k in required:
-            if values[names.index(k)] is None:
-                raise TypeError(f"{name}_arrow() needs {k}")
-        return _column(col, name, values)
-
-    sig = [inspect.Parameter("col", inspect.Parameter.POSITIONAL_ONLY)]
-    for pname, kind, optional in params:
-        sig.append(
-            inspect.Parameter(
-                pname,
-                inspect.Parameter.POSITIONAL_OR_KEYWORD,
-                default=None if optional else inspect.Parameter.empty,
-                annotation=kind,
-            )
-        )
-    f.__signature__ = inspect.Signature(sig)
-    f.__name__ = f.__qualname__ = f"{name}_arrow"
-    f.__module__ = __name__
-    f.__doc__ = (
-        f"Each reference of ``col``: {doc}.\n\n"
-        f"A null gives a null; the result is a pyarrow array of {result} (a "
-        f"chunked array for a chunked input). The same function as SQL's, "
-        f"from urilex's one registry of column functions."
-    )
-    return f
-
-
-# Every column function of the registry, as ``{name}_arrow`` (the SQL
-# functions are made from the same registry: a function added there is
-# in both).
-for _name, _params, _doc, _result in _urilex.column_functions():
-    globals()[f"{_name}_arrow"] = _column_function(_name, _params, _doc, _result)
-    __all__.append(f"{_name}_arrow")
-del _name, _params, _doc, _result
+# Every column function of the registry, as ``{name}_arrow``: python/
+# urilex/_columns.py is generated from it (a test keeps it so), and the
+# SQL functions are made from the same registry.
+__all__ += _column_functions
 
 _PARTS = ("scheme", "authority", "userinfo", "host", "port", "path", "query", "fragment")
 

@@ -69,9 +69,9 @@ def _method(name, params, doc):
 
 # Every function of urilex's column registry, by its name
 # (``pl.col("u").uri.host()``, ``.uri.query_param("id")``, ...).
-for _name, _params, _doc, _result in _urilex.column_functions():
+for _name, _params, _doc, _result, _sql in _urilex.column_functions():
     setattr(_Methods, _name, _method(_name, _params, _doc))
-del _name, _params, _doc, _result
+del _name, _params, _doc, _result, _sql
 
 
 @pl.api.register_expr_namespace("uri")
