@@ -64,7 +64,7 @@ impl Decoder for Access {
         }
     }
 
-    fn decode(&self, records: &[u8], _: &Chunk, _: &Context, rows: &mut Rows<'_>) {
+    fn decode(&self, chunk: &Chunk, _: &Context, rows: &mut Rows<'_>) {
         // Each carried field asked for, by its place in FIELDS.
         let wanted: Vec<Option<usize>> = rows
             .ex
@@ -72,7 +72,7 @@ impl Decoder for Access {
             .iter()
             .map(|c| FIELDS.iter().position(|f| f == c))
             .collect();
-        for (line, rec) in numbered_lines(records, rows.first_line) {
+        for (line, rec) in numbered_lines(chunk) {
             self.row(rows, rec, line, &wanted);
         }
     }

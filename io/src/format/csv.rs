@@ -46,12 +46,12 @@ impl Decoder for Csv {
     fn sequence(&self) -> Box<dyn Sequence> {
         header::sequence(&self.column, fields)
     }
-    fn decode(&self, records: &[u8], chunk: &Chunk, context: &Context, rows: &mut Rows<'_>) {
+    fn decode(&self, chunk: &Chunk, context: &Context, rows: &mut Rows<'_>) {
         let column = header::index(&self.column, context);
         let skip = header::skips_header(&self.column, chunk);
-        let mut line = rows.first_line;
+        let mut line = chunk.first_line;
         let mut field = Vec::new();
-        for (k, rec) in csv_records(records).enumerate() {
+        for (k, rec) in csv_records(&chunk.data).enumerate() {
             let lfs = crate::source::count_lfs(rec) + 1;
             if !(k == 0 && skip) {
                 match csv_field(rec, column, &mut field) {

@@ -30,9 +30,9 @@ impl Decoder for Jsonl {
     fn label(&self) -> &'static str {
         "JSON Lines"
     }
-    fn decode(&self, records: &[u8], _: &Chunk, _: &Context, rows: &mut Rows<'_>) {
+    fn decode(&self, chunk: &Chunk, _: &Context, rows: &mut Rows<'_>) {
         let mut value = std::mem::take(&mut rows.out.arena);
-        for (line, rec) in numbered_lines(records, rows.first_line) {
+        for (line, rec) in numbered_lines(chunk) {
             value.clear();
             match crate::json::field(rec, &self.path, &mut value) {
                 Ok(Some(())) => rows.value(line, Some(&value)),

@@ -23,7 +23,9 @@ impl Decoder for Lines {
     fn in_place(&self) -> bool {
         true
     }
-    fn decode(&self, _: &[u8], _: &Chunk, _: &Context, _: &mut Rows<'_>) {
-        // The rows are the batch's lines, counted once it has parsed them.
+    fn decode(&self, _: &Chunk, _: &Context, rows: &mut Rows<'_>) {
+        // The chunk is the batch's buffer: its rows are the batch's lines,
+        // counted once it has parsed them.
+        rows.out.in_place = true;
     }
 }

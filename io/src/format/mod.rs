@@ -65,9 +65,9 @@ pub trait Decoder: Send + Sync {
     fn sequence(&self) -> Box<dyn Sequence> {
         Box::new(NoContext)
     }
-    /// Takes the rows out of `records`, whole records of `chunk`, into
-    /// `out` (a [`Rows`] with the chunk's first line and the options).
-    fn decode(&self, records: &[u8], chunk: &Chunk, context: &Context, out: &mut Rows<'_>);
+    /// Takes the rows out of `chunk`'s records (whole records) into `out`
+    /// (a [`Rows`] with the options).
+    fn decode(&self, chunk: &Chunk, context: &Context, out: &mut Rows<'_>);
 }
 
 /// What a chunk's decoding needs from before it: the column a header
@@ -326,8 +326,6 @@ pub struct Rows<'a> {
     pub out: &'a mut Extracted,
     /// The options.
     pub ex: &'a Extractor,
-    /// The chunk's first line.
-    pub first_line: u64,
 }
 
 impl Rows<'_> {
@@ -581,11 +579,7 @@ impl Extractor {
         out.carried.clear();
         out.arena.clear();
         out.in_place = false;
-        let mut rows = Rows {
-            out,
-            ex: self,
-            first_line: chunk.first_line,
-        };
+        let mut rows = Rows { out, ex: self };
         if let ChunkKind::Overlong { bytes } = chunk.kind {
             let message = format!(
                 "line {}: longer than the limit of {} bytes ({bytes} bytes; --max-line-bytes)",
@@ -594,20 +588,15 @@ impl Extractor {
             rows.fault(chunk.first_line, message, None);
             return;
         }
-        if self.format.is_lines() {
-            rows.out.in_place = true;
-            return;
-        }
-        self.format
-            .decoder()
-            .decode(&chunk.data, chunk, context, &mut rows);
+        self.format.decoder().decode(chunk, context, &mut rows);
     }
 }
 
-/// The records of `bytes` with their line numbers (records end at LF; a
+/// The records of `chunk` with their line numbers (records end at LF; a
 /// CR before it is not part of the record).
-pub fn numbered_lines(bytes: &[u8], first_line: u64) -> impl Iterator<Item = (u64, &[u8])> {
-    urilex::lines(bytes)
+pub fn numbered_lines(chunk: &Chunk) -> impl Iterator<Item = (u64, &[u8])> {
+    let first_line = chunk.first_line;
+    urilex::lines(&chunk.data)
         .enumerate()
         .map(move |(k, (_, rec))| (first_line + k as u64, rec))
 }

@@ -43,10 +43,10 @@ impl Decoder for Tsv {
     fn sequence(&self) -> Box<dyn Sequence> {
         header::sequence(&self.column, fields)
     }
-    fn decode(&self, records: &[u8], chunk: &Chunk, context: &Context, rows: &mut Rows<'_>) {
+    fn decode(&self, chunk: &Chunk, context: &Context, rows: &mut Rows<'_>) {
         let column = header::index(&self.column, context);
         let skip = header::skips_header(&self.column, chunk);
-        for (k, (line, rec)) in numbered_lines(records, rows.first_line).enumerate() {
+        for (k, (line, rec)) in numbered_lines(chunk).enumerate() {
             if k == 0 && skip {
                 continue;
             }

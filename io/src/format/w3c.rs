@@ -14,7 +14,7 @@
 //! name.
 
 use super::{
-    Carried, CarriedKind, Chunk, Context, Decoder, Registered, Rows, Sequence, TargetForm,
+    Carried, CarriedKind, Chunk, Context, Decoder, LogField, Registered, Rows, Sequence, TargetForm,
 };
 use std::sync::{Arc, Mutex};
 
@@ -112,13 +112,13 @@ impl Decoder for W3c {
         Box::new(LastFields(None))
     }
 
-    fn decode(&self, records: &[u8], _: &Chunk, context: &Context, rows: &mut Rows<'_>) {
+    fn decode(&self, chunk: &Chunk, context: &Context, rows: &mut Rows<'_>) {
         let mut layout: Option<Arc<Layout>> = context
             .as_ref()
             .and_then(|c| c.clone().downcast::<Layout>().ok());
         let mut carry = layout.as_ref().map(|l| l.carry(&rows.ex.carry));
         let mut fields = Vec::new();
-        for (line, rec) in super::numbered_lines(records, rows.first_line) {
+        for (line, rec) in super::numbered_lines(chunk) {
             if let Some(directive) = rec.strip_prefix(b"#") {
                 if let Some(names) = directive.strip_prefix(b"Fields:") {
                     let l = Layout::new(names);
@@ -204,7 +204,9 @@ impl Layout {
         }
         let arena = &mut rows.out.arena;
         let put = |k: Option<usize>, arena: &mut Vec<u8>| k.and_then(|k| fields[k].put(rec, arena));
-        let target = match (self.uri, put(self.uri.or(self.stem), arena)) {
+        // The target only where `--field` wants it.
+        let stem = self.uri.or(self.stem).filter(|_| rows.ex.has_target());
+        let target = match (self.uri, put(stem, arena)) {
             (None, Some((a, b))) => match put(self.query, arena) {
                 // The query was put right after the stem: `?` between.
                 Some((_, e)) => {
@@ -215,15 +217,21 @@ impl Layout {
             },
             (_, t) => t,
         };
-        let method = put(self.method, arena);
-        let referer = put(self.referer, arena);
+        // The referer likewise; the method is read where it is (it only
+        // decides the target's form).
+        let referer = match rows.ex.field {
+            LogField::Target => None,
+            _ => put(self.referer, arena),
+        };
         let out = &mut *rows.out;
         out.carried
             .extend(carry.iter().map(|&k| put(k, &mut out.arena)));
+        let method = self.method.map_or(&b""[..], |k| fields[k].text(rec));
         let arena = &rows.out.arena;
-        let text =
-            |s: Option<(u32, u32)>| s.map_or(&b""[..], |(a, b)| &arena[a as usize..b as usize]);
-        let target = target.map(|t| (TargetForm::of(text(method), text(Some(t))), t));
+        let target = target.map(|(a, b)| {
+            let form = TargetForm::of(method, &arena[a as usize..b as usize]);
+            (form, (a, b))
+        });
         rows.request(target, referer);
         rows.done(line);
     }
@@ -239,6 +247,17 @@ struct Field {
 }
 
 impl Field {
+    /// Its bytes in the record (a quoted one without its quotes, `""`
+    /// still doubled); `-` is empty.
+    fn text<'r>(&self, rec: &'r [u8]) -> &'r [u8] {
+        let raw = &rec[self.start..self.end];
+        if raw == b"-" && !self.quoted {
+            b""
+        } else {
+            raw
+        }
+    }
+
     /// Its value appended to `arena`, as a span (`None`: `-`, absent).
     fn put(&self, rec: &[u8], arena: &mut Vec<u8>) -> Option<(u32, u32)> {
         let raw = &rec[self.start..self.end];
