@@ -1,7 +1,7 @@
 //! Reading the inputs for the subcommands that do not read records
 //! (`extract`, `parse --semantics`), and where rows go. Both read through
-//! urilex-io's pipeline (`Pipeline::run_chunks`, one worker), as the
-//! record subcommands do: files memory-mapped,
+//! urilex-io's pipeline (`Pipeline::each_chunk`: in order, on this
+//! thread), as the record subcommands do: files memory-mapped,
 //! standard input streamed in bounded memory (a chunk is handed on as soon
 //! as the queue of blocks runs dry, so `tail -f` shows rows as lines
 //! arrive), gzip and zstd read as they are. A file that cannot be read is
@@ -47,13 +47,13 @@ pub fn for_each_chunk(
     size: usize,
     numbered: bool,
     (max_line_bytes, long): (usize, LongLines),
-    each: impl FnMut(&Chunk) -> Result<(), Failure> + Send,
+    mut each: impl FnMut(&Chunk) -> Result<(), Failure>,
 ) -> Result<(), Failure> {
-    // Memory stays bounded by the chunk size and the line limit, whatever
-    // the input (standard input without a line break among them).
+    // Memory stays bounded by the chunk size and the line limit (the
+    // engine's), whatever the input (standard input without a line break
+    // among them).
     let read = ReadOptions {
         chunk_bytes: size,
-        max_record_bytes: max_line_bytes.max(1),
         split_long_records: matches!(long, LongLines::Split),
         number_lines: numbered,
         ..ReadOptions::default()
@@ -61,46 +61,35 @@ pub fn for_each_chunk(
     let engine = Engine::lines(urilex::Profile::Rfc3986, max_line_bytes.max(1));
     let mut progress = Progress::new(files);
     let mut failed = false;
-    // One worker: `each` runs on this thread, in order (a chunk's own
-    // work may use every core).
-    let each = std::sync::Mutex::new(each);
-    let r = Pipeline {
+    let pipeline = Pipeline {
         files,
         read,
         engine: &engine,
         threads: 1,
-    }
-    .run_chunks(
-        || (),
-        |_, c| {
-            let overlong = match c.kind {
-                urilex_io::source::ChunkKind::Overlong { bytes } => Some(bytes),
-                urilex_io::source::ChunkKind::Records => None,
-            };
-            let mut each = each
-                .lock()
-                .map_err(|_| Failure::Message("a worker failed".into()))?;
-            each(&Chunk {
-                bytes: &c.data,
-                first_line: c.first_line,
-                overlong,
-                starts_input: c.starts_input,
-            })
-        },
-        |done| -> Result<(), Failure> {
-            match done {
-                Done::Rows(r, bytes) => {
-                    r?;
-                    progress.inc(bytes);
-                }
-                Done::Fault(m) => {
-                    failed = true;
-                    progress.suspend(|| crate::failure::say(&m));
-                }
+    };
+    let r = pipeline.each_chunk(|done| -> Result<(), Failure> {
+        match done {
+            Done::Rows(c, bytes) => {
+                let overlong = match c.kind {
+                    urilex_io::source::ChunkKind::Overlong { bytes } => Some(bytes),
+                    urilex_io::source::ChunkKind::Records => None,
+                };
+                each(&Chunk {
+                    bytes: &c.data,
+                    first_line: c.first_line,
+                    overlong,
+                    starts_input: c.starts_input,
+                })?;
+                progress.inc(bytes);
+                Ok(())
             }
-            Ok(())
-        },
-    );
+            Done::Fault(m) => {
+                failed = true;
+                progress.suspend(|| crate::failure::say(&m));
+                Ok(())
+            }
+        }
+    });
     progress.finish();
     r?;
     Failure::of(u64::from(failed), 0)

@@ -123,27 +123,11 @@ impl Pipeline<'_> {
         S: Send,
     {
         let engine = self.engine;
-        let read = ReadOptions {
-            csv_quotes: engine.extractor.format.csv_quotes(),
-            max_record_bytes: engine.extractor.max_record_bytes,
-            ..self.read
-        };
-        let reader = Reader::new(self.files, read);
         run_ordered(
             self.threads,
-            jobs(reader, engine.extractor.format.clone()),
+            self.jobs(),
             || (Worker::default(), init()),
-            |(worker, state), work| match work {
-                Work::Fault(m) => Done::Fault(m),
-                Work::Job(job) => {
-                    let bytes = job.chunk.input_bytes;
-                    let done = job
-                        .chunk
-                        .data
-                        .with_pages(|_| each(state, &worker.parse(engine, &job)));
-                    Done::Rows(done, bytes)
-                }
-            },
+            |(worker, state), work| done(work, |job| each(state, &worker.parse(engine, job))),
             sink,
         )
         .map(|states| states.into_iter().map(|(_, s)| s).collect())
@@ -151,9 +135,8 @@ impl Pipeline<'_> {
 
     /// Reads the inputs and runs `each` on every chunk as it was cut, its
     /// pages mapped while it runs (no decoding, no parsing: work on the
-    /// bytes themselves, as `urilex validate`'s verdicts on lines and
-    /// `urilex extract`'s free text), then `sink` in input order; the
-    /// read options are used as they are. Returns the workers' states.
+    /// bytes themselves, as `urilex validate`'s verdicts on lines), then
+    /// `sink` in input order. Returns the workers' states.
     pub fn run_chunks<S, T, E>(
         &self,
         init: impl Fn() -> S + Sync,
@@ -164,21 +147,56 @@ impl Pipeline<'_> {
         T: Send,
         S: Send,
     {
-        let reader = Reader::new(self.files, self.read);
         run_ordered(
             self.threads,
-            jobs(reader, self.engine.extractor.format.clone()),
+            self.jobs(),
             init,
-            |state, work| match work {
-                Work::Fault(m) => Done::Fault(m),
-                Work::Job(job) => {
-                    let bytes = job.chunk.input_bytes;
-                    let done = job.chunk.data.with_pages(|_| each(state, &job.chunk));
-                    Done::Rows(done, bytes)
-                }
-            },
+            |state, work| done(work, |job| each(state, &job.chunk)),
             sink,
         )
+    }
+
+    /// `each` on every chunk as it was cut, one after the other on this
+    /// thread, the inputs' faults in order between them: for work whose
+    /// state runs from chunk to chunk (`urilex extract`'s text across
+    /// chunk ends). Stops at `each`'s first error.
+    pub fn each_chunk<E>(
+        &self,
+        mut each: impl FnMut(Done<&Chunk>) -> Result<(), E>,
+    ) -> Result<(), E> {
+        for work in self.jobs() {
+            match done(work, |job| {
+                each(Done::Rows(&job.chunk, job.chunk.input_bytes))
+            }) {
+                Done::Rows(r, _) => r?,
+                Done::Fault(m) => each(Done::Fault(m))?,
+            }
+        }
+        Ok(())
+    }
+
+    /// The inputs' chunks as jobs, cut as the format says (records end
+    /// where its decoder's cut says, at most the engine's limit long).
+    fn jobs(&self) -> impl Iterator<Item = Work> + Send + 'static {
+        let ex = &self.engine.extractor;
+        let read = ReadOptions {
+            csv_quotes: ex.format.csv_quotes(),
+            max_record_bytes: ex.max_record_bytes,
+            ..self.read
+        };
+        jobs(Reader::new(self.files, read), ex.format.clone())
+    }
+}
+
+/// A job's work (`each`, its chunk's pages mapped while it runs), or an
+/// input's fault.
+fn done<T>(work: Work, each: impl FnOnce(&Job) -> T) -> Done<T> {
+    match work {
+        Work::Fault(m) => Done::Fault(m),
+        Work::Job(job) => {
+            let bytes = job.chunk.input_bytes;
+            Done::Rows(job.chunk.data.with_pages(|_| each(&job)), bytes)
+        }
     }
 }
 

@@ -48,7 +48,7 @@ pub fn run(a: Args) -> Result<(), Failure> {
         .profile(a.profile.profile)
         .abbreviated(a.abbreviated)
         .refang(a.refang);
-    let mut out = BufWriter::with_capacity(1 << 16, io::stdout());
+    let mut out = BufWriter::with_capacity(1 << 16, io::stdout().lock());
     // The text not searched yet: the tail of the last chunk, which a URI
     // in <...> begun there may run past (it is searched with the next
     // chunk of the same input, or alone at the input's end).

@@ -181,7 +181,7 @@ fn semantics(a: Args) -> Result<(), Failure> {
     }
     use_threads(a.threads.threads);
     let parser = Parser::new().profile(a.profile.profile).syntax(a.syntax);
-    let mut out = BufWriter::with_capacity(1 << 16, io::stdout());
+    let mut out = BufWriter::with_capacity(1 << 16, io::stdout().lock());
     let mut cols = Columns::of(&parser);
     cols.semantics = true;
     let mut batch = urilex::Batch::new();
