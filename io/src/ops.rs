@@ -83,7 +83,7 @@ impl Items<'_> {
     /// (ending it with LF) instead of making an item.
     pub fn text_line(&mut self) -> Option<&mut Vec<u8>> {
         match self.sink.mode {
-            Mode::Text if self.sink.as_is && !self.sink.numbered => Some(&mut self.sink.text),
+            Out::Text if self.sink.as_is && !self.sink.numbered => Some(&mut self.sink.text),
             _ => None,
         }
     }
@@ -92,13 +92,21 @@ impl Items<'_> {
 /// What [`Pipeline::operate`] makes of the items.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Mode {
-    /// Values as text, one line per item (`urilex get`'s default).
-    Text,
-    /// Rows with the record's line first, in a table format.
-    Rows,
+    /// Every item: a row with the record's line first in a table format,
+    /// or a text line (`urilex get`'s default).
+    Items,
     /// Each distinct value once, first seen first.
     Unique,
     /// Each distinct value with its count, most frequent first.
+    Count,
+}
+
+/// What a worker makes of a chunk's items: [`Mode`] with the items' form.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Out {
+    Text,
+    Rows,
+    Unique,
     Count,
 }
 
@@ -112,7 +120,7 @@ pub struct OpOutput {
     pub format: Option<OutputFormat>,
     /// A header line first (TSV).
     pub header: bool,
-    /// With [`Mode::Count`]: only the `top` most frequent.
+    /// With [`Out::Count`]: only the `top` most frequent.
     pub top: Option<usize>,
 }
 
@@ -170,9 +178,14 @@ impl Pipeline<'_> {
             invalid: on_invalid,
             progress,
         } = report;
-        let mode = output.mode;
-        let counting = mode == Mode::Count;
         let text_format = output.format.is_none();
+        let mode = match output.mode {
+            Mode::Items if text_format => Out::Text,
+            Mode::Items => Out::Rows,
+            Mode::Unique => Out::Unique,
+            Mode::Count => Out::Count,
+        };
+        let counting = mode == Out::Count;
         // Plain lines are numbered from the rows' count (only an invalid
         // line needs its number); other formats by the reader (a CSV record
         // may take several lines), and rows carry their line.
@@ -183,8 +196,8 @@ impl Pipeline<'_> {
         row_columns.extend(op_columns.iter().copied());
         // The table written: rows with their line, or values (with counts).
         let out_columns = match mode {
-            Mode::Text | Mode::Rows => Columns(row_columns.clone()),
-            Mode::Unique | Mode::Count => {
+            Out::Text | Out::Rows => Columns(row_columns.clone()),
+            Out::Unique | Out::Count => {
                 let mut cols: Vec<_> = counted.iter().map(|&k| op_columns[k]).collect();
                 if counting {
                     cols.push(("count", Kind::U64, false));
@@ -204,7 +217,7 @@ impl Pipeline<'_> {
         let pool = Mutex::new(Vec::<Vec<u8>>::new());
         let pool = &pool;
         let numbered =
-            !lines_input || mode == Mode::Rows || (mode == Mode::Text && op.text_line_number());
+            !lines_input || mode == Out::Rows || (mode == Out::Text && op.text_line_number());
         let fast = op.has_entry_items();
         // The line the next chunk of plain lines starts at, 0-based.
         let mut base = 0u64;
@@ -215,11 +228,6 @@ impl Pipeline<'_> {
             },
             ..*self
         };
-        let chunk_mode = if mode == Mode::Rows && text_format {
-            Mode::Text
-        } else {
-            mode
-        };
         let workers = pipeline.run(
             || {
                 (
@@ -229,7 +237,7 @@ impl Pipeline<'_> {
                     ChunkOut {
                         as_is,
                         numbered: op.text_line_number(),
-                        mode: chunk_mode,
+                        mode,
                         columns: op_columns.len(),
                         one,
                         counted: counted.clone(),
@@ -300,9 +308,9 @@ impl Pipeline<'_> {
                     }
                 }
                 let encoded = match out.mode {
-                    Mode::Text => Some(Encoded::Text(std::mem::take(&mut out.text))),
-                    Mode::Rows => Some(encoder.encode(&out.rows)),
-                    Mode::Unique | Mode::Count => None,
+                    Out::Text => Some(Encoded::Text(std::mem::take(&mut out.text))),
+                    Out::Rows => Some(encoder.encode(&out.rows)),
+                    Out::Unique | Out::Count => None,
                 };
                 let at = ChunkAt {
                     name: if out.messages.is_empty() {
@@ -410,7 +418,7 @@ fn encode_values(encoder: &TableEncoder, rows: &Rows, text: bool, as_is: bool) -
 
 /// A worker's output for one chunk.
 struct ChunkOut {
-    mode: Mode,
+    mode: Out,
     /// The operation's columns (without `line`).
     columns: usize,
     /// [`Operation::one_per_record`].
@@ -437,7 +445,7 @@ impl ChunkOut {
     /// nulls in `Rows`).
     fn no_value(&mut self, line: u64) {
         match self.mode {
-            Mode::Rows => self.item(line, &[Cell::Null; 7][..self.columns.min(7)]),
+            Out::Rows => self.item(line, &[Cell::Null; 7][..self.columns.min(7)]),
             _ => self.item(line, &[Cell::Text(b"")]),
         }
     }
@@ -448,21 +456,21 @@ impl ChunkOut {
     fn fail(&mut self, line: u64, at: u64, m: String) {
         self.invalid += 1;
         self.messages.push((at, m));
-        if self.one && matches!(self.mode, Mode::Text | Mode::Rows) {
+        if self.one && matches!(self.mode, Out::Text | Out::Rows) {
             self.no_value(line);
         }
     }
 
     fn item(&mut self, line: u64, cells: &[Cell<'_>]) {
         match self.mode {
-            Mode::Text => {
+            Out::Text => {
                 if self.numbered {
                     put_u64(&mut self.text, line);
                     self.text.push(b'\t');
                 }
                 text_line(&mut self.text, cells, self.as_is)
             }
-            Mode::Rows => {
+            Out::Rows => {
                 let mut all = [Cell::Null; 8];
                 all[0] = Cell::U64(line);
                 for (k, c) in cells.iter().enumerate().take(7) {
@@ -470,9 +478,9 @@ impl ChunkOut {
                 }
                 self.rows.push(&all[..cells.len() + 1]);
             }
-            Mode::Unique | Mode::Count => {
+            Out::Unique | Out::Count => {
                 key(&mut self.key, cells, &self.counted);
-                if matches!(self.mode, Mode::Unique) {
+                if matches!(self.mode, Out::Unique) {
                     self.seen.add(&self.key);
                 } else {
                     self.tally.add(&self.key);

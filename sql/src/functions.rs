@@ -19,9 +19,11 @@ use urilex_columns::{is_text, Args, Function, Kind, FUNCTIONS};
 pub fn udfs() -> Vec<Arc<ScalarUDF>> {
     FUNCTIONS
         .iter()
-        .map(|f| {
+        .enumerate()
+        .map(|(index, f)| {
             Arc::new(ScalarUDF::new_from_impl(UriUdf {
                 name: f.sql,
+                index,
                 signature: Signature::user_defined(Volatility::Immutable),
             }))
         })
@@ -32,12 +34,14 @@ pub fn udfs() -> Vec<Arc<ScalarUDF>> {
 #[derive(Debug, PartialEq, Eq, Hash)]
 pub struct UriUdf {
     name: &'static str,
+    /// Its place in the registry.
+    index: usize,
     signature: Signature,
 }
 
 impl UriUdf {
     fn function(&self) -> &'static Function {
-        urilex_columns::function(self.name).expect("made from the registry")
+        &FUNCTIONS[self.index]
     }
 }
 

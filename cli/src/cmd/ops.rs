@@ -72,10 +72,8 @@ pub fn run(c: &Common, op: &dyn Operation) -> Result<(), Failure> {
         Mode::Count
     } else if c.unique {
         Mode::Unique
-    } else if c.format == OpFormat::Text {
-        Mode::Text
     } else {
-        Mode::Rows
+        Mode::Items
     };
     let format = match c.format {
         OpFormat::Text => None,
