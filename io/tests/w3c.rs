@@ -5,10 +5,12 @@
 //! file fields, version 1.0); the records are made up.
 
 mod support {
+    pub mod readback;
     pub mod run;
 }
 
 use serde_json::{json, Value};
+use support::readback::{json_rows, read_back};
 use support::run::{input, repo, temp, Run};
 use urilex_io::format::LogField;
 use urilex_io::run::OutputFormat;
@@ -82,6 +84,20 @@ fn every_output_format_has_the_carried_columns_typed() {
         Some("line,valid,sc-status,sc-bytes,c-ip")
     );
     assert_eq!(text.lines().nth(1), Some("3,true,200,2390,192.0.2.100"));
+    // JSON Lines, Arrow and Parquet: the same rows, the numbers typed
+    // (sc-status UInt16, sc-bytes UInt64), c-ip text.
+    let jsonl = run.jsonl(&[repo("samples/cloudfront.log")]);
+    assert_eq!(jsonl[0]["sc-status"], 200);
+    assert_eq!(jsonl[0]["c-ip"], "192.0.2.100");
+    for f in [OutputFormat::Arrow, OutputFormat::Parquet] {
+        let (out, _, _) = run.out(&[repo("samples/cloudfront.log")], f);
+        let batches = read_back(&out, f);
+        let schema = batches[0].schema();
+        let t = |n: &str| schema.field_with_name(n).unwrap().data_type().clone();
+        assert_eq!(t("sc-status"), arrow_schema::DataType::UInt16, "{f:?}");
+        assert_eq!(t("sc-bytes"), arrow_schema::DataType::UInt64, "{f:?}");
+        assert_eq!(json_rows(&batches), jsonl, "{f:?}");
+    }
 }
 
 /// A log whose `#Fields:` change every few records, with records of every
