@@ -156,11 +156,6 @@ struct ChunkAt {
     rows: u64,
 }
 
-/// A worker's scratch space, kept between rows.
-struct Scratch {
-    scratch: Vec<u8>,
-}
-
 impl Pipeline<'_> {
     /// Runs `op` over every record's reference (URI column 0) and writes
     /// its items as `output` says to `out`. `--count` and `--unique`
@@ -231,9 +226,8 @@ impl Pipeline<'_> {
         let workers = pipeline.run(
             || {
                 (
-                    Scratch {
-                        scratch: Vec::new(),
-                    },
+                    // The worker's scratch space, kept between rows.
+                    Vec::<u8>::new(),
                     ChunkOut {
                         as_is,
                         numbered: op.text_line_number(),
@@ -251,7 +245,7 @@ impl Pipeline<'_> {
                     },
                 )
             },
-            |(worker, out), rows| {
+            |(scratch, out), rows| {
                 out.text.clear();
                 out.rows.clear();
                 out.messages.clear();
@@ -271,7 +265,7 @@ impl Pipeline<'_> {
                             let mut items = Items {
                                 sink: out,
                                 line,
-                                scratch: &mut worker.scratch,
+                                scratch: &mut *scratch,
                             };
                             if let Some(res) = op.batch_items(batch, index, buf, &mut items) {
                                 if let Err(m) = res {
@@ -288,7 +282,7 @@ impl Pipeline<'_> {
                             let mut items = Items {
                                 sink: out,
                                 line,
-                                scratch: &mut worker.scratch,
+                                scratch: &mut *scratch,
                             };
                             op.items(&u, &mut items)
                         }
