@@ -180,14 +180,6 @@ impl InputFormat {
     pub fn decoder(&self) -> &dyn Decoder {
         &*self.decoder
     }
-    /// Its name (`csv` for `csv:url`).
-    pub fn name(&self) -> String {
-        let spec = self.decoder.spec();
-        match spec.split_once(':') {
-            Some((n, _)) => n.to_string(),
-            None => spec,
-        }
-    }
     /// Whether it is `lines`.
     pub fn is_lines(&self) -> bool {
         self.decoder.in_place()
