@@ -1295,3 +1295,58 @@ fn every_kernel_family_gives_the_same_output() {
     assert_eq!(code, 2);
     assert!(String::from_utf8_lossy(&err).contains("no such kernel family"));
 }
+
+/// Every JSON row of every command starts with its record's `line`, and
+/// an invalid or misfit record's `error` is the same object everywhere
+/// (`kind`, `part`, `index`, `rule`, `message`, `raw`, in that order).
+#[test]
+fn every_json_row_has_its_line_and_one_error_object() {
+    const KEYS: &str = r#""error":{"kind":"#;
+    let order = [
+        "\"part\":",
+        "\"index\":",
+        "\"rule\":",
+        "\"message\":",
+        "\"raw\":",
+    ];
+    let input = b"http://a/b\nhttp://a b/\n";
+    let urns = b"urn:isbn:0451450523\nurn:x:bad\n";
+    let rfc1738 = b"ftp://u@h/f\nftp://h:x/\n";
+    let cases: [(&[&str], &[u8]); 6] = [
+        (&["parse"], input),
+        (&["lint"], input),
+        (&["urn"], urns),
+        (&["parse", "--profile", "rfc1738", "--semantics"], rfc1738),
+        (&["get", "{host}", "--format", "jsonl"], input),
+        (
+            &["parse", "--input", "jsonl:u"],
+            b"{\"u\":\"http://a/\"}\nnot json\n",
+        ),
+    ];
+    for (args, stdin) in cases {
+        let (_, out, err) = urilex(args, stdin);
+        let text = String::from_utf8(out).unwrap();
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines.len(), 2, "{args:?}: {text}{err}");
+        for (k, l) in lines.iter().enumerate() {
+            assert!(
+                l.starts_with(&format!("{{\"line\":{}", k + 1)),
+                "{args:?}: {l}"
+            );
+        }
+        // The second record is invalid or does not fit: its error object
+        // (`get` reports it on stderr and writes a row of nulls).
+        if args[0] != "get" {
+            let e = &lines[1][lines[1]
+                .find(KEYS)
+                .unwrap_or_else(|| panic!("{args:?}: {}", lines[1]))..];
+            let mut at = 0;
+            for key in order {
+                let i = e[at..]
+                    .find(key)
+                    .unwrap_or_else(|| panic!("{args:?}: {key} in {e}"));
+                at += i;
+            }
+        }
+    }
+}
