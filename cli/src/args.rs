@@ -76,25 +76,30 @@ impl Format {
     }
 }
 
+/// `--format`, `--header` and `-o` of the subcommands whose rows are
+/// their own (`lint`, `urn`): the same five formats as `parse`.
+#[derive(clap::Args, Clone)]
+pub struct RowsArg {
+    /// Output format (default JSON Lines): JSON Lines, TSV (`\N` for
+    /// null), CSV (RFC 4180, with a header), Arrow IPC stream, or Parquet
+    /// (zstd); nested values (lints, directives) are JSON text in TSV and
+    /// CSV, Arrow's `arrow.json` type in Arrow and Parquet.
+    #[arg(long, value_enum)]
+    pub format: Option<Format>,
+    /// Print a header row first (TSV; CSV always has one).
+    #[arg(long)]
+    pub header: bool,
+    /// Write to this file instead of standard output (Arrow and Parquet
+    /// are not written to a terminal).
+    #[arg(short, long, value_name = "FILE")]
+    pub output: Option<PathBuf>,
+}
+
 /// Input files of free text (read as they are, not as records).
 #[derive(clap::Args, Clone)]
 pub struct FilesArg {
     /// Input files; standard input when none is given or for `-`.
     pub files: Vec<PathBuf>,
-}
-
-/// `--format` of the subcommands whose rows are not the parse schema.
-#[derive(clap::Args, Clone, Copy)]
-pub struct TextFormatArg {
-    /// Output format.
-    #[arg(long, value_enum, default_value_t = TextFormat::Jsonl)]
-    pub format: TextFormat,
-}
-
-#[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum TextFormat {
-    Jsonl,
-    Tsv,
 }
 
 /// `--input`'s help, from the formats' registry.
@@ -206,17 +211,4 @@ pub fn syntax_parser() -> impl TypedValueParser<Value = Syntax> {
     let values = Syntax::ALL.iter().map(|s| s.as_str());
     PossibleValuesParser::new(values)
         .map(|s: String| Syntax::from_name(&s).expect("a listed syntax"))
-}
-
-/// Sizes rayon's global pool, once, for `--threads` (0: rayon's default,
-/// every core); the library runs on it and starts no threads of its own.
-pub fn use_threads(threads: usize) {
-    static ONCE: std::sync::Once = std::sync::Once::new();
-    ONCE.call_once(|| {
-        if threads > 0 {
-            let _ = rayon::ThreadPoolBuilder::new()
-                .num_threads(threads)
-                .build_global();
-        }
-    });
 }

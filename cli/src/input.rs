@@ -15,38 +15,24 @@ use urilex_io::rows::Engine;
 use urilex_io::run::{Done, Pipeline};
 use urilex_io::source::ReadOptions;
 
-/// One chunk of an input: whole lines, the first of them line `first_line`
-/// (1-based; 0 when the caller did not ask for line numbers); or, where
-/// long lines are split, a piece of a line longer than the limit.
+/// One chunk of free text: whole lines, the first of them line
+/// `first_line` (1-based), or a piece of a line longer than the limit.
 pub struct Chunk<'a> {
     pub bytes: &'a [u8],
     pub first_line: u64,
-    /// A line longer than the limit, `Some(its length)`, of which `bytes`
-    /// holds the start (where long lines are not split).
-    pub overlong: Option<u64>,
     /// The chunk begins its input.
     pub starts_input: bool,
 }
 
-/// How [`for_each_chunk`] treats a line longer than `max_line_bytes`.
-#[derive(Clone, Copy)]
-pub enum LongLines {
-    /// Cut into pieces of at most the limit (free text: nothing dropped).
-    Split,
-    /// One chunk marked [`Chunk::overlong`] (a reference: an error row).
-    Report,
-}
-
 /// Runs `each` on every chunk of every input (standard input when `files`
 /// is empty, and for `-`), in order; chunks are about `size` bytes (less
-/// from a stream), cut after a line end (or inside a line longer than the
-/// limit, split as `long` says), and numbered when `numbered`.
+/// from a stream), cut after a line end, or inside a line longer than
+/// `max_line_bytes` (free text: nothing dropped), their lines numbered.
 /// A progress display goes to stderr on a terminal.
 pub fn for_each_chunk(
     files: &[PathBuf],
     size: usize,
-    numbered: bool,
-    (max_line_bytes, long): (usize, LongLines),
+    max_line_bytes: usize,
     mut each: impl FnMut(&Chunk) -> Result<(), Failure>,
 ) -> Result<(), Failure> {
     // Memory stays bounded by the chunk size and the line limit (the
@@ -54,8 +40,8 @@ pub fn for_each_chunk(
     // among them).
     let read = ReadOptions {
         chunk_bytes: size,
-        split_long_records: matches!(long, LongLines::Split),
-        number_lines: numbered,
+        split_long_records: true,
+        number_lines: true,
         ..ReadOptions::default()
     };
     let engine = Engine::lines(urilex::Profile::Rfc3986, max_line_bytes.max(1));
@@ -70,14 +56,9 @@ pub fn for_each_chunk(
     let r = pipeline.each_chunk(|done| -> Result<(), Failure> {
         match done {
             Done::Rows(c, bytes) => {
-                let overlong = match c.kind {
-                    urilex_io::source::ChunkKind::Overlong { bytes } => Some(bytes),
-                    urilex_io::source::ChunkKind::Records => None,
-                };
                 each(&Chunk {
                     bytes: &c.data,
                     first_line: c.first_line,
-                    overlong,
                     starts_input: c.starts_input,
                 })?;
                 progress.inc(bytes);

@@ -12,7 +12,6 @@ mod cmd;
 mod failure;
 mod input;
 mod interrupt;
-mod output;
 mod semantics;
 
 use clap::{CommandFactory, Parser as ClapParser, Subcommand};

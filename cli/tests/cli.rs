@@ -745,7 +745,7 @@ fn extract_rows() {
     let (_, out, _) = urilex(&["extract", "--format", "tsv"], b"x http://a/\n");
     assert_eq!(
         String::from_utf8(out).unwrap(),
-        "http://a/\t2\t11\t1\tnone\t\n"
+        "1\thttp://a/\t2\t11\tnone\t[]\n"
     );
     // Many lines: lines and offsets go on across pieces and chunks.
     let big = "filler text without links, just words and more words\n".repeat(400_000)
@@ -781,7 +781,7 @@ fn every_subcommand_has_examples() {
 /// array for a repeated part); `--semantics` adds the typed fields of RFC
 /// 1738 section 3; a bad line is an error row naming part, rule and byte.
 #[test]
-fn rfc1738_rows_by_rule() {
+fn rfc1738_semantics_rows() {
     let input = b"ftp://@host.com/%2Fetc/motd;type=a\nnews:*\ngopher://h/1sel%09srch%09+\nhttp://h/a#frag\nprospero://h//x;a=b\nx-y:z\n";
     let (code, out, err) = urilex(&["parse", "--profile", "rfc1738", "--semantics"], input);
     assert_eq!(code, 0, "{err}");
@@ -789,12 +789,12 @@ fn rfc1738_rows_by_rule() {
     assert_eq!(rows.len(), 6);
     let ftp = &rows[0];
     assert_eq!(ftp["rule"], "ftpurl");
-    let parts = ftp["parts"].as_object().unwrap();
-    assert_eq!(parts["user"], "");
-    assert_eq!(parts["password"], Value::Null);
-    assert_eq!(parts["fsegment"], serde_json::json!(["%2Fetc", "motd"]));
-    assert_eq!(parts["ftptype"], "a");
-    assert!(!parts.contains_key("gtype"), "only the ftp rule's parts");
+    // Parse rows: each part at top level, null where the rule has none.
+    assert_eq!(ftp["user"], "");
+    assert_eq!(ftp["password"], Value::Null);
+    assert_eq!(ftp["fsegment"], serde_json::json!(["%2Fetc", "motd"]));
+    assert_eq!(ftp["ftptype"], "a");
+    assert_eq!(ftp["gtype"], Value::Null, "only the ftp rule's parts");
     assert_eq!(ftp["host_kind"], "reg-name");
     let sem = &ftp["semantics"];
     assert_eq!(sem["section"], "3.2");
@@ -808,13 +808,14 @@ fn rfc1738_rows_by_rule() {
         serde_json::json!(["CWD /etc", "TYPE A", "RETR motd"])
     );
     assert_eq!(rows[1]["rule"], "newsurl");
-    assert_eq!(rows[1]["parts"]["grouppart"], "*");
+    assert_eq!(rows[1]["grouppart"], "*");
     assert_eq!(rows[1]["semantics"]["target"], "all-groups");
-    assert_eq!(rows[2]["parts"]["search"], "srch");
+    assert_eq!(rows[2]["search"], "srch");
     assert_eq!(rows[2]["semantics"]["gopher_type"], "1");
     assert_eq!(rows[2]["semantics"]["request"], "sel\tsrch\t+\r\n");
     assert_eq!(rows[3]["valid"], false);
-    assert_eq!(rows[3]["parts"], Value::Null);
+    assert_eq!(rows[3]["scheme"], Value::Null);
+    assert_eq!(rows[3]["semantics"], Value::Null);
     assert_eq!(rows[3]["error"]["part"], "hsegment");
     assert_eq!(rows[3]["error"]["index"], 10);
     assert_eq!(rows[3]["line"], 4);
@@ -824,8 +825,30 @@ fn rfc1738_rows_by_rule() {
         serde_json::json!([["a", "b"]])
     );
     assert_eq!(rows[5]["rule"], "genericurl");
-    assert_eq!(rows[5]["parts"]["schemepart"], "z");
-    // --semantics needs the RFC 1738 profile and JSON Lines.
+    assert_eq!(rows[5]["schemepart"], "z");
+    // Any format: the typed fields are JSON text in CSV.
+    let (code, out, err) = urilex(
+        &[
+            "parse",
+            "--profile",
+            "rfc1738",
+            "--semantics",
+            "--format",
+            "csv",
+        ],
+        b"news:*\n",
+    );
+    assert_eq!(code, 0, "{err}");
+    let csv = String::from_utf8(out).unwrap();
+    assert!(
+        csv.lines()
+            .next()
+            .unwrap()
+            .ends_with(",error_raw,semantics"),
+        "{csv}"
+    );
+    assert!(csv.contains("\"{\"\"default_port\"\":null,"), "{csv}");
+    // --semantics needs the RFC 1738 profile.
     let (code, _, err) = urilex(&["parse", "--semantics"], b"http://a/\n");
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("--semantics"));
@@ -981,9 +1004,9 @@ fn extract_across_chunk_and_piece_cuts() {
             .map(|l| {
                 let f: Vec<&str> = l.split('\t').collect();
                 (
-                    f[0].to_string(),
-                    f[1].parse().unwrap(),
+                    f[1].to_string(),
                     f[2].parse().unwrap(),
+                    f[3].parse().unwrap(),
                 )
             })
             .collect();
@@ -1349,4 +1372,94 @@ fn every_json_row_has_its_line_and_one_error_object() {
             }
         }
     }
+}
+
+/// One row model: every command that writes rows writes them in all five
+/// formats, one row per record (a misfit or invalid one an error row), and
+/// a field has the same name and type in every command (`line` UInt64
+/// first, `valid` Boolean, `input` Utf8, `error` the one struct).
+#[test]
+fn one_row_model_in_every_command_and_format() {
+    use arrow_array::RecordBatch;
+    let dir = std::env::temp_dir().join(format!("urilex-cli-model-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let input = b"http://a/b?x=1\nhttp://a b/\n";
+    let urns = b"urn:isbn:0451450523\nurn:x:bad\n";
+    let pairs = b"http://a/b/c\t../g\nhttp://a/\t%zz\n";
+    let cases: [(&[&str], &[u8]); 11] = [
+        (&["parse"], input),
+        (&["lint"], input),
+        (&["urn"], urns),
+        (&["urn", "--equiv"], b"urn:a:b\turn:A:b\nx\n"),
+        (&["resolve", "--base", "http://a/b/"], input),
+        (&["resolve", "--pairs"], pairs),
+        (&["normalize"], input),
+        (&["normalize", "--dedup"], input),
+        (
+            &["parse", "--profile", "rfc1738", "--semantics"],
+            b"ftp://h/f\nftp://h:x/\n",
+        ),
+        (&["get", "{host}"], input),
+        (&["extract"], b"see http://a/ and\nhttp://b/ too\n"),
+    ];
+    let mut types: std::collections::BTreeMap<String, arrow_schema::DataType> = Default::default();
+    for (args, stdin) in cases {
+        for format in ["jsonl", "tsv", "csv", "arrow", "parquet"] {
+            let out_file = dir.join(format!("rows.{format}"));
+            let mut a = args.to_vec();
+            a.extend(["--format", format, "-o", out_file.to_str().unwrap()]);
+            if format == "tsv" {
+                a.push("--header");
+            }
+            let (code, _, err) = urilex(&a, stdin);
+            assert!(code < 2, "{a:?}: {err}");
+            let bytes = std::fs::read(&out_file).unwrap();
+            let batches: Vec<RecordBatch> = match format {
+                "arrow" => arrow_ipc::reader::StreamReader::try_new(&bytes[..], None)
+                    .unwrap()
+                    .map(|b| b.unwrap())
+                    .collect(),
+                "parquet" => {
+                    let f = std::fs::File::open(&out_file).unwrap();
+                    parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder::try_new(f)
+                        .unwrap()
+                        .build()
+                        .unwrap()
+                        .map(|b| b.unwrap())
+                        .collect()
+                }
+                _ => {
+                    let text = String::from_utf8(bytes).unwrap();
+                    let header = usize::from(format != "jsonl");
+                    let lines: Vec<&str> = text.lines().collect();
+                    assert_eq!(lines.len(), 2 + header, "{a:?}: {text}");
+                    if format == "jsonl" {
+                        for (k, l) in lines.iter().enumerate() {
+                            let want = format!("{{\"line\":{}", k + 1);
+                            assert!(l.starts_with(&want), "{a:?}: {l}");
+                        }
+                    } else {
+                        assert!(lines[0].starts_with("line"), "{a:?}: {}", lines[0]);
+                    }
+                    continue;
+                }
+            };
+            let rows: usize = batches.iter().map(|b| b.num_rows()).sum();
+            assert_eq!(rows, 2, "{a:?}");
+            let schema = batches[0].schema();
+            assert_eq!(schema.field(0).name(), "line", "{a:?}");
+            for f in schema.fields() {
+                let t = f.data_type().clone();
+                if ["line", "valid", "input", "error"].contains(&f.name().as_str()) {
+                    let seen = types.entry(f.name().clone()).or_insert_with(|| t.clone());
+                    assert_eq!(*seen, t, "{a:?}: {}", f.name());
+                }
+            }
+        }
+    }
+    assert_eq!(types.len(), 4, "{types:?}");
+    assert_eq!(types["line"], arrow_schema::DataType::UInt64);
+    assert_eq!(types["valid"], arrow_schema::DataType::Boolean);
+    assert_eq!(types["input"], arrow_schema::DataType::Utf8);
+    let _ = std::fs::remove_dir_all(&dir);
 }

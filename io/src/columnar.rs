@@ -13,10 +13,10 @@
 //! columns (the expensive part) into column chunks; the writer only
 //! appends them to the file, in order.
 
-use crate::format::CarriedKind;
+use crate::model::{error_fields, Cell, ErrorCell};
 use crate::rows::ChunkRows;
 use crate::rows::Value;
-use crate::schema::{Cell, Column, ErrorCell, Schema};
+use crate::schema::{Column, Schema};
 use arrow_array::builder::{ListBuilder, StringBuilder};
 use arrow_array::types::Int16Type;
 use arrow_array::{
@@ -24,7 +24,7 @@ use arrow_array::{
     StructArray, UInt16Array, UInt64Array,
 };
 use arrow_buffer::{BooleanBufferBuilder, Buffer, NullBuffer, OffsetBuffer, ScalarBuffer};
-use arrow_schema::{DataType, Field, Fields, Schema as ArrowSchema, SchemaRef};
+use arrow_schema::{DataType, Field, Schema as ArrowSchema, SchemaRef};
 use parquet::arrow::arrow_writer::{compute_leaves, ArrowColumnChunk, ArrowRowGroupWriterFactory};
 use parquet::arrow::ArrowSchemaConverter;
 use parquet::basic::{Compression, Encoding, ZstdLevel};
@@ -36,50 +36,14 @@ use std::io::Write;
 use std::sync::Arc;
 use urilex::Component;
 
-fn dict() -> DataType {
-    DataType::Dictionary(Box::new(DataType::Int16), Box::new(DataType::Utf8))
-}
-
-fn error_fields() -> Fields {
-    Fields::from(vec![
-        Field::new("kind", dict(), true),
-        Field::new("part", DataType::Utf8, true),
-        Field::new("index", DataType::UInt64, true),
-        Field::new("rule", DataType::Utf8, true),
-        Field::new("message", DataType::Utf8, true),
-        Field::new("raw", DataType::Binary, true),
-    ])
-}
-
 /// The Arrow schema of `schema`'s rows.
 pub fn arrow_schema(schema: &Schema) -> SchemaRef {
-    let fields: Vec<Field> = schema
-        .columns
-        .iter()
-        .zip(&schema.names)
-        .map(|(c, n)| {
-            let t = match c {
-                Column::Line => return Field::new(n, DataType::UInt64, false),
-                Column::Valid(_) => DataType::Boolean,
-                Column::Rule(_) | Column::TargetForm | Column::Kind(_) => dict(),
-                Column::Part(_, p) if p.is_repeated() => {
-                    DataType::List(Arc::new(Field::new_list_field(DataType::Utf8, false)))
-                }
-                Column::PortNumber(_) => DataType::UInt16,
-                Column::Error(_) => DataType::Struct(error_fields()),
-                Column::Carried(_, c) if c.kind == CarriedKind::U16 => DataType::UInt16,
-                Column::Carried(_, c) if c.kind == CarriedKind::U64 => DataType::UInt64,
-                _ => DataType::Utf8,
-            };
-            Field::new(n, t, true)
-        })
-        .collect();
-    Arc::new(ArrowSchema::new(fields))
+    schema.fields().arrow()
 }
 
 /// A column being built: plain vectors, turned into an Arrow array once
 /// the chunk is done (no per-value dispatch through Arrow's builders).
-enum Col {
+pub(crate) enum Col {
     U64(Vec<u64>, Bits),
     U16(Vec<u16>, Bits),
     Bool(Bits, Bits),
@@ -105,7 +69,7 @@ type Bits = BooleanBufferBuilder;
 
 /// The error struct, kept sparse (most rows have none): its rows' count
 /// and each error with its row; the children are made at the end.
-struct ErrorCol {
+pub(crate) struct ErrorCol {
     rows: usize,
     errors: Vec<(usize, ErrorRow)>,
 }
@@ -163,7 +127,7 @@ fn nulls(mut valid: Bits) -> Option<NullBuffer> {
 }
 
 impl Col {
-    fn for_field(f: &Field, rows: usize, kinds: &[&'static str]) -> Col {
+    pub(crate) fn for_field(f: &Field, rows: usize, kinds: &[&'static str]) -> Col {
         match f.data_type() {
             DataType::UInt64 => Col::U64(Vec::with_capacity(rows), Bits::new(rows)),
             DataType::UInt16 => Col::U16(Vec::with_capacity(rows), Bits::new(rows)),
@@ -281,7 +245,7 @@ impl Col {
         }
     }
 
-    fn append(&mut self, cell: Cell<'_>) {
+    pub(crate) fn append(&mut self, cell: Cell<'_>) {
         match (self, cell) {
             (Col::U64(v, ok), Cell::U64(n)) => {
                 v.push(n);
@@ -296,7 +260,7 @@ impl Col {
                 ok.append(true);
             }
             (c @ Col::Bytes { .. }, Cell::Plain(t)) => c.push_ascii(t),
-            (c @ Col::Bytes { .. }, Cell::Text(t)) => c.push_bytes(t),
+            (c @ Col::Bytes { .. }, Cell::Text(t) | Cell::Json(t)) => c.push_bytes(t),
             (c @ Col::Dict { .. }, Cell::Name(n)) => c.push_dict(n),
             (c @ Col::Bytes { .. }, Cell::Name(n)) => c.push_ascii(n.as_bytes()),
             (Col::List(b), Cell::List(xs)) => {
@@ -310,7 +274,7 @@ impl Col {
         }
     }
 
-    fn finish(self) -> ArrayRef {
+    pub(crate) fn finish(self) -> ArrayRef {
         match self {
             Col::U64(v, ok) => Arc::new(UInt64Array::new(v.into(), nulls(ok))),
             Col::U16(v, ok) => Arc::new(UInt16Array::new(v.into(), nulls(ok))),

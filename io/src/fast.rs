@@ -8,7 +8,8 @@
 //! a profile whose parts are not all in the record, a column this does not
 //! know) takes the general path of [`crate::schema::Schema::cells`].
 
-use crate::schema::{Column, Schema, TextFormat};
+use crate::model::TextFormat;
+use crate::schema::{Column, Schema};
 use urilex::{Component, Entry, HostKind};
 
 /// A fixed piece of text (at most 48 bytes), padded for block copies.

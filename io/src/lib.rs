@@ -4,14 +4,16 @@
 //!
 //! - [`source`]: files (memory-mapped) and standard input, gzip and zstd
 //!   recognised by their magic bytes, cut into chunks at record ends;
-//! - [`format`]: where the reference is in each record (one per line,
+//! - [`format`](mod@format): where the reference is in each record (one per line,
 //!   Apache/nginx `common` and `combined` logs, a JSON Lines field, a TSV or
 //!   CSV column);
 //! - [`rows`]: the batch engine over a chunk's values, and each row's
 //!   reference read back from its record;
-//! - [`schema`]: the one schema of every output (`docs/schema.md`);
-//! - [`text`] and [`columnar`]: JSON Lines, TSV, CSV, Arrow IPC and
-//!   Parquet writers;
+//! - [`model`]: the one row model of every command's output (cells in
+//!   typed columns, `docs/schema.md`); [`schema`]: parse rows' columns and
+//!   cells; [`table`]: every other command's rows;
+//! - [`text`] and [`columnar`]: the encoders, one per format (JSON Lines,
+//!   TSV, CSV; Arrow IPC and Parquet);
 //! - [`pipeline`]: chunks across threads, outputs in input order;
 //! - [`tally`]: `--unique` and `--count`, per worker, merged at the end;
 //! - [`ops`]: operations on references (`get`, `params`, ...) over the
@@ -28,6 +30,7 @@ mod fast;
 pub mod format;
 pub mod json;
 pub mod logline;
+pub mod model;
 pub mod ops;
 pub mod pipeline;
 pub mod rows;

@@ -11,7 +11,7 @@
 use crate::rows::Uri;
 use crate::run::{Done, OutputFormat, Pipeline, RunError};
 use crate::source::ReadOptions;
-use crate::table::{Cell, Columns, Encoded, Kind, Rows, TableEncoder, TableSink};
+use crate::table::{Cell, Columns, Encoded, Rows, TableEncoder, TableSink, Type};
 use crate::tally::{cells_of, key, Counts, FirstSeen};
 use crate::text::{put_u64, text_cell};
 use std::io::Write;
@@ -21,7 +21,7 @@ use urilex::UriRef;
 /// What an operation makes of a reference.
 pub trait Operation: Sync {
     /// Its columns (without `line`, which comes first in rows).
-    fn columns(&self) -> Vec<(&'static str, Kind, bool)>;
+    fn columns(&self) -> Vec<(&'static str, Type, bool)>;
     /// Which of them make up a value for `--unique` and `--count`.
     fn counted(&self) -> Vec<usize> {
         (0..self.columns().len()).collect()
@@ -43,7 +43,7 @@ pub trait Operation: Sync {
     }
     /// Writes the items of reference `i` of a batch (parsed from `buf`)
     /// from its record, when the operation can (`None`: it needs the
-    /// [`UriRef`](urilex::UriRef)): the same items as [`items`](Self::items), faster; for
+    /// [`UriRef`]): the same items as [`items`](Self::items), faster; for
     /// an invalid reference, its error.
     fn batch_items(
         &self,
@@ -120,7 +120,7 @@ pub struct OpOutput {
     pub format: Option<OutputFormat>,
     /// A header line first (TSV).
     pub header: bool,
-    /// With [`Out::Count`]: only the `top` most frequent.
+    /// With [`Mode::Count`]: only the `top` most frequent.
     pub top: Option<usize>,
 }
 
@@ -187,17 +187,17 @@ impl Pipeline<'_> {
         let lines_input = self.engine.extractor.format.is_lines();
         let op_columns = op.columns();
         let counted = op.counted();
-        let mut row_columns = vec![("line", Kind::U64, false)];
+        let mut row_columns = vec![("line", Type::U64, false)];
         row_columns.extend(op_columns.iter().copied());
         // The table written: rows with their line, or values (with counts).
         let out_columns = match mode {
-            Out::Text | Out::Rows => Columns(row_columns.clone()),
+            Out::Text | Out::Rows => Columns::of(row_columns.iter().copied()),
             Out::Unique | Out::Count => {
                 let mut cols: Vec<_> = counted.iter().map(|&k| op_columns[k]).collect();
                 if counting {
-                    cols.push(("count", Kind::U64, false));
+                    cols.push(("count", Type::U64, false));
                 }
-                Columns(cols)
+                Columns::of(cols)
             }
         };
         let io_format = output.format.unwrap_or(OutputFormat::Tsv);
@@ -207,7 +207,7 @@ impl Pipeline<'_> {
         let as_is = op.text_as_is();
         let mut summary = OpSummary::default();
         let mut global = FirstSeen::default();
-        let mut unique_rows = Rows::new(out_columns.clone());
+        let mut unique = Values::new(&encoder, &out_columns, text_format, as_is);
         // Text buffers go back to the workers once written.
         let pool = Mutex::new(Vec::<Vec<u8>>::new());
         let pool = &pool;
@@ -232,11 +232,10 @@ impl Pipeline<'_> {
                         as_is,
                         numbered: op.text_line_number(),
                         mode,
-                        columns: op_columns.len(),
                         one,
                         counted: counted.clone(),
                         text: Vec::new(),
-                        rows: Rows::new(Columns(row_columns.clone())),
+                        rows: encoder.rows(Columns::of(row_columns.iter().copied())),
                         seen: FirstSeen::default(),
                         key: Vec::new(),
                         messages: Vec::new(),
@@ -247,7 +246,6 @@ impl Pipeline<'_> {
             },
             |(scratch, out), rows| {
                 out.text.clear();
-                out.rows.clear();
                 out.messages.clear();
                 out.invalid = 0;
                 if let Some(b) = pool.lock().ok().and_then(|mut p| p.pop()) {
@@ -303,7 +301,7 @@ impl Pipeline<'_> {
                 }
                 let encoded = match out.mode {
                     Out::Text => Some(Encoded::Text(std::mem::take(&mut out.text))),
-                    Out::Rows => Some(encoder.encode(&out.rows)),
+                    Out::Rows => Some(encoder.encode(&mut out.rows)),
                     Out::Unique | Out::Count => None,
                 };
                 let at = ChunkAt {
@@ -347,14 +345,13 @@ impl Pipeline<'_> {
                             }
                         }
                         if !order.is_empty() {
-                            unique_rows.clear();
                             for k in order {
                                 if !global.seen(&k) {
-                                    unique_rows.push(&cells_of(&k));
+                                    unique.push(cells_of(&k));
                                     global.remember(k);
                                 }
                             }
-                            sink.put(encode_values(&encoder, &unique_rows, text_format, as_is))?;
+                            sink.put(unique.take(&encoder))?;
                         }
                         progress(bytes);
                     }
@@ -369,52 +366,90 @@ impl Pipeline<'_> {
         if counting {
             let all =
                 Counts::merge(workers.into_iter().map(|(_, out)| out.tally)).ranked(output.top);
-            let mut rows = Rows::new(out_columns.clone());
+            let mut rows = Values::new(&encoder, &out_columns, text_format, as_is);
             for (k, n) in &all {
                 let mut cells = cells_of(k);
                 cells.push(Cell::U64(*n));
-                rows.push(&cells);
+                rows.push(cells);
                 if rows.len() >= 1 << 16 {
-                    sink.put(encode_values(&encoder, &rows, text_format, as_is))?;
-                    rows.clear();
+                    sink.put(rows.take(&encoder))?;
                 }
             }
-            sink.put(encode_values(&encoder, &rows, text_format, as_is))?;
+            sink.put(rows.take(&encoder))?;
         }
         sink.finish()?;
         Ok(summary)
     }
 }
 
-/// Values (and counts) for the sink: as text lines, a value alone on its
-/// line as it is, several TSV; else the table format.
-fn encode_values(encoder: &TableEncoder, rows: &Rows, text: bool, as_is: bool) -> Encoded {
-    if !text {
-        return encoder.encode(rows);
-    }
-    let mut out = Vec::new();
-    rows.each(|cells| {
-        if let [Cell::Text(v), Cell::U64(n)] = cells {
-            if as_is {
-                out.extend_from_slice(v);
-            } else {
-                text_value(&mut out, v);
+/// Distinct values (and counts) on their way to the sink: rows of the
+/// table format, or text lines (a value alone on its line as it is,
+/// several TSV).
+enum Values {
+    Rows(Rows),
+    Text {
+        out: Vec<u8>,
+        as_is: bool,
+        rows: usize,
+    },
+}
+
+impl Values {
+    fn new(encoder: &TableEncoder, columns: &Columns, text: bool, as_is: bool) -> Values {
+        if text {
+            Values::Text {
+                out: Vec::new(),
+                as_is,
+                rows: 0,
             }
-            out.push(b'\t');
-            put_u64(&mut out, *n);
-            out.push(b'\n');
         } else {
-            text_line(&mut out, cells, as_is);
+            Values::Rows(encoder.rows(columns.clone()))
         }
-    });
-    Encoded::Text(out)
+    }
+
+    fn len(&self) -> usize {
+        match self {
+            Values::Rows(r) => r.len(),
+            Values::Text { rows, .. } => *rows,
+        }
+    }
+
+    fn push(&mut self, cells: Vec<Cell<'_>>) {
+        match self {
+            Values::Rows(r) => r.push(cells),
+            Values::Text { out, as_is, rows } => {
+                *rows += 1;
+                if let [Cell::Text(v), Cell::U64(n)] = cells[..] {
+                    if *as_is {
+                        out.extend_from_slice(v);
+                    } else {
+                        text_value(out, v);
+                    }
+                    out.push(b'\t');
+                    put_u64(out, n);
+                    out.push(b'\n');
+                } else {
+                    text_line(out, &cells, *as_is);
+                }
+            }
+        }
+    }
+
+    /// What was pushed, encoded, taken.
+    fn take(&mut self, encoder: &TableEncoder) -> Encoded {
+        match self {
+            Values::Rows(r) => encoder.encode(r),
+            Values::Text { out, rows, .. } => {
+                *rows = 0;
+                Encoded::Text(std::mem::take(out))
+            }
+        }
+    }
 }
 
 /// A worker's output for one chunk.
 struct ChunkOut {
     mode: Out,
-    /// The operation's columns (without `line`).
-    columns: usize,
     /// [`Operation::one_per_record`].
     one: bool,
     as_is: bool,
@@ -439,7 +474,7 @@ impl ChunkOut {
     /// nulls in `Rows`).
     fn no_value(&mut self, line: u64) {
         match self.mode {
-            Out::Rows => self.item(line, &[Cell::Null; 7][..self.columns.min(7)]),
+            Out::Rows => self.rows.push([Cell::U64(line)]),
             _ => self.item(line, &[Cell::Text(b"")]),
         }
     }
@@ -465,12 +500,9 @@ impl ChunkOut {
                 text_line(&mut self.text, cells, self.as_is)
             }
             Out::Rows => {
-                let mut all = [Cell::Null; 8];
-                all[0] = Cell::U64(line);
-                for (k, c) in cells.iter().enumerate().take(7) {
-                    all[k + 1] = *c;
-                }
-                self.rows.push(&all[..cells.len() + 1]);
+                let cells = cells.iter().cloned();
+                self.rows
+                    .push(std::iter::once(Cell::U64(line)).chain(cells));
             }
             Out::Unique | Out::Count => {
                 key(&mut self.key, cells, &self.counted);
@@ -512,7 +544,7 @@ fn text_line(out: &mut Vec<u8>, cells: &[Cell<'_>], as_is: bool) {
             match c {
                 Cell::Text(t) => text_cell(out, t, false),
                 Cell::U64(n) => put_u64(out, *n),
-                Cell::Null => out.extend_from_slice(b"\\N"),
+                _ => out.extend_from_slice(b"\\N"),
             }
         }
     }

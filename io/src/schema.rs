@@ -1,21 +1,13 @@
-//! The one schema of every output format (`docs/schema.md`): which
-//! columns a row has, and each column's value in a row as a [`Cell`] that
-//! every writer turns into its own format.
+//! Parse rows (`docs/schema.md`): which columns a row has, their types in
+//! the row model ([`Schema::fields`]), and each column's value in a row as
+//! a [`Cell`] of the model that the encoders of every format write. The
+//! cells are made as the row is written, from the chunk's parsed records:
+//! a valid reference's parts are spans of the chunk's buffer.
 
 use crate::format::{Carried, CarriedKind, Extractor, InputFormat, LogField};
+use crate::model::{Cell, Columns, ErrorCell, Field, Message, Type};
 use crate::rows::{ChunkRows, Value};
 use urilex::{Batch, Component, Entry, HostKind, ParseError, PartInfo, Profile, UriRef};
-
-/// A text output format.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum TextFormat {
-    /// One JSON object per line.
-    Jsonl,
-    /// Tab-separated, `\N` for null, `\\`, `\t`, `\n`, `\r` escaped.
-    Tsv,
-    /// RFC 4180 CSV: empty for null, `""` for an empty string.
-    Csv,
-}
 
 /// A column.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -45,9 +37,6 @@ pub enum Column {
     Carried(usize, Carried),
 }
 
-/// The fields of the error column, in order.
-pub const ERROR_FIELDS: [&str; 6] = ["kind", "part", "index", "rule", "message", "raw"];
-
 /// The columns of the rows and how to read them.
 #[derive(Clone, Debug)]
 pub struct Schema {
@@ -65,91 +54,6 @@ pub struct Schema {
     fast: bool,
     /// The names of the profile's kinds by index.
     entry_rule: &'static str,
-}
-
-/// One column's value in one row.
-pub enum Cell<'a> {
-    /// Null.
-    Null,
-    /// A boolean.
-    Bool(bool),
-    /// A number.
-    U64(u64),
-    /// Text of a valid reference: ASCII without `"`, `\` or control bytes
-    /// (checked against the profile's grammar when the schema is made).
-    Plain(&'a [u8]),
-    /// Any other text (may need escaping; may be not UTF-8).
-    Text(&'a [u8]),
-    /// A name from a fixed set (a kind, a target form, a rule): ASCII like
-    /// `Plain`, and `'static`, so dictionary columns keep it as it is.
-    Name(&'static str),
-    /// A repeated part's occurrences.
-    List(urilex::Occurrences<'a>),
-    /// An error.
-    Error(ErrorCell<'a>),
-}
-
-/// The error column's value.
-pub struct ErrorCell<'a> {
-    /// `invalid-character`, ..., or `format` for a record that does not
-    /// fit its format.
-    pub kind: &'static str,
-    /// The part the grammar places it in.
-    pub part: Option<&'static str>,
-    /// Byte offset in the reference (or in the record, for `format`).
-    pub index: Option<u64>,
-    /// The grammar rule.
-    pub rule: Option<&'static str>,
-    /// The whole message.
-    pub message: Message<'a>,
-    /// The reference's bytes when they are not UTF-8.
-    pub raw: Option<&'a [u8]>,
-}
-
-impl<'a> ErrorCell<'a> {
-    /// The error of a reference that does not parse: `input` is the
-    /// reference (its bytes go in `raw` when they are not UTF-8).
-    pub fn parse(e: ParseError, input: &'a [u8]) -> ErrorCell<'a> {
-        let raw = std::str::from_utf8(input).is_err().then_some(input);
-        ErrorCell {
-            kind: e.kind().as_str(),
-            part: e.part(),
-            index: Some(e.index() as u64),
-            rule: Some(e.rule()).filter(|r| !r.is_empty()),
-            message: Message::Parse(e),
-            raw,
-        }
-    }
-
-    /// The error of a record that does not fit its format (kind `format`,
-    /// `index` in the record when known).
-    pub fn format(message: &'a str, index: Option<u64>) -> ErrorCell<'a> {
-        ErrorCell {
-            kind: "format",
-            part: None,
-            index,
-            rule: None,
-            message: Message::Text(message),
-            raw: None,
-        }
-    }
-}
-
-/// An error's message: a parse error's (formatted when written), or text.
-pub enum Message<'a> {
-    /// A parse error.
-    Parse(ParseError),
-    /// Text.
-    Text(&'a str),
-}
-
-impl std::fmt::Display for Message<'_> {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            Message::Parse(e) => e.fmt(f),
-            Message::Text(t) => f.write_str(t),
-        }
-    }
 }
 
 impl Schema {
@@ -464,6 +368,31 @@ impl Schema {
             }
             (Uri::Valid(..), _) => Cell::Null,
         }
+    }
+
+    /// The columns in the row model: names, types, nullability.
+    pub fn fields(&self) -> Columns {
+        let fields = self.columns.iter().zip(&self.names).map(|(c, n)| {
+            let ty = match c {
+                Column::Line => Type::U64,
+                Column::Valid(_) => Type::Bool,
+                Column::Rule(_) | Column::TargetForm | Column::Kind(_) => Type::Name,
+                Column::Part(_, p) if p.is_repeated() => Type::List,
+                Column::PortNumber(_) => Type::U16,
+                Column::Error(_) => Type::Error,
+                Column::Carried(_, c) if c.kind == CarriedKind::U16 => Type::U16,
+                Column::Carried(_, c) if c.kind == CarriedKind::U64 => Type::U64,
+                Column::Part(..) | Column::File | Column::Input(_) | Column::Carried(..) => {
+                    Type::Text
+                }
+            };
+            Field {
+                name: n.clone(),
+                ty,
+                nullable: *c != Column::Line,
+            }
+        });
+        Columns(fields.collect())
     }
 
     /// Whether valid references' parts come straight from batch records.

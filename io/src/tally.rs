@@ -7,7 +7,7 @@
 //! distinct values only.
 //!
 //! ```
-//! use urilex_io::table::Cell;
+//! use urilex_io::model::Cell;
 //! use urilex_io::tally::{key, Counts};
 //!
 //! // Two workers' counts, merged.
@@ -21,7 +21,7 @@
 //! assert_eq!(ranked[0].1, 2); // x.example, twice
 //! ```
 
-use crate::table::Cell;
+use crate::model::Cell;
 use std::collections::{HashMap, HashSet};
 use std::hash::{BuildHasherDefault, Hasher};
 
@@ -66,21 +66,22 @@ type KeySet = HashSet<Box<[u8]>, Fast>;
 type KeyMap = HashMap<Box<[u8]>, u64, Fast>;
 
 /// A value's key: each cell of `counted` as a tag (0 null, 1 text, 2
-/// number) and its length-prefixed bytes, into `out`.
+/// number) and its length-prefixed bytes, into `out`. Operations' values
+/// are text and numbers; any other cell is keyed as null.
 pub fn key(out: &mut Vec<u8>, cells: &[Cell<'_>], counted: &[usize]) {
     out.clear();
     for &k in counted {
-        match cells.get(k).copied().unwrap_or(Cell::Null) {
-            Cell::Null => out.push(0),
-            Cell::Text(t) => {
+        match cells.get(k) {
+            Some(Cell::Text(t) | Cell::Plain(t)) => {
                 out.push(1);
                 out.extend_from_slice(&(t.len() as u64).to_le_bytes());
                 out.extend_from_slice(t);
             }
-            Cell::U64(n) => {
+            Some(Cell::U64(n)) => {
                 out.push(2);
                 out.extend_from_slice(&n.to_le_bytes());
             }
+            _ => out.push(0),
         }
     }
 }
@@ -118,9 +119,9 @@ pub fn cells_of(key: &[u8]) -> Vec<Cell<'_>> {
 /// numbers by value, text by bytes.
 pub fn cmp_cells(a: &[Cell<'_>], b: &[Cell<'_>]) -> std::cmp::Ordering {
     let rank = |c: &Cell<'_>| match c {
-        Cell::Null => 0,
         Cell::U64(_) => 1,
         Cell::Text(_) => 2,
+        _ => 0,
     };
     for (x, y) in a.iter().zip(b) {
         let o = match (x, y) {
@@ -247,7 +248,7 @@ mod tests {
         key(&mut k, &cells, &[3, 0]);
         assert_eq!(
             format!("{:?}", cells_of(&k)),
-            format!("{:?}", [cells[3], cells[0]])
+            format!("{:?}", [cells[3].clone(), cells[0].clone()])
         );
     }
 

@@ -10,19 +10,94 @@
 //! text formats.
 
 use crate::fast::{decimal, FastRows};
+use crate::model::{Cell, Columns, ErrorCell, Type};
 use crate::rows::{ChunkRows, Value};
-use crate::schema::{Cell, Column, ErrorCell, Schema, ERROR_FIELDS};
+use crate::schema::Schema;
 use std::fmt::Write as _;
 
-pub use crate::schema::TextFormat;
+pub use crate::model::TextFormat;
+
+/// The text encoder of rows of the model: a row's cells, one at a time,
+/// as JSON Lines, TSV or CSV. Every command's rows are written by it.
+pub struct RowText {
+    format: TextFormat,
+    /// JSON: each column's `,"name":` (the first without the comma).
+    keys: Vec<Vec<u8>>,
+    /// Which columns are the error struct (six TSV/CSV fields).
+    errors: Vec<bool>,
+    scratch: String,
+}
+
+impl RowText {
+    /// An encoder of rows of `columns` in `format`.
+    pub fn new(format: TextFormat, columns: &Columns) -> RowText {
+        let keys = columns
+            .0
+            .iter()
+            .enumerate()
+            .map(|(k, f)| {
+                let mut key = Vec::new();
+                key.extend_from_slice(if k == 0 { b"{\"" } else { b",\"" });
+                key.extend_from_slice(f.name.as_bytes());
+                key.extend_from_slice(b"\":");
+                key
+            })
+            .collect();
+        RowText {
+            format,
+            keys,
+            errors: columns.0.iter().map(|f| f.ty == Type::Error).collect(),
+            scratch: String::new(),
+        }
+    }
+
+    /// Appends column `k`'s cell (columns come in order, from 0).
+    #[inline]
+    pub fn cell(&mut self, out: &mut Vec<u8>, k: usize, cell: Cell<'_>) {
+        match self.format {
+            TextFormat::Jsonl => {
+                out.extend_from_slice(&self.keys[k]);
+                json_cell(out, cell, &mut self.scratch);
+            }
+            TextFormat::Tsv | TextFormat::Csv => {
+                let csv = self.format == TextFormat::Csv;
+                let sep = if csv { b',' } else { b'\t' };
+                if k > 0 {
+                    out.push(sep);
+                }
+                if matches!(cell, Cell::Null) && self.errors[k] {
+                    out.extend_from_slice(null_error_cells(csv));
+                } else {
+                    delimited_cell(out, cell, csv, sep, &mut self.scratch);
+                }
+            }
+        }
+    }
+
+    /// Ends the row.
+    #[inline]
+    pub fn end(&mut self, out: &mut Vec<u8>) {
+        if self.format == TextFormat::Jsonl {
+            out.push(b'}');
+        }
+        out.push(b'\n');
+    }
+
+    /// Appends a row of cells.
+    pub fn row<'a>(&mut self, out: &mut Vec<u8>, cells: impl IntoIterator<Item = Cell<'a>>) {
+        for (k, c) in cells.into_iter().enumerate() {
+            self.cell(out, k, c);
+        }
+        self.end(out);
+    }
+}
 
 /// Writes rows of one schema as text.
 pub struct TextWriter {
     format: TextFormat,
     schema: Schema,
-    /// JSON: each column's `,"name":` (the first without the comma).
-    keys: Vec<Vec<u8>>,
-    scratch: String,
+    /// The general path: the model's encoder.
+    text: RowText,
     /// The straight line for rows of one valid reference.
     fast: Option<FastRows>,
 }
@@ -30,48 +105,18 @@ pub struct TextWriter {
 impl TextWriter {
     /// A writer of `schema`'s rows.
     pub fn new(format: TextFormat, schema: Schema) -> TextWriter {
-        let keys = schema
-            .names
-            .iter()
-            .enumerate()
-            .map(|(k, n)| {
-                let mut key = Vec::new();
-                key.extend_from_slice(if k == 0 { b"{\"" } else { b",\"" });
-                key.extend_from_slice(n.as_bytes());
-                key.extend_from_slice(b"\":");
-                key
-            })
-            .collect();
         TextWriter {
             fast: FastRows::new(&schema, format),
+            text: RowText::new(format, &schema.fields()),
             format,
             schema,
-            keys,
-            scratch: String::new(),
         }
     }
 
     /// The header line (TSV and CSV; the error column flattened into
     /// `error_kind`, `error_part`, ...).
     pub fn header(&self) -> Vec<u8> {
-        let sep = if self.format == TextFormat::Csv {
-            ","
-        } else {
-            "\t"
-        };
-        let mut names = Vec::new();
-        for (c, n) in self.schema.columns.iter().zip(&self.schema.names) {
-            if matches!(c, Column::Error(_)) {
-                for f in ERROR_FIELDS {
-                    names.push(format!("{n}_{f}"));
-                }
-            } else {
-                names.push(n.clone());
-            }
-        }
-        let mut h = names.join(sep).into_bytes();
-        h.push(b'\n');
-        h
+        self.schema.fields().header(self.format)
     }
 
     /// Writes the rows of `rows` at the start of `out`, whose length is
@@ -119,36 +164,10 @@ impl TextWriter {
 
     /// Appends row `r` to `out`, by the general path.
     fn row(&mut self, rows: &ChunkRows<'_>, r: usize, out: &mut Vec<u8>) {
-        let last = self.schema.columns.len().saturating_sub(1);
-        let TextWriter {
-            format,
-            schema,
-            keys,
-            scratch,
-            ..
-        } = self;
-        match format {
-            TextFormat::Jsonl => {
-                schema.cells(rows, r, |k, cell| {
-                    out.extend_from_slice(&keys[k]);
-                    json_cell(out, cell, scratch);
-                });
-                out.extend_from_slice(b"}\n");
-            }
-            TextFormat::Tsv | TextFormat::Csv => {
-                let csv = *format == TextFormat::Csv;
-                let sep = if csv { b',' } else { b'\t' };
-                let columns = &schema.columns;
-                schema.cells(rows, r, |k, cell| {
-                    if matches!(cell, Cell::Null) && matches!(columns[k], Column::Error(_)) {
-                        out.extend_from_slice(null_error_cells(csv));
-                    } else {
-                        delimited_cell(out, cell, csv, sep, scratch);
-                    }
-                    out.push(if k == last { b'\n' } else { sep });
-                });
-            }
-        }
+        let text = &mut self.text;
+        self.schema
+            .cells(rows, r, |k, cell| text.cell(out, k, cell));
+        text.end(out);
     }
 
     /// Turns the straight-line path for valid rows off (tests compare the
@@ -176,6 +195,7 @@ fn json_cell(out: &mut Vec<u8>, cell: Cell<'_>, scratch: &mut String) {
             out.push(b'"');
         }
         Cell::Text(t) => json_text(out, t),
+        Cell::Json(t) => out.extend_from_slice(t),
         Cell::List(xs) => {
             out.push(b'[');
             for (i, x) in xs.enumerate() {
@@ -293,7 +313,7 @@ fn delimited_cell(out: &mut Vec<u8>, cell: Cell<'_>, csv: bool, sep: u8, scratch
         Cell::Plain(t) if !t.is_empty() && memchr::memchr(b',', t).is_none() => {
             out.extend_from_slice(t)
         }
-        Cell::Plain(t) | Cell::Text(t) => text_cell(out, t, csv),
+        Cell::Plain(t) | Cell::Text(t) | Cell::Json(t) => text_cell(out, t, csv),
         Cell::List(xs) => {
             let mut j = Vec::new();
             json_cell(&mut j, Cell::List(xs), scratch);

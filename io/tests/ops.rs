@@ -13,14 +13,14 @@ use support::run::{input, repo, temp, Run};
 use urilex::UriRef;
 use urilex_io::ops::{Invalid, Items, Mode, OpOutput, OpReport, Operation};
 use urilex_io::run::Pipeline;
-use urilex_io::table::{Cell, Kind};
+use urilex_io::table::{Cell, Type};
 
 /// The host of each reference (null where it has none).
 struct Host;
 
 impl Operation for Host {
-    fn columns(&self) -> Vec<(&'static str, Kind, bool)> {
-        vec![("host", Kind::Text, true)]
+    fn columns(&self) -> Vec<(&'static str, Type, bool)> {
+        vec![("host", Type::Text, true)]
     }
     fn items(&self, u: &UriRef<'_>, out: &mut Items<'_>) -> Result<(), String> {
         match u.part("host") {

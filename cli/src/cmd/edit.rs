@@ -8,7 +8,7 @@ use std::cell::RefCell;
 use urilex::edit::{Editor, Edits};
 use urilex::UriRef;
 use urilex_io::ops::{Items, Operation};
-use urilex_io::table::{Cell, Kind};
+use urilex_io::table::{Cell, Type};
 
 #[derive(clap::Args)]
 #[command(after_help = "Examples:
@@ -64,8 +64,8 @@ thread_local! {
 }
 
 impl Operation for Edit {
-    fn columns(&self) -> Vec<(&'static str, Kind, bool)> {
-        vec![("value", Kind::Text, true)]
+    fn columns(&self) -> Vec<(&'static str, Type, bool)> {
+        vec![("value", Type::Text, true)]
     }
     fn one_per_record(&self) -> bool {
         true

@@ -1,18 +1,19 @@
 //! `urilex extract`: the URIs found in free text, one row per hit in text
 //! order (`urilex::extract`).
 
-use crate::args::{FilesArg, ProfileArg, TextFormat, TextFormatArg};
+use crate::args::{FilesArg, Format, ProfileArg, RowsArg};
 use crate::failure::Failure;
-use crate::input::{chunks, for_each_chunk, LongLines};
-use crate::output::json_str;
+use crate::input::{chunks, for_each_chunk};
 use rayon::prelude::*;
 use std::borrow::Cow;
-use std::io::{self, BufWriter, Write};
 use urilex::extract::{find_iter, ExtractOptions, Hit, MAX_DELIMITED};
+use urilex_io::model::{Cell, Columns, Type};
+use urilex_io::table::{Encoded, Rows, TableEncoder, TableSink};
+use urilex_io::text::json_text;
 
 #[derive(clap::Args)]
 #[command(after_help = "Examples:
-  urilex extract mail.txt                      JSON rows: uri, start, end, line, delimiter, flags
+  urilex extract mail.txt                      JSON rows: line, uri, start, end, delimiter, flags
   urilex extract --only-uri access.log | sort -u
   urilex extract --refang iocs.txt             hxxp://example[.]com -> http://example.com (flagged)
   urilex extract --abbreviated notes.txt       www.example.com/x -> http://www.example.com/x (flagged)
@@ -29,7 +30,7 @@ pub struct Args {
     #[arg(long)]
     pub refang: bool,
     #[command(flatten)]
-    pub format: TextFormatArg,
+    pub rows: RowsArg,
     /// Print only the URIs, one per line.
     #[arg(long)]
     pub only_uri: bool,
@@ -48,17 +49,16 @@ pub fn run(a: Args) -> Result<(), Failure> {
         .profile(a.profile.profile)
         .abbreviated(a.abbreviated)
         .refang(a.refang);
-    let mut out = BufWriter::with_capacity(1 << 16, io::stdout().lock());
+    let mut out = Hits::new(&a)?;
     // The text not searched yet: the tail of the last chunk, which a URI
     // in <...> begun there may run past (it is searched with the next
     // chunk of the same input, or alone at the input's end).
     let mut pending: Option<Text> = None;
     let limit = a.max_line_bytes.max(MAX_DELIMITED + 2);
-    let long = (limit, LongLines::Split);
-    for_each_chunk(&a.inputs.files, super::BATCH_CHUNK, true, long, |c| {
+    for_each_chunk(&a.inputs.files, super::BATCH_CHUNK, limit, |c| {
         if c.starts_input {
             if let Some(t) = pending.take() {
-                search(&a, opts, &t.bytes, t.base, t.first_line, 0, &mut out)?;
+                search(opts, &t.bytes, t.base, t.first_line, 0, &mut out)?;
             }
         }
         let (text, base, first_line) = match pending.take() {
@@ -68,20 +68,96 @@ pub fn run(a: Args) -> Result<(), Failure> {
             }
             None => (Cow::Borrowed(c.bytes), 0, c.first_line),
         };
-        let (resume, line) = search(&a, opts, &text, base, first_line, limit, &mut out)?;
+        let (resume, line) = search(opts, &text, base, first_line, limit, &mut out)?;
         pending = Some(Text {
             bytes: text[resume..].to_vec(),
             base: base + resume as u64,
             first_line: line,
         });
-        out.flush()?;
-        Ok(())
+        out.flush()
     })?;
     if let Some(t) = pending.take() {
-        search(&a, opts, &t.bytes, t.base, t.first_line, 0, &mut out)?;
+        search(opts, &t.bytes, t.base, t.first_line, 0, &mut out)?;
     }
     out.flush()?;
+    out.sink.finish()?;
     Ok(())
+}
+
+/// The columns of an `extract` row.
+pub fn columns() -> Columns {
+    Columns::of([
+        ("line", Type::U64, false),
+        ("uri", Type::Text, false),
+        ("start", Type::U64, false),
+        ("end", Type::U64, false),
+        ("delimiter", Type::Name, false),
+        ("flags", Type::Json, false),
+    ])
+}
+
+/// Where hits go: rows of the model in a table format, or with
+/// `--only-uri` the URIs alone, one per line.
+struct Hits {
+    sink: TableSink,
+    encoder: TableEncoder,
+    rows: Rows,
+    only_uri: Option<Vec<u8>>,
+    flags: Vec<u8>,
+}
+
+impl Hits {
+    fn new(a: &Args) -> Result<Hits, Failure> {
+        let format = a.rows.format.unwrap_or(Format::Jsonl);
+        let binary = matches!(format, Format::Arrow | Format::Parquet) && !a.only_uri;
+        let file = crate::input::output(a.rows.output.as_deref(), binary)?;
+        let header = (a.rows.header || format == Format::Csv) && !a.only_uri;
+        let format = if a.only_uri { Format::Jsonl } else { format };
+        let sink = TableSink::new(format.to_io(), &columns(), header, file)?;
+        let encoder = sink.encoder();
+        Ok(Hits {
+            rows: encoder.rows(columns()),
+            sink,
+            encoder,
+            only_uri: a.only_uri.then(Vec::new),
+            flags: Vec::new(),
+        })
+    }
+
+    fn push(&mut self, h: &Hit, base: u64, line: u64) {
+        if let Some(t) = &mut self.only_uri {
+            t.extend_from_slice(h.uri.as_bytes());
+            t.push(b'\n');
+            return;
+        }
+        self.flags.clear();
+        self.flags.push(b'[');
+        for (i, f) in h.flags.names().enumerate() {
+            if i > 0 {
+                self.flags.push(b',');
+            }
+            json_text(&mut self.flags, f.as_bytes());
+        }
+        self.flags.push(b']');
+        self.rows.push([
+            Cell::U64(line),
+            Cell::Text(h.uri.as_bytes()),
+            Cell::U64(base + h.span.start as u64),
+            Cell::U64(base + h.span.end as u64),
+            Cell::Name(h.delimiter.as_str()),
+            Cell::Json(&self.flags),
+        ]);
+    }
+
+    /// Writes what was pushed.
+    fn flush(&mut self) -> Result<(), Failure> {
+        let e = match &mut self.only_uri {
+            Some(t) => Encoded::Text(std::mem::take(t)),
+            None => self.encoder.encode(&mut self.rows),
+        };
+        self.sink.put(e)?;
+        Ok(())
+    }
 }
 
 /// Text of one input not searched yet: its bytes, the offset of its first
@@ -103,13 +179,12 @@ struct Text {
 /// hit that runs past a cut makes the next piece be searched again from
 /// its end. Returns where the search goes on, and that line's number.
 fn search(
-    a: &Args,
     opts: ExtractOptions,
     text: &[u8],
     base: u64,
     first_line: u64,
     limit: usize,
-    out: &mut impl Write,
+    out: &mut Hits,
 ) -> Result<(usize, u64), Failure> {
     let need = MAX_DELIMITED + 1;
     let stop = if limit == 0 {
@@ -173,48 +248,12 @@ fn search(
         for h in hits {
             line += count_lines(&text[counted..h.span.start]);
             counted = h.span.start;
-            write_hit(a, out, &h, base, line)?;
+            out.push(&h, base, line);
         }
     }
     let resume = stop.max(end);
     line += count_lines(&text[counted..resume]);
     Ok((resume, line))
-}
-
-fn write_hit(a: &Args, out: &mut impl Write, h: &Hit, base: u64, line: u64) -> io::Result<()> {
-    if a.only_uri {
-        out.write_all(h.uri.as_bytes())?;
-        return out.write_all(b"\n");
-    }
-    let (start, end) = (base + h.span.start as u64, base + h.span.end as u64);
-    let flags: Vec<&str> = h.flags.names().collect();
-    match a.format.format {
-        TextFormat::Jsonl => {
-            out.write_all(b"{\"uri\":")?;
-            json_str(out, Some(&h.uri))?;
-            write!(
-                out,
-                ",\"start\":{start},\"end\":{end},\"line\":{line},\"delimiter\":\"{}\",\"flags\":[",
-                h.delimiter.as_str()
-            )?;
-            for (i, f) in flags.iter().enumerate() {
-                if i > 0 {
-                    out.write_all(b",")?;
-                }
-                write!(out, "\"{f}\"")?;
-            }
-            out.write_all(b"]}\n")
-        }
-        TextFormat::Tsv => {
-            let uri = h.uri.replace(['\t', '\n'], " ");
-            writeln!(
-                out,
-                "{uri}\t{start}\t{end}\t{line}\t{}\t{}",
-                h.delimiter.as_str(),
-                flags.join(",")
-            )
-        }
-    }
 }
 
 /// Line ends in `b`.

@@ -6,7 +6,7 @@ use crate::failure::Failure;
 use urilex::template::Template;
 use urilex::UriRef;
 use urilex_io::ops::{Items, Operation};
-use urilex_io::table::{Cell, Kind};
+use urilex_io::table::{Cell, Type};
 
 #[derive(clap::Args)]
 #[command(after_help = "Examples:
@@ -63,8 +63,8 @@ impl Psl {
 struct Get(Template);
 
 impl Operation for Get {
-    fn columns(&self) -> Vec<(&'static str, Kind, bool)> {
-        vec![("value", Kind::Bytes, true)]
+    fn columns(&self) -> Vec<(&'static str, Type, bool)> {
+        vec![("value", Type::Bytes, true)]
     }
     fn one_per_record(&self) -> bool {
         true

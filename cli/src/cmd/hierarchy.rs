@@ -6,7 +6,7 @@ use crate::failure::Failure;
 use urilex::hierarchy::hierarchy;
 use urilex::UriRef;
 use urilex_io::ops::{Items, Operation};
-use urilex_io::table::{Cell, Kind};
+use urilex_io::table::{Cell, Type};
 
 #[derive(clap::Args)]
 #[command(after_help = "Examples:
@@ -26,8 +26,8 @@ pub struct Args {
 struct Levels(bool);
 
 impl Operation for Levels {
-    fn columns(&self) -> Vec<(&'static str, Kind, bool)> {
-        vec![("value", Kind::Text, false)]
+    fn columns(&self) -> Vec<(&'static str, Type, bool)> {
+        vec![("value", Type::Text, false)]
     }
     fn text_as_is(&self) -> bool {
         true

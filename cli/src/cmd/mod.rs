@@ -20,7 +20,9 @@ pub mod validate;
 pub const BATCH_CHUNK: usize = 16 << 20;
 
 use crate::failure::Failure;
-use std::io::{self, Write};
+use urilex_io::model::{Cell, Columns, ErrorCell, Type};
+use urilex_io::run::OutputFormat;
+use urilex_io::table::{Encoded, Rows, TableSink};
 
 /// Where a line is, for rows and messages: `FILE:LINE` (grep's and the
 /// compilers' form; `-` is standard input).
@@ -54,54 +56,140 @@ impl std::fmt::Display for At<'_> {
 /// reference, as a referer of `-`).
 pub type Record<'a> = Result<&'a [u8], &'a str>;
 
+/// Where a line-by-line subcommand's rows go: rows of the model in a
+/// table format, or plain text lines (`resolve`'s and `normalize`'s
+/// default, `urn --equiv`'s).
+pub struct LinesOut<'a> {
+    /// The rows' columns (unused for text lines).
+    pub columns: Columns,
+    /// `None`: text lines.
+    pub format: Option<OutputFormat>,
+    /// A header line first (TSV; CSV always has one).
+    pub header: bool,
+    /// The file to write (standard output when none).
+    pub output: Option<&'a std::path::Path>,
+}
+
+/// A record's output: a row of the model, or text.
+pub enum Out<'o> {
+    /// Rows in a table format: push one per record.
+    Rows(&'o mut Rows),
+    /// Text lines.
+    Text(&'o mut Vec<u8>),
+}
+
+/// The columns of `resolve`'s and `normalize`'s rows.
+pub fn result_columns() -> Columns {
+    Columns::of([
+        ("line", Type::U64, false),
+        ("input", Type::Text, true),
+        ("result", Type::Text, true),
+        ("error", Type::Error, true),
+    ])
+}
+
+/// A record's result (`resolve`, `normalize`): a row, or a text line of
+/// the result or `ERROR FILE:LINE: message`.
+pub fn put_result(out: &mut Out<'_>, at: &At, input: Record<'_>, result: Result<&str, ErrorCell>) {
+    match out {
+        Out::Text(t) => {
+            match result {
+                Ok(r) => t.extend_from_slice(r.as_bytes()),
+                Err(e) => {
+                    use std::io::Write as _;
+                    let _ = write!(t, "ERROR {at}: {}", e.message);
+                }
+            }
+            t.push(b'\n');
+        }
+        Out::Rows(rows) => {
+            let input = input.map_or(Cell::Null, Cell::Text);
+            let (r, e) = match result {
+                Ok(r) => (Cell::Text(r.as_bytes()), Cell::Null),
+                Err(e) => (Cell::Null, Cell::Error(e)),
+            };
+            rows.push([Cell::U64(at.line), input, r, e]);
+        }
+    }
+}
+
 /// Runs `row` on every record of every input (read as `inputs` says), on
 /// `threads` workers each with state from `init`; the rows each record
-/// gives are written in input order, a chunk at a time (so rows of a
-/// paused stream show). An input that cannot be read is reported when met
-/// and the others are still read (exit status 2).
+/// gives are written in input order as `out` says, a chunk at a time (so
+/// rows of a paused stream show). An input that cannot be read is
+/// reported when met and the others are still read (exit status 2).
 pub fn run_lines<S: Send>(
     inputs: &crate::args::InputsArg,
     threads: usize,
+    out: LinesOut<'_>,
     init: impl Fn() -> S + Sync,
-    row: impl Fn(&mut S, Record<'_>, At, &mut Vec<u8>) -> io::Result<()> + Sync,
+    row: impl Fn(&mut S, Record<'_>, At, &mut Out<'_>) + Sync,
 ) -> Result<(), Failure> {
-    let threads = crate::args::ThreadsArg { threads }.count();
     let engine = inputs
         .engine(urilex::Profile::Rfc3986, urilex::Syntax::Reference)
         .map_err(Failure::Message)?;
-    let mut out = crate::input::output(None, false)?;
-    let mut failed = false;
-    let r = urilex_io::run::Pipeline {
+    let pipeline = urilex_io::run::Pipeline {
         files: &inputs.files,
         read: inputs.read_options(true),
         engine: &engine,
-        threads,
-    }
-    .run(
-        || (init(), Vec::new()),
-        |(state, buf), rows| {
+        threads: crate::args::ThreadsArg { threads }.count(),
+    };
+    run_rows(&pipeline, out, init, |state, rows, out| {
+        for r in 0..rows.len() {
+            let at = At {
+                name: rows.name,
+                line: rows.line(r),
+                syntax: rows.form(r).and_then(|f| f.syntax()),
+            };
+            let rec = match rows.value(0, r) {
+                urilex_io::rows::Value::Format(e) => Err(e.message.as_str()),
+                urilex_io::rows::Value::Absent => Err("no reference in this record"),
+                _ => Ok(rows.text(0, r).unwrap_or_default()),
+            };
+            row(state, rec, at, out);
+        }
+    })
+}
+
+/// Runs `chunk` on every chunk's parsed rows (on the workers, each with
+/// state from `init`), and writes what it pushes in input order as `out`
+/// says: the one row encoder of every format (`urilex_io::table`).
+pub fn run_rows<S: Send>(
+    pipeline: &urilex_io::run::Pipeline<'_>,
+    out: LinesOut<'_>,
+    init: impl Fn() -> S + Sync,
+    chunk: impl Fn(&mut S, &urilex_io::rows::ChunkRows<'_>, &mut Out<'_>) + Sync,
+) -> Result<(), Failure> {
+    let binary = matches!(
+        out.format,
+        Some(OutputFormat::Arrow | OutputFormat::Parquet)
+    );
+    let file = crate::input::output(out.output, binary)?;
+    let format = out.format.unwrap_or(OutputFormat::Jsonl);
+    let header = out.header || format == OutputFormat::Csv;
+    let mut sink = TableSink::new(format, &out.columns, header, file)?;
+    let encoder = sink.encoder();
+    let text = out.format.is_none();
+    let mut failed = false;
+    let r = pipeline.run(
+        || (init(), encoder.rows(out.columns.clone()), Vec::new()),
+        |(state, rows, buf), chunk_rows| {
             buf.clear();
-            for r in 0..rows.len() {
-                let at = At {
-                    name: rows.name,
-                    line: rows.line(r),
-                    syntax: rows.form(r).and_then(|f| f.syntax()),
-                };
-                let rec = match rows.value(0, r) {
-                    urilex_io::rows::Value::Format(e) => Err(e.message.as_str()),
-                    urilex_io::rows::Value::Absent => Err("no reference in this record"),
-                    _ => Ok(rows.text(0, r).unwrap_or_default()),
-                };
-                // Writing to a Vec does not fail.
-                let _ = row(state, rec, at, buf);
+            let mut o = if text {
+                Out::Text(buf)
+            } else {
+                Out::Rows(rows)
+            };
+            chunk(state, chunk_rows, &mut o);
+            match o {
+                Out::Text(t) => Encoded::Text(std::mem::take(t)),
+                Out::Rows(r) => encoder.encode(r),
             }
-            buf.clone()
         },
         |done| -> Result<(), Failure> {
             match done {
-                urilex_io::run::Done::Rows(b, _) => {
-                    out.write_all(&b)?;
-                    out.flush()?;
+                urilex_io::run::Done::Rows(e, _) => {
+                    sink.put(e)?;
                 }
                 urilex_io::run::Done::Fault(m) => {
                     failed = true;
@@ -112,5 +200,6 @@ pub fn run_lines<S: Send>(
         },
     );
     r?;
+    sink.finish()?;
     Failure::of(u64::from(failed), 0)
 }

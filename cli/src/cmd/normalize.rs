@@ -3,9 +3,10 @@
 
 use crate::args::{InputsArg, ProfileArg, ThreadsArg};
 use crate::failure::Failure;
-use std::io::Write;
+use std::fmt::Write as _;
 use urilex::edit::{Dedup, Editor};
 use urilex::{NormalizeOptions, Parser};
+use urilex_io::model::ErrorCell;
 
 #[derive(clap::Args)]
 #[command(after_help = "Examples:
@@ -15,6 +16,7 @@ use urilex::{NormalizeOptions, Parser};
   urilex normalize --sort-query --strip-params 'sid,session*' urls.txt
 --dedup is for counting and grouping: it is not meaning-preserving (a server
 may care about its query's order or a stripped parameter).
+  urilex normalize --format parquet -o normal.parquet urls.txt   rows: line, input, result, error
 An invalid line gives `ERROR FILE:LINE: message` in its row.")]
 pub struct Args {
     #[command(flatten)]
@@ -43,6 +45,8 @@ pub struct Args {
     #[arg(long)]
     pub strip_tracking: bool,
     #[command(flatten)]
+    pub out: super::ops::LinesArg,
+    #[command(flatten)]
     pub threads: ThreadsArg,
     #[command(flatten)]
     pub inputs: InputsArg,
@@ -60,22 +64,31 @@ pub fn run(a: Args) -> Result<(), Failure> {
     super::run_lines(
         &a.inputs,
         a.threads.threads,
+        lines_out(&a.out),
         String::new,
         |s, rec, at, out| {
-            let line = match rec {
-                Ok(line) => line,
-                Err(m) => return writeln!(out, "ERROR {at}: {m}"),
+            let result = match rec {
+                Ok(line) => match at.parser(parser).parse_bytes(line) {
+                    Ok(u) => {
+                        urilex::normalize_into(&u, opts, s);
+                        Ok(s.as_str())
+                    }
+                    Err(e) => Err(ErrorCell::parse(e, line)),
+                },
+                Err(m) => Err(ErrorCell::format(m, None)),
             };
-            match at.parser(parser).parse_bytes(line) {
-                Ok(u) => {
-                    urilex::normalize_into(&u, opts, s);
-                    out.write_all(s.as_bytes())?;
-                    out.write_all(b"\n")
-                }
-                Err(e) => writeln!(out, "ERROR {at}: {e}"),
-            }
+            super::put_result(out, &at, rec, result);
         },
     )
+}
+
+fn lines_out(a: &super::ops::LinesArg) -> super::LinesOut<'_> {
+    super::LinesOut {
+        columns: super::result_columns(),
+        format: a.format.to_io(),
+        header: a.header,
+        output: a.output.as_deref(),
+    }
 }
 
 /// Normalization with query and fragment edits (`urilex::edit::Dedup`).
@@ -96,22 +109,24 @@ fn dedup(a: Args) -> Result<(), Failure> {
     super::run_lines(
         &a.inputs,
         a.threads.threads,
-        || (Editor::new(), String::new()),
-        |(editor, s), rec, at, out| {
-            let line = match rec {
-                Ok(line) => line,
-                Err(m) => return writeln!(out, "ERROR {at}: {m}"),
-            };
-            match at.parser(parser).parse_bytes(line) {
-                Ok(u) => match d.apply(editor, &u, s) {
-                    Ok(()) => {
-                        out.write_all(s.as_bytes())?;
-                        out.write_all(b"\n")
-                    }
-                    Err(e) => writeln!(out, "ERROR {at}: {e}"),
+        lines_out(&a.out),
+        || (Editor::new(), String::new(), String::new()),
+        |(editor, s, message), rec, at, out| {
+            let result = match rec {
+                Ok(line) => match at.parser(parser).parse_bytes(line) {
+                    Ok(u) => match d.apply(editor, &u, s) {
+                        Ok(()) => Ok(s.as_str()),
+                        Err(e) => {
+                            message.clear();
+                            let _ = write!(message, "{e}");
+                            Err(ErrorCell::other("edit", message))
+                        }
+                    },
+                    Err(e) => Err(ErrorCell::parse(e, line)),
                 },
-                Err(e) => writeln!(out, "ERROR {at}: {e}"),
-            }
+                Err(m) => Err(ErrorCell::format(m, None)),
+            };
+            super::put_result(out, &at, rec, result);
         },
     )
 }

@@ -25,6 +25,37 @@ pub enum OpFormat {
     Parquet,
 }
 
+impl OpFormat {
+    /// The table format; `None` for text lines.
+    pub fn to_io(self) -> Option<OutputFormat> {
+        match self {
+            OpFormat::Text => None,
+            OpFormat::Tsv => Some(OutputFormat::Tsv),
+            OpFormat::Jsonl => Some(OutputFormat::Jsonl),
+            OpFormat::Csv => Some(OutputFormat::Csv),
+            OpFormat::Arrow => Some(OutputFormat::Arrow),
+            OpFormat::Parquet => Some(OutputFormat::Parquet),
+        }
+    }
+}
+
+/// `--format`, `--header` and `-o` of `resolve` and `normalize`: text
+/// lines, or rows of `line`, `input`, `result`, `error`.
+#[derive(clap::Args)]
+pub struct LinesArg {
+    /// Output format (`text`: the result alone on its line, `ERROR
+    /// FILE:LINE: message` for an invalid one; the table formats: rows of
+    /// line, input, result and error).
+    #[arg(long, value_enum, default_value_t = OpFormat::Text)]
+    pub format: OpFormat,
+    /// Print a header row first (TSV; CSV always has one).
+    #[arg(long)]
+    pub header: bool,
+    /// Write to this file instead of standard output.
+    #[arg(short, long, value_name = "FILE")]
+    pub output: Option<PathBuf>,
+}
+
 /// The flags every operation takes.
 #[derive(clap::Args)]
 pub struct Common {
@@ -75,14 +106,7 @@ pub fn run(c: &Common, op: &dyn Operation) -> Result<(), Failure> {
     } else {
         Mode::Items
     };
-    let format = match c.format {
-        OpFormat::Text => None,
-        OpFormat::Tsv => Some(OutputFormat::Tsv),
-        OpFormat::Jsonl => Some(OutputFormat::Jsonl),
-        OpFormat::Csv => Some(OutputFormat::Csv),
-        OpFormat::Arrow => Some(OutputFormat::Arrow),
-        OpFormat::Parquet => Some(OutputFormat::Parquet),
-    };
+    let format = c.format.to_io();
     let output = OpOutput {
         mode,
         format,

@@ -7,7 +7,7 @@ use crate::failure::Failure;
 use urilex::query::{decode_into, params_with, Decode};
 use urilex::UriRef;
 use urilex_io::ops::{Items, Operation};
-use urilex_io::table::{Cell, Kind};
+use urilex_io::table::{Cell, Type};
 
 /// The flags of `params`, `keys` and `values`.
 #[derive(clap::Args)]
@@ -72,16 +72,16 @@ struct Pairs {
 }
 
 impl Operation for Pairs {
-    fn columns(&self) -> Vec<(&'static str, Kind, bool)> {
+    fn columns(&self) -> Vec<(&'static str, Type, bool)> {
         match self.what {
             What::Params => vec![
-                ("key", Kind::Text, false),
-                ("value", Kind::Text, true),
-                ("key_decoded", Kind::Bytes, false),
-                ("value_decoded", Kind::Bytes, true),
+                ("key", Type::Text, false),
+                ("value", Type::Text, true),
+                ("key_decoded", Type::Bytes, false),
+                ("value_decoded", Type::Bytes, true),
             ],
-            What::Keys => vec![("key", Kind::Bytes, false)],
-            What::Values => vec![("value", Kind::Bytes, false)],
+            What::Keys => vec![("key", Type::Bytes, false)],
+            What::Values => vec![("value", Type::Bytes, false)],
         }
     }
     fn text_line_number(&self) -> bool {

@@ -1,16 +1,13 @@
 //! `urilex parse`: one row per input record with every part the profile's
 //! grammar declares, in the schema of `docs/schema.md`.
 
-use crate::args::{
-    syntax_parser, use_threads, Format, FormatArg, InputsArg, ProfileArg, ThreadsArg,
-};
+use super::Out;
+use crate::args::{syntax_parser, Format, FormatArg, InputsArg, ProfileArg, ThreadsArg};
 use crate::failure::Failure;
-use crate::input::{file_output, for_each_chunk, output, LongLines, Progress};
-use crate::output::{write_json, Columns};
-use std::io::{self, BufWriter, Write};
-use urilex::{Parser, Profile, Syntax};
+use crate::input::{file_output, output, Progress};
+use urilex::{Profile, Syntax};
+use urilex_io::model::{Cell, Field, Type};
 use urilex_io::run::{FileAt, Pipeline, Positions, Report, RowOutput};
-use urilex_io::schema::ErrorCell;
 use urilex_io::schema::Schema;
 
 #[derive(clap::Args)]
@@ -43,8 +40,8 @@ pub struct Args {
     pub header: bool,
     /// With `--profile rfc1738`: add each URL's typed fields as RFC 1738
     /// section 3 defines them (default port, decoded names, the FTP
-    /// commands, the Gopher type, ...) in a `semantics` object (JSON Lines,
-    /// `--input lines`; rows in the older by-rule layout).
+    /// commands, the Gopher type, ...) in a `semantics` column (JSON; in
+    /// Arrow and Parquet Utf8 of the `arrow.json` extension type).
     #[arg(long)]
     pub semantics: bool,
     #[command(flatten)]
@@ -164,47 +161,66 @@ pub fn run(a: Args) -> Result<(), Failure> {
     Failure::of(summary.faults, 0)
 }
 
-/// `--semantics`: RFC 1738 rows with their typed fields, one line at a
-/// time, in the by-rule layout.
+/// `--semantics`: parse rows (any input, any format) with a `semantics`
+/// column: each valid URL's typed fields as RFC 1738 section 3 gives them
+/// (JSON; `arrow.json` in Arrow and Parquet), null for an invalid one.
 fn semantics(a: Args) -> Result<(), Failure> {
-    if a.format.format != Format::Jsonl
-        || a.profile.profile != Profile::Rfc1738
-        || !a.inputs.input.is_lines()
-    {
+    if a.profile.profile != Profile::Rfc1738 {
         return Err(Failure::Message(
-            "--semantics is for --profile rfc1738 with JSON Lines output of --input lines".into(),
+            "--semantics is for --profile rfc1738 (the meaning RFC 1738 section 3 gives each scheme's parts)".into(),
         ));
     }
-    use_threads(a.threads.threads);
-    let parser = Parser::new().profile(a.profile.profile).syntax(a.syntax);
-    let mut out = BufWriter::with_capacity(1 << 16, io::stdout().lock());
-    let mut cols = Columns::of(&parser);
-    cols.semantics = true;
-    let mut batch = urilex::Batch::new();
-    let long = (a.inputs.max_line_bytes, LongLines::Report);
-    for_each_chunk(&a.inputs.files, super::BATCH_CHUNK, true, long, |c| {
-        if let Some(bytes) = c.overlong {
-            // One error row for the line, as every other row writer.
-            let line = c.first_line;
-            let message = format!(
-                "line {line}: longer than the limit of {} bytes ({bytes} bytes; --max-line-bytes)",
-                a.inputs.max_line_bytes
-            );
-            write!(
-                out,
-                "{{\"line\":{line},\"valid\":null,\"rule\":null,\"parts\":null,\"semantics\":null"
-            )?;
-            crate::output::error_field(&mut out, &ErrorCell::format(&message, None))?;
-            out.write_all(b"}\n")?;
-            return Ok(());
+    let engine = a
+        .inputs
+        .engine(a.profile.profile, a.syntax)
+        .map_err(Failure::Message)?;
+    let mut extractor = engine.extractor.clone();
+    let schema = Schema::new(
+        a.profile.profile,
+        &mut extractor,
+        a.format.fields.as_deref(),
+    )
+    .map_err(Failure::Message)?;
+    let engine = urilex_io::rows::Engine {
+        extractor,
+        ..engine
+    };
+    let mut columns = schema.fields();
+    columns.0.push(Field {
+        name: "semantics".into(),
+        ty: Type::Json,
+        nullable: true,
+    });
+    let out = super::LinesOut {
+        columns,
+        format: Some(a.format.format.to_io()),
+        header: a.header,
+        output: a.format.output.as_deref(),
+    };
+    let pipeline = Pipeline {
+        files: &a.inputs.files,
+        read: a.inputs.read_options(true),
+        engine: &engine,
+        threads: a.threads.count(),
+    };
+    super::run_rows(&pipeline, out, String::new, |json, rows, out| {
+        let Out::Rows(out) = out else { return };
+        for r in 0..rows.len() {
+            json.clear();
+            let sem = match rows.uri(0, r) {
+                urilex_io::rows::Uri::Parsed(Ok(u)) => crate::semantics::of(&u),
+                _ => None,
+            };
+            if let Some(v) = sem {
+                json.push_str(&v.to_string());
+            }
+            let mut cells = Vec::with_capacity(schema.columns.len() + 1);
+            schema.cells(rows, r, |_, c| cells.push(c));
+            cells.push(match json.is_empty() {
+                true => Cell::Null,
+                false => Cell::Json(json.as_bytes()),
+            });
+            out.push(cells);
         }
-        batch.parse_lines_parallel(&parser, c.bytes, a.threads.threads);
-        for i in 0..batch.len() {
-            let result = batch.get(i, c.bytes);
-            let input = batch.line(i, c.bytes);
-            write_json(&mut out, &cols, &result, input, c.first_line + i as u64)?;
-        }
-        out.flush()?;
-        Ok(())
     })
 }

@@ -1,11 +1,12 @@
 //! `urilex resolve`: each line resolved against a base (RFC 3986 5.2, or
 //! the profile's own algorithm), or `base<TAB>reference` pairs.
 
+use super::{At, Record};
 use crate::args::{InputsArg, ProfileArg, ThreadsArg};
 use crate::failure::Failure;
 use clap::ValueEnum;
-use std::io::Write;
 use urilex::{DotAboveRoot, Parser, ResolveOptions};
+use urilex_io::model::{ErrorCell, Message};
 
 #[derive(clap::Args)]
 #[command(
@@ -14,6 +15,7 @@ use urilex::{DotAboveRoot, Parser, ResolveOptions};
   urilex resolve --base http://a/b/c/d;p?q refs.txt        each line against one base
   printf 'http://a/b/c\\t../g\\n' | urilex resolve --pairs  base<TAB>reference per line
   urilex resolve --base http://a/b/c/d --dot-above-root error refs.txt
+  urilex resolve --base http://a/b/ --format jsonl refs.txt   rows: line, input, result, error
 Either --base or --pairs is needed. An invalid line gives `ERROR FILE:LINE: message` in its row."
 )]
 pub struct Args {
@@ -32,6 +34,8 @@ pub struct Args {
     /// What `..` above the root does (default: the profile's).
     #[arg(long, value_enum)]
     pub dot_above_root: Option<DotArg>,
+    #[command(flatten)]
+    pub out: super::ops::LinesArg,
     #[command(flatten)]
     pub threads: ThreadsArg,
     #[command(flatten)]
@@ -69,40 +73,72 @@ pub fn run(a: Args) -> Result<(), Failure> {
         }
         None => None,
     };
+    let out = super::LinesOut {
+        columns: super::result_columns(),
+        format: a.out.format.to_io(),
+        header: a.out.header,
+        output: a.out.output.as_deref(),
+    };
     super::run_lines(
         &a.inputs,
         a.threads.threads,
-        String::new,
-        |buf, rec, at, out| {
-            let line = match rec {
-                Ok(line) => line,
-                Err(m) => return writeln!(out, "ERROR {at}: {m}"),
-            };
-            let (base_bytes, ref_bytes) = match &fixed {
-                Some(_) => (&b""[..], line),
-                None => match line.iter().position(|&b| b == b'\t') {
-                    Some(i) => (&line[..i], &line[i + 1..]),
-                    None => return writeln!(out, "ERROR {at}: expected base<TAB>reference"),
-                },
-            };
-            let base = match &fixed {
-                Some(u) => *u,
-                None => match parser.parse_bytes(base_bytes) {
-                    Ok(u) => u,
-                    Err(e) => return writeln!(out, "ERROR {at}: base: {e}"),
-                },
-            };
-            let reference = match at.parser(parser).parse_bytes(ref_bytes) {
-                Ok(u) => u,
-                Err(e) => return writeln!(out, "ERROR {at}: {e}"),
-            };
-            match urilex::resolve_into(&base, &reference, opts, buf) {
-                Ok(()) => {
-                    out.write_all(buf.as_bytes())?;
-                    out.write_all(b"\n")
-                }
-                Err(e) => writeln!(out, "ERROR {at}: {e}"),
-            }
+        out,
+        || (String::new(), String::new()),
+        |(buf, message), rec, at, out| {
+            let result = resolve_record(&parser, fixed.as_ref(), opts, rec, &at, buf, message);
+            super::put_result(out, &at, rec, result.map(|()| buf.as_str()));
         },
     )
+}
+
+/// A record's reference resolved into `buf`, or why not (its message in
+/// `message`).
+fn resolve_record<'m>(
+    parser: &Parser,
+    fixed: Option<&urilex::UriRef<'_>>,
+    opts: ResolveOptions,
+    rec: Record<'m>,
+    at: &At,
+    buf: &mut String,
+    message: &'m mut String,
+) -> Result<(), ErrorCell<'m>> {
+    use std::fmt::Write as _;
+    message.clear();
+    let line = match rec {
+        Ok(line) => line,
+        Err(m) => {
+            message.push_str(m);
+            return Err(ErrorCell::format(message, None));
+        }
+    };
+    let (base_bytes, ref_bytes) = match fixed {
+        Some(_) => (&b""[..], line),
+        None => match line.iter().position(|&b| b == b'\t') {
+            Some(i) => (&line[..i], &line[i + 1..]),
+            None => {
+                message.push_str("expected base<TAB>reference");
+                return Err(ErrorCell::format(message, None));
+            }
+        },
+    };
+    let base = match fixed {
+        Some(u) => *u,
+        None => match parser.parse_bytes(base_bytes) {
+            Ok(u) => u,
+            Err(e) => {
+                let _ = write!(message, "base: {e}");
+                let mut cell = ErrorCell::parse(e, base_bytes);
+                cell.message = Message::Text(message);
+                return Err(cell);
+            }
+        },
+    };
+    let reference = match at.parser(*parser).parse_bytes(ref_bytes) {
+        Ok(u) => u,
+        Err(e) => return Err(ErrorCell::parse(e, ref_bytes)),
+    };
+    urilex::resolve_into(&base, &reference, opts, buf).map_err(|e| {
+        let _ = write!(message, "{e}");
+        ErrorCell::other("resolve", message)
+    })
 }
