@@ -13,6 +13,7 @@ mod failure;
 mod input;
 mod interrupt;
 mod semantics;
+mod sink;
 
 use clap::{CommandFactory, Parser as ClapParser, Subcommand};
 use failure::Failure;

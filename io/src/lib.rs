@@ -16,6 +16,7 @@
 //!   TSV, CSV; Arrow IPC and Parquet);
 //! - [`pipeline`]: chunks across threads, outputs in input order;
 //! - [`tally`]: `--unique` and `--count`, per worker, merged at the end;
+//! - [`verdicts`]: `validate`'s counts (`Pipeline::validate`);
 //! - [`ops`]: operations on references (`get`, `params`, ...) over the
 //!   pipeline, their items as text, rows, distinct values or counts;
 //!
@@ -40,3 +41,4 @@ pub mod source;
 pub mod table;
 pub mod tally;
 pub mod text;
+pub mod verdicts;

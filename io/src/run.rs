@@ -215,6 +215,16 @@ pub enum OutputFormat {
     Parquet,
 }
 
+impl OutputFormat {
+    /// Whether rows in it are text lines (JSON Lines, TSV, CSV).
+    pub fn is_text(self) -> bool {
+        matches!(
+            self,
+            OutputFormat::Jsonl | OutputFormat::Tsv | OutputFormat::Csv
+        )
+    }
+}
+
 /// What a run of [`Pipeline::write`] saw.
 #[derive(Clone, Debug, Default)]
 pub struct Summary {

@@ -110,7 +110,7 @@ impl Hits {
     fn new(a: &Args) -> Result<Hits, Failure> {
         let format = a.rows.format.unwrap_or(Format::Jsonl);
         let binary = matches!(format, Format::Arrow | Format::Parquet) && !a.only_uri;
-        let file = crate::input::output(a.rows.output.as_deref(), binary)?;
+        let file = crate::sink::in_order(a.rows.output.as_deref(), binary)?;
         let header = (a.rows.header || format == Format::Csv) && !a.only_uri;
         let format = if a.only_uri { Format::Jsonl } else { format };
         let sink = TableSink::new(format.to_io(), &columns(), header, file)?;

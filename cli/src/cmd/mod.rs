@@ -164,7 +164,7 @@ pub fn run_rows<S: Send>(
         out.format,
         Some(OutputFormat::Arrow | OutputFormat::Parquet)
     );
-    let file = crate::input::output(out.output, binary)?;
+    let file = crate::sink::in_order(out.output, binary)?;
     let format = out.format.unwrap_or(OutputFormat::Jsonl);
     let header = out.header || format == OutputFormat::Csv;
     let mut sink = TableSink::new(format, &out.columns, header, file)?;

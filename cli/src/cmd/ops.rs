@@ -114,7 +114,7 @@ pub fn run(c: &Common, op: &dyn Operation) -> Result<(), Failure> {
         top: c.top,
     };
     let binary = matches!(c.format, OpFormat::Arrow | OpFormat::Parquet);
-    let out = crate::input::output(c.output.as_deref(), binary)?;
+    let out = crate::sink::in_order(c.output.as_deref(), binary)?;
     let pipeline = Pipeline {
         files: &c.inputs.files,
         read: c.inputs.read_options(true),

@@ -4,10 +4,10 @@
 use super::Out;
 use crate::args::{syntax_parser, Format, FormatArg, InputsArg, ProfileArg, ThreadsArg};
 use crate::failure::Failure;
-use crate::input::{file_output, output, Progress};
+use crate::input::Progress;
 use urilex::{Profile, Syntax};
 use urilex_io::model::{Cell, Field, Type};
-use urilex_io::run::{FileAt, Pipeline, Positions, Report, RowOutput};
+use urilex_io::run::{Pipeline, Report, RowOutput};
 use urilex_io::schema::Schema;
 
 #[derive(clap::Args)]
@@ -76,7 +76,6 @@ pub fn run(a: Args) -> Result<(), Failure> {
         extractor,
         ..engine
     };
-    let binary = matches!(format, Format::Arrow | Format::Parquet);
     let progress = std::cell::RefCell::new(Progress::new(&a.inputs.files));
     // Larger chunks for the columnar formats: one record batch (and one
     // Parquet row group) per chunk.
@@ -85,16 +84,6 @@ pub fn run(a: Args) -> Result<(), Failure> {
         Format::Parquet => 2 << 20,
         Format::Arrow => 1 << 20,
         _ => read.chunk_bytes,
-    };
-    let header = a.header || format == Format::Csv;
-    let mut on_fault = |m: &str| progress.borrow_mut().suspend(|| crate::failure::say(&m));
-    let mut on_progress = |n: u64| progress.borrow_mut().inc(n);
-    // Text rows into a regular file go to their offsets from several
-    // threads at once; anything else is written in order.
-    let at = if binary {
-        None
-    } else {
-        file_output(a.format.output.as_deref())?
     };
     let pipeline = Pipeline {
         files: &a.inputs.files,
@@ -105,60 +94,15 @@ pub fn run(a: Args) -> Result<(), Failure> {
     let rows = RowOutput {
         schema: &schema,
         format: format.to_io(),
-        header,
+        header: a.header || format == Format::Csv,
     };
     let report = Report {
-        fault: &mut on_fault,
-        progress: &mut on_progress,
+        fault: &mut |m: &str| progress.borrow_mut().suspend(|| crate::failure::say(&m)),
+        progress: &mut |n: u64| progress.borrow_mut().inc(n),
     };
-    let r = match at {
-        Some(mut f) => {
-            let writers = threads.clamp(1, 4);
-            // An interrupt leaves the rows written before the first gap:
-            // chunks written ahead of it are cut off.
-            let positions = std::sync::Arc::new(Positions::new());
-            let p = positions.clone();
-            crate::interrupt::on_interrupt(Box::new(move || {
-                let _ = p.interrupt();
-            }));
-            let at = FileAt {
-                file: f.file.try_clone()?,
-                start: f.start,
-                writers,
-                positions: &positions,
-            };
-            let r = pipeline.write_at(rows, at, report);
-            if let (Ok((_, end)), true) = (&r, f.stdout) {
-                use std::io::Seek;
-                f.file.seek(std::io::SeekFrom::Start(*end))?;
-            }
-            r.map(|(s, _)| s)
-        }
-        None => {
-            let mut out = output(a.format.output.as_deref(), binary)?;
-            // Into a regular file, an interrupt waits for the chunk being
-            // written, and a failed write is cut back: whole rows.
-            let file = crate::input::output_handle(a.format.output.as_deref());
-            if let (false, Some(file)) = (binary, file) {
-                let gate = std::sync::Arc::new(std::sync::Mutex::new(()));
-                let g = gate.clone();
-                crate::interrupt::on_interrupt(Box::new(move || {
-                    let _held = g.lock();
-                    // Held until the process ends.
-                    std::mem::forget(_held);
-                }));
-                out = Box::new(crate::interrupt::Gated {
-                    inner: out,
-                    gate,
-                    file,
-                });
-            }
-            pipeline.write(rows, out, report)
-        }
-    };
+    let r = crate::sink::parse_rows(&pipeline, rows, a.format.output.as_deref(), report);
     progress.borrow_mut().finish();
-    let summary = r?;
-    Failure::of(summary.faults, 0)
+    Failure::of(r?.faults, 0)
 }
 
 /// `--semantics`: parse rows (any input, any format) with a `semantics`

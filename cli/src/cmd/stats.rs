@@ -1,13 +1,13 @@
 //! `urilex stats`: counts by scheme and host kind, the most frequent hosts,
 //! and invalid references by kind.
 
-use super::validate::{write_counts, Tally};
 use crate::args::{InputsArg, ProfileArg, ThreadsArg};
 use crate::failure::Failure;
 use std::collections::HashMap;
 use std::io::{self, BufWriter, Write};
 use urilex::Component;
 use urilex_io::rows::Value;
+use urilex_io::verdicts::Verdicts;
 
 #[derive(clap::Args)]
 #[command(after_help = "Examples:
@@ -31,7 +31,7 @@ pub struct Args {
 /// A chunk's counts (merged in input order).
 #[derive(Default)]
 struct Part {
-    tally: Tally,
+    tally: Verdicts,
     schemes: HashMap<Vec<u8>, usize>,
     host_kinds: HashMap<&'static str, usize>,
     hosts: HashMap<Vec<u8>, usize>,
@@ -132,7 +132,7 @@ pub fn run(a: Args) -> Result<(), Failure> {
     };
     let records = !a.inputs.input.is_lines();
     let mut out = BufWriter::new(io::stdout().lock());
-    write_counts(&mut out, &all.tally, records)?;
+    all.tally.write(&mut out, records)?;
     for (s, n) in sorted(all.schemes) {
         writeln!(out, "scheme.{}\t{n}", String::from_utf8_lossy(&s))?;
     }
