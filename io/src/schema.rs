@@ -177,6 +177,26 @@ impl Schema {
         }
     }
 
+    /// The schema of columns `keep` of this one (indices, in the order
+    /// given): a projection. Sets the extractor's carried fields to those
+    /// among them, so that the decoders take out of each record only the
+    /// fields a projected row holds.
+    pub fn project(&self, keep: &[usize], ex: &mut Extractor) -> Schema {
+        let columns = keep.iter().filter_map(|&k| self.columns.get(k).copied());
+        Schema::with_columns(self.profile, ex, columns.collect())
+    }
+
+    /// Whether any column is read from a reference (its validity, a part,
+    /// the error, its text): if none is, a row needs no parse.
+    pub fn reads_references(&self) -> bool {
+        self.columns.iter().any(|c| {
+            !matches!(
+                c,
+                Column::Line | Column::File | Column::Carried(..) | Column::TargetForm
+            )
+        })
+    }
+
     /// The columns of one reference alone, as the SQL functions' and the
     /// Python package's structs have them: the default columns of plain
     /// values less `line` (`valid`, `rule` where the profile has one, the

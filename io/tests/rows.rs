@@ -662,3 +662,56 @@ fn a_tsv_column_by_header_name() {
     assert_eq!(rows[0]["host"], "a");
     assert_eq!(rows[1]["valid"], false);
 }
+
+/// A projection of the schema gives the projected columns of the full
+/// rows, and its decoders take out only the carried fields it holds.
+#[test]
+fn a_projected_schema_gives_the_projected_columns() {
+    use urilex_io::columnar::BatchBuilder;
+    let mut run = Run::new(input("combined"));
+    run.fields = Some("all");
+    let (engine, schema) = run.engine();
+    let names = &schema.names;
+    let at = |n: &str| names.iter().position(|x| x == n).unwrap();
+    let keep = [at("host"), at("line"), at("status"), at("user_agent")];
+    let mut ex = engine.extractor.clone();
+    let projected = schema.project(&keep, &mut ex);
+    assert_eq!(projected.names, ["host", "line", "status", "user_agent"]);
+    assert_eq!(ex.carry.len(), 2, "only the projected carried fields");
+    assert!(projected.reads_references());
+    assert!(!schema
+        .project(&[at("line"), at("status")], &mut ex.clone())
+        .reads_references());
+    let small = urilex_io::rows::Engine {
+        extractor: ex,
+        ..engine.clone()
+    };
+    let (full, part) = (
+        BatchBuilder::new(schema.clone()),
+        BatchBuilder::new(projected),
+    );
+    let read = ReadOptions {
+        chunk_bytes: 1 << 12,
+        number_lines: true,
+        ..ReadOptions::default()
+    };
+    let (mut w1, mut w2) = (Worker::default(), Worker::default());
+    let mut chunks = 0;
+    for item in Reader::new(&[repo("samples/access.log")], read) {
+        let Item::Chunk(chunk) = item else {
+            panic!("fault")
+        };
+        let job = Job {
+            chunk,
+            context: None,
+        };
+        let a = full.build(&w1.parse(&engine, &job));
+        let b = part.build(&w2.parse(&small, &job));
+        assert_eq!(b.num_rows(), a.num_rows());
+        for (i, &k) in keep.iter().enumerate() {
+            assert_eq!(b.column(i), a.column(k), "{}", names[k]);
+        }
+        chunks += 1;
+    }
+    assert!(chunks > 1);
+}
