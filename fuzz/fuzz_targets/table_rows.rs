@@ -76,7 +76,7 @@ fn cell(w: &Want) -> Cell<'_> {
         Want::U64(n) => Cell::U64(*n),
         Want::Bytes(b) => Cell::Text(b),
         Want::Json(j) => Cell::Json(j.as_bytes()),
-        Want::Error(m) => Cell::Error(ErrorCell::other("edit", m)),
+        Want::Error(m) => ErrorCell::other("edit", m).into(),
     }
 }
 

@@ -298,13 +298,60 @@ fn digits(row: &mut [u8], pos: usize, n: u64) -> usize {
 pub(crate) fn decimal(mut n: u64) -> ([u8; 20], usize) {
     let mut buf = [0u8; 20];
     let mut i = buf.len();
-    loop {
+    // Two digits a step.
+    while n >= 100 {
+        let d = (n % 100) as usize * 2;
+        n /= 100;
+        i -= 2;
+        buf[i..i + 2].copy_from_slice(&PAIRS[d..d + 2]);
+    }
+    if n >= 10 {
+        let d = n as usize * 2;
+        i -= 2;
+        buf[i..i + 2].copy_from_slice(&PAIRS[d..d + 2]);
+    } else {
         i -= 1;
-        buf[i] = b'0' + (n % 10) as u8;
-        n /= 10;
-        if n == 0 {
-            break;
-        }
+        buf[i] = b'0' + n as u8;
     }
     (buf, i)
+}
+
+/// `00`, `01`, ..., `99`.
+const PAIRS: [u8; 200] = {
+    let mut t = [0u8; 200];
+    let mut k = 0;
+    while k < 100 {
+        t[2 * k] = b'0' + (k / 10) as u8;
+        t[2 * k + 1] = b'0' + (k % 10) as u8;
+        k += 1;
+    }
+    t
+};
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn decimal_is_to_string() {
+        let mut ns = vec![
+            0,
+            1,
+            9,
+            10,
+            11,
+            99,
+            100,
+            101,
+            999,
+            1000,
+            u64::MAX,
+            u64::MAX - 1,
+        ];
+        ns.extend((0..64).map(|s| 1u64 << s));
+        ns.extend((1..20).map(|e| 10u64.pow(e) - 1));
+        ns.extend((1..20).map(|e| 10u64.pow(e)));
+        for n in ns {
+            let (buf, i) = super::decimal(n);
+            assert_eq!(&buf[i..], n.to_string().as_bytes());
+        }
+    }
 }

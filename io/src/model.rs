@@ -187,15 +187,22 @@ pub enum Cell<'a> {
     /// A name from a fixed set (a kind, a target form, a rule): ASCII like
     /// `Plain`, and `'static`, so dictionary columns keep it as it is.
     Name(&'static str),
-    /// A repeated part's occurrences.
-    List(urilex::Occurrences<'a>),
+    /// A repeated part's occurrences (boxed, as the error: a cell is small
+    /// to move, and these are rare).
+    List(Box<urilex::Occurrences<'a>>),
     /// An error.
-    Error(ErrorCell<'a>),
+    Error(Box<ErrorCell<'a>>),
     /// A nested value (a list of objects: `lint`'s lints, a URN's
     /// directives, RFC 1738's typed fields) as JSON text: in a JSON row as
     /// it is, a text cell in TSV and CSV, Arrow's canonical `arrow.json`
     /// extension type (Utf8) in Arrow and Parquet.
     Json(&'a [u8]),
+}
+
+impl<'a> From<ErrorCell<'a>> for Cell<'a> {
+    fn from(e: ErrorCell<'a>) -> Cell<'a> {
+        Cell::Error(Box::new(e))
+    }
 }
 
 /// The error column's value.

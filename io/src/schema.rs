@@ -337,7 +337,7 @@ impl Schema {
                 "format" => Cell::Null,
                 _ => Cell::Bool(false),
             },
-            (Uri::Error(e), Column::Error(_)) => Cell::Error(ErrorCell {
+            (Uri::Error(e), Column::Error(_)) => Cell::Error(Box::new(ErrorCell {
                 kind: e.kind,
                 part: e.part,
                 index: e.index,
@@ -347,7 +347,7 @@ impl Schema {
                     Message::Text(t) => Message::Text(t),
                 },
                 raw: e.raw,
-            }),
+            })),
             (Uri::Error(_), _) => Cell::Null,
             (_, Column::Valid(_)) => Cell::Bool(true),
             (_, Column::Error(_)) => Cell::Null,
@@ -369,7 +369,7 @@ impl Schema {
                     if parts[p.index()].is_none() {
                         return Cell::Null;
                     }
-                    return Cell::List(v.occurrences_at(p.index()));
+                    return Cell::List(Box::new(v.occurrences_at(p.index())));
                 }
                 match parts[p.index()] {
                     Some(t) => Cell::Plain(t.as_bytes()),

@@ -26,7 +26,9 @@ pub struct Rows {
 }
 
 enum Body {
-    Text(RowText, Vec<u8>),
+    /// The encoder, the rows so far, and a buffer written before, for the
+    /// next chunk (a fresh one would fault its pages in again).
+    Text(RowText, Vec<u8>, Option<Vec<u8>>),
     Arrow(Vec<Col>),
 }
 
@@ -34,7 +36,7 @@ impl Rows {
     /// No rows yet, to be written in `format`.
     pub fn new(columns: Columns, format: OutputFormat) -> Rows {
         let body = match text_format(format) {
-            Some(f) => Body::Text(RowText::new(f, &columns), Vec::new()),
+            Some(f) => Body::Text(RowText::new(f, &columns), Vec::new(), None),
             None => Body::Arrow(arrow_cols(&columns)),
         };
         Rows {
@@ -59,13 +61,21 @@ impl Rows {
         self.rows == 0
     }
 
+    /// The bytes of text encoded so far (0 for Arrow and Parquet).
+    pub fn text_len(&self) -> usize {
+        match &self.body {
+            Body::Text(_, out, _) => out.len(),
+            Body::Arrow(_) => 0,
+        }
+    }
+
     /// Adds a row: one cell per column, in order (missing ones null; a
     /// cell of another type than its column's is written as null).
     pub fn push<'a>(&mut self, cells: impl IntoIterator<Item = Cell<'a>>) {
         let n = self.columns.len();
         let mut cells = cells.into_iter();
         match &mut self.body {
-            Body::Text(enc, out) => {
+            Body::Text(enc, out, _) => {
                 for k in 0..n {
                     enc.cell(out, k, cells.next().unwrap_or(Cell::Null));
                 }
@@ -85,8 +95,24 @@ impl Rows {
     pub fn take_text(&mut self) -> Vec<u8> {
         self.rows = 0;
         match &mut self.body {
-            Body::Text(_, out) => std::mem::take(out),
+            // The next chunk's rows are about as long: no growing again.
+            Body::Text(_, out, spare) => {
+                let next = spare
+                    .take()
+                    .unwrap_or_else(|| Vec::with_capacity(out.capacity()));
+                std::mem::replace(out, next)
+            }
             Body::Arrow(_) => Vec::new(),
+        }
+    }
+
+    /// Gives back a buffer that [`take_text`](Self::take_text) took, once
+    /// written (a [`TableSink`] hands it back): the next chunk's rows go
+    /// there.
+    pub fn recycle(&mut self, mut buf: Vec<u8>) {
+        if let Body::Text(_, _, spare) = &mut self.body {
+            buf.clear();
+            *spare = Some(buf);
         }
     }
 
@@ -288,7 +314,7 @@ mod tests {
             Cell::Text(b""),
             Cell::Text(b"\xff"),
             Cell::Null,
-            Cell::Error(ErrorCell::other("resolve", "above the root")),
+            ErrorCell::other("resolve", "above the root").into(),
         ]);
         rows
     }

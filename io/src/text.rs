@@ -255,6 +255,14 @@ fn json_opt(out: &mut Vec<u8>, s: Option<&str>) {
 /// sequences that are not UTF-8 as U+FFFD.
 pub fn json_text(out: &mut Vec<u8>, t: &[u8]) {
     out.push(b'"');
+    // Most text needs no escape and is ASCII: one branchless pass tells.
+    if t.iter()
+        .fold(true, |ok, &b| ok & crate::schema::plain_byte(b))
+    {
+        out.extend_from_slice(t);
+        out.push(b'"');
+        return;
+    }
     for chunk in t.utf8_chunks() {
         let s = chunk.valid().as_bytes();
         let mut from = 0;

@@ -124,11 +124,17 @@ impl Hits {
         })
     }
 
-    fn push(&mut self, h: &Hit, base: u64, line: u64) {
+    /// Adds a hit; written out every 64 KiB of text (a pipe's buffer) (64Ki rows of Arrow
+    /// or Parquet), so that a reader at the other end of a pipe works
+    /// while the search goes on.
+    fn push(&mut self, h: &Hit, base: u64, line: u64) -> Result<(), Failure> {
         if let Some(t) = &mut self.only_uri {
             t.extend_from_slice(h.uri.as_bytes());
             t.push(b'\n');
-            return;
+            if t.len() >= 1 << 16 {
+                self.flush()?;
+            }
+            return Ok(());
         }
         self.flags.clear();
         self.flags.push(b'[');
@@ -147,6 +153,10 @@ impl Hits {
             Cell::Name(h.delimiter.as_str()),
             Cell::Json(&self.flags),
         ]);
+        if self.rows.text_len() >= 1 << 16 || self.rows.len() >= 1 << 16 {
+            self.flush()?;
+        }
+        Ok(())
     }
 
     /// Writes what was pushed.
@@ -155,7 +165,13 @@ impl Hits {
             Some(t) => Encoded::Text(std::mem::take(t)),
             None => self.encoder.encode(&mut self.rows),
         };
-        self.sink.put(e)?;
+        if let Some(mut buf) = self.sink.put(e)? {
+            buf.clear();
+            match &mut self.only_uri {
+                Some(t) => *t = buf,
+                None => self.rows.recycle(buf),
+            }
+        }
         Ok(())
     }
 }
@@ -248,7 +264,7 @@ fn search(
         for h in hits {
             line += count_lines(&text[counted..h.span.start]);
             counted = h.span.start;
-            out.push(&h, base, line);
+            out.push(&h, base, line)?;
         }
     }
     let resume = stop.max(end);

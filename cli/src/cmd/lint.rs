@@ -56,7 +56,7 @@ pub fn run(a: Args) -> Result<(), Failure> {
                 Ok(input) => input,
                 Err(m) => {
                     // The record did not fit its format: no reference.
-                    let e = Cell::Error(ErrorCell::format(m, None));
+                    let e = ErrorCell::format(m, None).into();
                     return out.push([line, Cell::Null, Cell::Null, Cell::Json(b"[]"), e]);
                 }
             };
@@ -95,7 +95,7 @@ pub fn run(a: Args) -> Result<(), Failure> {
                     Cell::Text(input),
                     Cell::Bool(false),
                     Cell::Json(b"[]"),
-                    Cell::Error(ErrorCell::parse(e, input)),
+                    ErrorCell::parse(e, input).into(),
                 ]),
             }
         },

@@ -106,7 +106,7 @@ pub fn put_result(out: &mut Out<'_>, at: &At, input: Record<'_>, result: Result<
             let input = input.map_or(Cell::Null, Cell::Text);
             let (r, e) = match result {
                 Ok(r) => (Cell::Text(r.as_bytes()), Cell::Null),
-                Err(e) => (Cell::Null, Cell::Error(e)),
+                Err(e) => (Cell::Null, e.into()),
             };
             rows.push([Cell::U64(at.line), input, r, e]);
         }
@@ -171,9 +171,20 @@ pub fn run_rows<S: Send>(
     let encoder = sink.encoder();
     let text = out.format.is_none();
     let mut failed = false;
+    // Written buffers go back to the workers: a fresh one would fault its
+    // pages in again.
+    let pool = std::sync::Mutex::new(Vec::<Vec<u8>>::new());
     let r = pipeline.run(
         || (init(), encoder.rows(out.columns.clone()), Vec::new()),
         |(state, rows, buf), chunk_rows| {
+            if let Some(mut b) = pool.lock().ok().and_then(|mut p| p.pop()) {
+                b.clear();
+                if text {
+                    *buf = b;
+                } else {
+                    rows.recycle(b);
+                }
+            }
             buf.clear();
             let mut o = if text {
                 Out::Text(buf)
@@ -189,7 +200,9 @@ pub fn run_rows<S: Send>(
         |done| -> Result<(), Failure> {
             match done {
                 urilex_io::run::Done::Rows(e, _) => {
-                    sink.put(e)?;
+                    if let (Some(b), Ok(mut p)) = (sink.put(e)?, pool.lock()) {
+                        p.push(b);
+                    }
                 }
                 urilex_io::run::Done::Fault(m) => {
                     failed = true;

@@ -193,7 +193,7 @@ fn equiv(profile: Profile, rule: QueryRule, rec: Record<'_>, at: &At, out: &mut 
             };
             let (v, e) = match &verdict {
                 Ok(v) => (Cell::Bool(*v), Cell::Null),
-                Err(m) => (Cell::Null, Cell::Error(ErrorCell::other("urn", m))),
+                Err(m) => (Cell::Null, ErrorCell::other("urn", m).into()),
             };
             r.push([Cell::U64(at.line), x, y, v, e]);
         }
@@ -212,6 +212,6 @@ fn invalid_row(out: &mut Rows, draft: bool, e: ErrorCell<'_>, line: u64) {
     };
     let mut cells = vec![Cell::U64(line), valid];
     cells.extend((0..5 + usize::from(draft)).map(|_| Cell::Null));
-    cells.push(Cell::Error(e));
+    cells.push(e.into());
     out.push(cells);
 }
