@@ -170,18 +170,20 @@ const COMMON_SCHEMES: &[&str] = &[
 /// or hex (0x), as many resolvers accept.
 fn looks_numeric(host: &str) -> bool {
     let h = host.strip_suffix('.').unwrap_or(host);
-    if h.is_empty() {
+    // Both forms start with a digit (`0x...` or decimal): most names do not.
+    if !h.as_bytes().first().is_some_and(u8::is_ascii_digit) {
         return false;
     }
-    let parts: Vec<&str> = h.split('.').collect();
-    parts.len() <= 4
-        && parts.iter().all(|p| {
-            if let Some(x) = p.strip_prefix("0x").or_else(|| p.strip_prefix("0X")) {
+    let mut parts = 0;
+    h.split('.').all(|p| {
+        parts += 1;
+        parts <= 4
+            && if let Some(x) = p.strip_prefix("0x").or_else(|| p.strip_prefix("0X")) {
                 x.bytes().all(|b| b.is_ascii_hexdigit())
             } else {
                 !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit())
             }
-        })
+    })
 }
 
 /// The valid `%XX` escapes within `range` of `b`: their offsets and values.
@@ -200,6 +202,28 @@ fn escapes(b: &[u8], range: Range<usize>) -> impl Iterator<Item = (usize, u8)> +
         }
         None
     })
+}
+
+/// Whether `seg` is `.` or `..` with at least one dot percent-encoded
+/// (`%2e`, `.%2E`, `%2e%2e`).
+fn encoded_dot_segment(seg: &str) -> bool {
+    let b = seg.as_bytes();
+    let (mut dots, mut encoded, mut i) = (0, false, 0);
+    while i < b.len() {
+        if b[i] == b'.' {
+            i += 1;
+        } else if b[i] == b'%'
+            && b.get(i + 1) == Some(&b'2')
+            && matches!(b.get(i + 2), Some(b'e' | b'E'))
+        {
+            encoded = true;
+            i += 3;
+        } else {
+            return false;
+        }
+        dots += 1;
+    }
+    encoded && (dots == 1 || dots == 2)
 }
 
 impl<'a> UriRef<'a> {
@@ -230,13 +254,13 @@ impl<'a> UriRef<'a> {
                     span: r.clone(),
                 });
             }
-            let lower = s.to_ascii_lowercase();
-            if ["javascript", "vbscript", "data"].contains(&lower.as_str()) {
+            let is = |k: &&str| s.eq_ignore_ascii_case(k);
+            if ["javascript", "vbscript", "data"].iter().any(is) {
                 out.push(Lint {
                     kind: LintKind::ScriptScheme,
                     span: r.clone(),
                 });
-            } else if !COMMON_SCHEMES.contains(&lower.as_str()) {
+            } else if !COMMON_SCHEMES.iter().any(is) {
                 out.push(Lint {
                     kind: LintKind::UnusualScheme,
                     span: r,
@@ -261,8 +285,10 @@ impl<'a> UriRef<'a> {
                 });
             }
         }
+        // Most references have no escape: one look.
+        let escaped = memchr::memchr(b'%', text.as_bytes()).is_some();
         // Encoded delimiters in the authority.
-        if let Some(r) = span(Component::Authority) {
+        if let Some(r) = span(Component::Authority).filter(|_| escaped) {
             for (i, v) in escapes(text.as_bytes(), r) {
                 if matches!(v, b'@' | b'/' | b'?' | b'#' | b'\\') {
                     out.push(Lint {
@@ -315,7 +341,9 @@ impl<'a> UriRef<'a> {
         // Path: dot segments above the root, encoded dot segments.
         let path = self.path();
         let pr = self.span(Component::Path).unwrap_or(0..0);
-        if path.starts_with('/') || self.authority().is_some() {
+        // Most paths have neither `..` nor an escape: one look each.
+        let dots = memchr::memmem::find(path.as_bytes(), b"..").is_some();
+        if dots && (path.starts_with('/') || self.authority().is_some()) {
             let mut depth: i64 = 0;
             let mut at = pr.start;
             for seg in path.split('/').skip(usize::from(path.starts_with('/'))) {
@@ -338,10 +366,8 @@ impl<'a> UriRef<'a> {
             }
         }
         let mut at = pr.start;
-        for seg in path.split('/') {
-            let lower = seg.to_ascii_lowercase();
-            let decoded_dots = lower.replace("%2e", ".");
-            if lower.contains("%2e") && (decoded_dots == "." || decoded_dots == "..") {
+        for seg in path.split('/').filter(|_| escaped) {
+            if encoded_dot_segment(seg) {
                 out.push(Lint {
                     kind: LintKind::EncodedDotSegment,
                     span: at..at + seg.len(),
@@ -350,7 +376,8 @@ impl<'a> UriRef<'a> {
             at += seg.len() + 1;
         }
         // Encoded CR, LF, NUL anywhere.
-        for (i, v) in escapes(text.as_bytes(), 0..text.len()) {
+        let all = if escaped { 0..text.len() } else { 0..0 };
+        for (i, v) in escapes(text.as_bytes(), all) {
             if matches!(v, b'\r' | b'\n' | 0) {
                 out.push(Lint {
                     kind: LintKind::EncodedControl,
@@ -360,5 +387,32 @@ impl<'a> UriRef<'a> {
         }
         out.sort_by_key(|l| (l.span.start, l.kind));
         out
+    }
+}
+
+#[cfg(test)]
+mod encoded_dots {
+    /// The segment test against its definition (`%2e` decoded, then `.`
+    /// or `..`), on every string of up to 6 of the bytes that matter.
+    #[test]
+    fn matches_its_definition() {
+        let alphabet = [b'.', b'%', b'2', b'e', b'E', b'a'];
+        let mut seg = Vec::new();
+        fn all(seg: &mut Vec<u8>, alphabet: &[u8], n: usize) {
+            let s = std::str::from_utf8(seg).unwrap();
+            let lower = s.to_ascii_lowercase();
+            let decoded = lower.replace("%2e", ".");
+            let want = lower.contains("%2e") && (decoded == "." || decoded == "..");
+            assert_eq!(super::encoded_dot_segment(s), want, "{s:?}");
+            if n == 0 {
+                return;
+            }
+            for &b in alphabet {
+                seg.push(b);
+                all(seg, alphabet, n - 1);
+                seg.pop();
+            }
+        }
+        all(&mut seg, &alphabet, 6);
     }
 }
