@@ -69,6 +69,8 @@ mod resolve;
 #[cfg(feature = "rfc1738")]
 pub mod scheme;
 pub mod template;
+#[cfg(feature = "whatwg")]
+pub mod whatwg;
 // Internals, public only for the kernel tests and the fuzz target that
 // compare the SIMD kernels with their scalar twins (feature `internals`),
 // and for the linear-time tests that count steps (feature `step-count`).

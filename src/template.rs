@@ -26,7 +26,10 @@
 //! (by the Public Suffix List, feature `psl`: see [`crate::domain`]; the
 //! name looked up is written, decoded and lower-cased, whatever the
 //! prefixes), `host:nowww` (the host without a leading `www.`, as
-//! ClickHouse's `domainWithoutWWW`), and conditional separators: `+X` right after the opening brace
+//! ClickHouse's `domainWithoutWWW`), `whatwg:scheme`, `whatwg:host`,
+//! `whatwg:port`, `whatwg:path` and `whatwg:href` (the reference as the
+//! WHATWG URL Standard reads it, its getters' values: feature `whatwg`,
+//! [`crate::whatwg`]; nothing where the Standard rejects it), and conditional separators: `+X` right after the opening brace
 //! writes X before the field's value when it has one (`{+:port}`,
 //! `{+?query}`, `{+#fragment}`), `+X` right before the closing brace after
 //! it (`{userinfo+@}`); X is one of `? # : @ / ; &`. unfurl's `%` syntax is
@@ -74,6 +77,42 @@ pub enum Field {
     /// `host:registrable`, `host:suffix`, `host:sub`, `host:root`,
     /// `host:nowww`.
     Domain(DomainPart),
+    /// `whatwg:scheme`, `whatwg:host`, `whatwg:port`, `whatwg:path`,
+    /// `whatwg:href`: the reference as the WHATWG URL Standard reads it
+    /// (feature `whatwg`, [`crate::whatwg`]), its getters' values.
+    Whatwg(WhatwgPart),
+}
+
+/// What a `whatwg:` field names: a getter of the URL Standard.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum WhatwgPart {
+    /// `protocol`, without its `:`.
+    Scheme,
+    /// `hostname` (IPv6 in brackets).
+    Host,
+    /// `port` (none for the scheme's default).
+    Port,
+    /// `pathname`.
+    Path,
+    /// `href`: the whole URL, serialized.
+    Href,
+}
+
+impl WhatwgPart {
+    const ALL: [(WhatwgPart, &'static str); 5] = [
+        (WhatwgPart::Scheme, "scheme"),
+        (WhatwgPart::Host, "host"),
+        (WhatwgPart::Port, "port"),
+        (WhatwgPart::Path, "path"),
+        (WhatwgPart::Href, "href"),
+    ];
+
+    fn name(self) -> &'static str {
+        WhatwgPart::ALL
+            .iter()
+            .find(|(p, _)| *p == self)
+            .map_or("", |(_, n)| n)
+    }
 }
 
 /// The parts of a host name the `host:` fields name.
@@ -803,12 +842,49 @@ fn parse_field(inner: &str) -> Result<Spec, String> {
             ));
         }
         Field::Domain(part)
+    } else if let Some(w) = rest.strip_prefix("whatwg:") {
+        let Some(&(part, _)) = WhatwgPart::ALL.iter().find(|(_, n)| *n == w) else {
+            return Err(format!(
+                "`whatwg:{w}`: one of scheme, host, port, path, href"
+            ));
+        };
+        if !cfg!(feature = "whatwg") {
+            return Err(format!(
+                "`whatwg:{w}` needs the WHATWG URL parser: urilex's feature `whatwg`"
+            ));
+        }
+        Field::Whatwg(part)
     } else if let Some(&p) = Part::ALL.iter().find(|p| p.name() == rest) {
         Field::Part(p)
     } else {
         return Err(format!("unknown field `{rest}`"));
     };
     Ok(spec)
+}
+
+/// Writes getter `p` of the URL Standard's reading of `u` (no base):
+/// `false`, nothing written, when the Standard rejects it or the value is
+/// empty (no host, no port).
+#[cfg(feature = "whatwg")]
+fn whatwg_value(p: WhatwgPart, u: &UriRef<'_>, out: &mut Vec<u8>) -> bool {
+    let d = crate::whatwg::Differential::of(u.as_str().as_bytes(), Some(u), None);
+    let Some(r) = d.reading else {
+        return false;
+    };
+    let v = match p {
+        WhatwgPart::Scheme => r.scheme(),
+        WhatwgPart::Host => r.host(),
+        WhatwgPart::Port => r.port(),
+        WhatwgPart::Path => r.path(),
+        WhatwgPart::Href => r.href(),
+    };
+    out.extend_from_slice(v.as_bytes());
+    !v.is_empty()
+}
+
+#[cfg(not(feature = "whatwg"))]
+fn whatwg_value(_: WhatwgPart, _: &UriRef<'_>, _: &mut Vec<u8>) -> bool {
+    false
 }
 
 fn field_name(field: &Field) -> String {
@@ -819,6 +895,7 @@ fn field_name(field: &Field) -> String {
         Field::QueryAll(k) => format!("query-all:{k}"),
         Field::Segment(n) => format!("path:{n}"),
         Field::Extension => String::from("path:ext"),
+        Field::Whatwg(p) => format!("whatwg:{}", p.name()),
         Field::Domain(d) => String::from(match d {
             DomainPart::Registrable => "host:registrable",
             DomainPart::Suffix => "host:suffix",
@@ -966,6 +1043,13 @@ impl Template {
                 let host = u.host_str().map(str::as_bytes);
                 if self.domain_part(*d, host, u.host_kind(), out) {
                     idna(spec, mark, out)
+                } else {
+                    missing()
+                }
+            }
+            Field::Whatwg(p) => {
+                if whatwg_value(*p, u, out) {
+                    Ok(())
                 } else {
                     missing()
                 }

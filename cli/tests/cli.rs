@@ -1463,3 +1463,86 @@ fn one_row_model_in_every_command_and_format() {
     assert_eq!(types["input"], arrow_schema::DataType::Utf8);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `lint --whatwg`: the WHATWG reading and the differences on every row,
+/// RFC-invalid ones too; `--only-differences`; `--whatwg-base` for an
+/// access log's targets; every input format; and `get`'s `whatwg:` fields.
+#[test]
+fn lint_whatwg_reads_each_reference_both_ways() {
+    let input = b"http://127.1/\nhttp://evil.com\\@good.com/\nhttps://example.com/a\n/rel\n";
+    let (code, out, err) = urilex(&["lint", "--whatwg"], input);
+    assert_eq!(code, 0, "{err}");
+    let rows = json_rows(&out);
+    assert_eq!(rows.len(), 4);
+    let kinds = |r: &Value| -> Vec<String> {
+        r["lints"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|l| l["kind"].as_str().unwrap().to_string())
+            .filter(|k| k.starts_with("whatwg") || k == "rfc-only")
+            .collect()
+    };
+    assert_eq!(rows[0]["whatwg"]["host"], "127.0.0.1");
+    assert_eq!(rows[0]["whatwg"]["href"], "http://127.0.0.1/");
+    assert_eq!(
+        kinds(&rows[0]),
+        ["whatwg-host-differs", "whatwg-ipv4-number"]
+    );
+    assert_eq!(rows[1]["valid"], false);
+    assert_eq!(rows[1]["whatwg"]["host"], "evil.com");
+    assert_eq!(
+        kinds(&rows[1]),
+        ["whatwg-only", "whatwg-backslash", "whatwg-userinfo"]
+    );
+    assert_eq!(rows[2]["whatwg"]["port"], "");
+    assert!(kinds(&rows[2]).is_empty());
+    assert_eq!(rows[3]["whatwg"], Value::Null);
+    assert_eq!(kinds(&rows[3]), ["rfc-only"]);
+    // Only the rows that differ.
+    let (_, out, _) = urilex(&["lint", "--whatwg", "--only-differences"], input);
+    let lines: Vec<u64> = json_rows(&out)
+        .iter()
+        .map(|r| r["line"].as_u64().unwrap())
+        .collect();
+    assert_eq!(lines, [1, 2, 4]);
+    // An access log's targets against the site, as a browser reads them.
+    let log = b"1.2.3.4 - - [t] \"GET /\\\\evil.com/x HTTP/1.1\" 200 5 \"-\" \"a\"\n1.2.3.4 - - [t] \"GET /a?b HTTP/1.1\" 200 5 \"-\" \"a\"\n";
+    let (code, out, err) = urilex(
+        &[
+            "lint",
+            "--whatwg",
+            "--whatwg-base",
+            "https://good.com/",
+            "--input",
+            "combined",
+        ],
+        log,
+    );
+    assert_eq!(code, 0, "{err}");
+    let rows = json_rows(&out);
+    assert_eq!(rows[0]["whatwg"]["host"], "evil.com");
+    assert_eq!(kinds(&rows[0]), ["whatwg-only", "whatwg-backslash"]);
+    assert_eq!(rows[1]["whatwg"]["href"], "https://good.com/a?b");
+    assert!(kinds(&rows[1]).is_empty());
+    // A JSON Lines input, Parquet out: one row each.
+    let (code, out, _) = urilex(
+        &[
+            "lint", "--whatwg", "--input", "jsonl:u", "--format", "parquet",
+        ],
+        b"{\"u\":\"http://0x7f.1/\"}\n{\"v\":1}\n",
+    );
+    assert_eq!(code, 0);
+    assert!(out.starts_with(b"PAR1"));
+    // Flags that need --whatwg, and a base that is not absolute.
+    let (code, _, _) = urilex(&["lint", "--only-differences"], input);
+    assert_eq!(code, 2);
+    let (code, _, err) = urilex(&["lint", "--whatwg", "--whatwg-base", "/x"], input);
+    assert_eq!(code, 2, "{err}");
+    // get's fields.
+    let (_, out, _) = common::text(
+        &["get", "{whatwg:host} {whatwg:href}"],
+        "HTTP://127.1:80/a/../b\n",
+    );
+    assert_eq!(out, "127.0.0.1 http://127.0.0.1/b\n");
+}

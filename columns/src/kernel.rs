@@ -13,13 +13,16 @@
 use crate::refs::Refs;
 use crate::views::Views;
 
-use arrow_array::builder::{BooleanBufferBuilder, StringBuilder, UInt16Builder, UInt64Builder};
+use arrow_array::builder::{
+    BooleanBufferBuilder, ListBuilder, StringBuilder, UInt16Builder, UInt64Builder,
+};
 use arrow_array::{ArrayRef, BooleanArray, ListArray, StructArray};
 use arrow_buffer::{NullBuffer, OffsetBuffer};
 use arrow_schema::{DataType, Field, Fields};
 use std::fmt::Write as _;
 use std::sync::Arc;
 use urilex::template::Template;
+use urilex::whatwg::Differential;
 use urilex::{Batch, Component, HostKind, Parser, Profile, Syntax};
 
 use crate::Result;
@@ -486,4 +489,56 @@ fn spark_query_value<'q>(query: &'q [u8], key: &[u8]) -> Option<&'q [u8]> {
         }
         at += rest.iter().position(|&b| b == b'&')? + 1;
     }
+}
+
+/// The type of [`whatwg_differences`]: a list of kind names.
+pub fn differences_type() -> DataType {
+    DataType::List(Arc::new(Field::new_list_field(DataType::Utf8, false)))
+}
+
+/// Row `i`'s reading both ways (`urilex::whatwg`), from the batch's RFC
+/// 3986 reading.
+fn differential(refs: &Refs<'_>, batch: &Batch, text: Option<&str>, i: usize) -> Differential {
+    let u = match text {
+        Some(t) => batch.get_str(i, t).ok(),
+        None => batch.get(i, refs.values()).ok(),
+    };
+    Differential::of(refs.value(i), u.as_ref(), None)
+}
+
+/// The host the WHATWG URL Standard reads in each reference: null where
+/// it rejects it.
+pub fn whatwg_host(refs: &Refs<'_>, batch: &Batch) -> ArrayRef {
+    let text = std::str::from_utf8(refs.values()).ok();
+    let mut out = StringBuilder::with_capacity(refs.len(), refs.values().len() / 2);
+    for i in 0..refs.len() {
+        if refs.is_null(i) {
+            out.append_null();
+            continue;
+        }
+        match differential(refs, batch, text, i).reading {
+            Some(r) => out.append_value(r.host()),
+            None => out.append_null(),
+        }
+    }
+    Arc::new(out.finish())
+}
+
+/// How the RFC 3986 and WHATWG readings of each reference differ: the
+/// kinds' names, empty when they agree.
+pub fn whatwg_differences(refs: &Refs<'_>, batch: &Batch) -> ArrayRef {
+    let text = std::str::from_utf8(refs.values()).ok();
+    let mut out = ListBuilder::new(StringBuilder::new())
+        .with_field(Arc::new(Field::new_list_field(DataType::Utf8, false)));
+    for i in 0..refs.len() {
+        if refs.is_null(i) {
+            out.append(false);
+            continue;
+        }
+        for k in differential(refs, batch, text, i).differences {
+            out.values().append_value(k.as_str());
+        }
+        out.append(true);
+    }
+    Arc::new(out.finish())
 }

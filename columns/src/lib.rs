@@ -637,6 +637,37 @@ pub static FUNCTIONS: &[Function] = &[
             Ok(parsed(refs, &Parser::new(), |b| kernel::parse_url(refs, b, |i| args.text(0, i), key)))
         },
     },
+    Function {
+        name: "whatwg_host",
+        sql: "uri_whatwg_host",
+        column: "u",
+        params: &[],
+        result: "Utf8",
+        doc: "the host a WHATWG URL parser (browsers, the `url` crate) reads in `u` with no base: lower-cased, decoded and mapped by UTS 46, IPv4 numbers as dotted decimal, IPv6 in brackets; `''` when it has none; null when the Standard rejects `u` (docs/security.md)",
+        examples: &[
+            Example { input: Some("http://127.1/"), args: &[], want: "127.0.0.1" },
+            Example { input: Some("http://evil.com\\@good.com/"), args: &[], want: "evil.com" },
+            Example { input: Some("/relative"), args: &[], want: "null" },
+        ],
+        output: utf8,
+        kernel: |refs, _| Ok(parsed(refs, &Parser::new(), |b| kernel::whatwg_host(refs, b))),
+    },
+    Function {
+        name: "whatwg_differences",
+        sql: "uri_whatwg_differences",
+        column: "u",
+        params: &[],
+        result: "List(Utf8)",
+        doc: "how the RFC 3986 and WHATWG readings of `u` differ (docs/security.md): `whatwg-host-differs`, `whatwg-only` or `rfc-only`, then the class (`whatwg-backslash`, `whatwg-slashes`, `whatwg-ipv4-number`, ...); empty when they agree",
+        examples: &[
+            Example { input: Some("http://127.1/"), args: &[], want: "[whatwg-host-differs, whatwg-ipv4-number]" },
+            Example { input: Some("http:/evil.com/x"), args: &[], want: "[whatwg-host-differs, whatwg-slashes]" },
+            Example { input: Some("https://example.com/"), args: &[], want: "[]" },
+            Example { input: None, args: &[], want: "null" },
+        ],
+        output: |_| Ok(kernel::differences_type()),
+        kernel: |refs, _| Ok(parsed(refs, &Parser::new(), |b| kernel::whatwg_differences(refs, b))),
+    },
 ];
 
 /// `uri_resolve(base, ref)`: the column holds the bases; the references

@@ -222,6 +222,28 @@ def parse_url_arrow(col: Column, part: str, key: Optional[str] = None) -> Result
     return _column(col, 'parse_url', (part, key,))
 
 
+def whatwg_host_arrow(col: Column) -> Result:
+    """Each reference of ``col``: the host a WHATWG URL parser (browsers, the
+    `url` crate) reads in `u` with no base: lower-cased, decoded and mapped
+    by UTS 46, IPv4 numbers as dotted decimal, IPv6 in brackets; `''` when
+    it has none; null when the Standard rejects `u` (docs/security.md). A
+    null gives a null; the result is Utf8 (pyarrow; chunked for a chunked
+    input). In SQL: ``uri_whatwg_host(u)``.
+    """
+    return _column(col, 'whatwg_host', ())
+
+
+def whatwg_differences_arrow(col: Column) -> Result:
+    """Each reference of ``col``: how the RFC 3986 and WHATWG readings of `u`
+    differ (docs/security.md): `whatwg-host-differs`, `whatwg-only` or
+    `rfc-only`, then the class (`whatwg-backslash`, `whatwg-slashes`,
+    `whatwg-ipv4-number`, ...); empty when they agree. A null gives a null;
+    the result is List(Utf8) (pyarrow; chunked for a chunked input). In
+    SQL: ``uri_whatwg_differences(u)``.
+    """
+    return _column(col, 'whatwg_differences', ())
+
+
 __all__ = [
     "valid_arrow",
     "error_arrow",
@@ -246,4 +268,6 @@ __all__ = [
     "urn_nss_arrow",
     "extract_arrow",
     "parse_url_arrow",
+    "whatwg_host_arrow",
+    "whatwg_differences_arrow",
 ]
