@@ -366,7 +366,8 @@ impl<'a> UriRef<'a> {
             }
         }
         let mut at = pr.start;
-        for seg in path.split('/').filter(|_| escaped) {
+        let segments = if escaped { path } else { "" };
+        for seg in segments.split('/') {
             if encoded_dot_segment(seg) {
                 out.push(Lint {
                     kind: LintKind::EncodedDotSegment,

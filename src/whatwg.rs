@@ -524,7 +524,12 @@ fn simple_reading(u: &UriRef<'_>) -> Option<Reading> {
         }
     };
     let path = u.path();
-    let dotted = memchr::memchr2(b'.', b'%', path.as_bytes()).is_some()
+    // A dot segment starts the path or follows a `/` with `.` or `%`.
+    let p = path.as_bytes();
+    let maybe = matches!(p.first(), Some(b'.' | b'%'))
+        || memchr::memmem::find(p, b"/.").is_some()
+        || memchr::memmem::find(p, b"/%").is_some();
+    let dotted = maybe
         && path.split('/').any(|s| {
             matches!(s.len(), 1..=6)
                 && matches!(
