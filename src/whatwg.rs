@@ -40,7 +40,6 @@
 //! ```
 
 use crate::{HostKind, UriRef};
-use std::borrow::Cow;
 use std::net::Ipv6Addr;
 use std::ops::Range;
 use url::Position;
@@ -94,14 +93,13 @@ impl Reading {
             Some(_) => at(Position::BeforeHost)..at(Position::AfterHost),
             None => 0..0,
         };
-        let reading = Reading {
+        Reading {
             scheme: 0..u.scheme().len(),
             host,
             port: at(Position::BeforePort)..at(Position::AfterPort),
             path: at(Position::BeforePath)..at(Position::AfterPath),
             href: String::from(u),
-        };
-        reading
+        }
     }
 
     /// The WHATWG reading of `input` (its bytes read as UTF-8, as a
@@ -222,7 +220,8 @@ impl Difference {
 #[derive(Clone, Debug)]
 pub struct Base {
     url: Url,
-    text: String,
+    /// The host of its RFC 3986 reading (`""` when it has none).
+    host: String,
 }
 
 impl Base {
@@ -237,17 +236,13 @@ impl Base {
         let url = Url::parse(text).map_err(|e| format!("{text:?}: {e} (WHATWG URL)"))?;
         Ok(Base {
             url,
-            text: text.to_string(),
+            host: rfc.host_str().unwrap_or("").to_string(),
         })
     }
 
     /// The WHATWG parser's base.
     pub fn url(&self) -> &Url {
         &self.url
-    }
-
-    fn rfc(&self) -> UriRef<'_> {
-        UriRef::parse(&self.text).expect("checked when made")
     }
 }
 
@@ -284,9 +279,7 @@ impl Differential {
             (None, Some(_)) => Some(Difference::WhatwgOnly),
             (Some(_), None) => Some(Difference::RfcOnly),
             (Some(u), Some(w)) => {
-                let base_rfc = base.map(Base::rfc);
-                let rfc_host = rfc_host(u, base_rfc.as_ref());
-                (!same_host(&rfc_host, w.host())).then_some(Difference::HostDiffers)
+                (!same_host(rfc_host(u, base), w.host())).then_some(Difference::HostDiffers)
             }
         };
         let Some(main) = main else {
@@ -306,13 +299,12 @@ impl Differential {
 
 /// The host RFC 3986 gives the reference (resolved against `base` by RFC
 /// 3986 5.2.2 when there is one): `""` when it has none.
-fn rfc_host<'a>(u: &UriRef<'a>, base: Option<&UriRef<'a>>) -> Cow<'a, str> {
+fn rfc_host<'a>(u: &UriRef<'a>, base: Option<&'a Base>) -> &'a str {
     let own = u.scheme().is_some() || u.authority().is_some();
-    let from = match base {
-        Some(b) if !own => b,
-        _ => u,
-    };
-    Cow::Borrowed(from.host_str().unwrap_or(""))
+    match base {
+        Some(b) if !own => &b.host,
+        _ => u.host_str().unwrap_or(""),
+    }
 }
 
 /// Whether two hosts are the same after RFC 3986 6.2.2 normalization of
@@ -330,41 +322,22 @@ fn same_host(rfc: &str, whatwg: &str) -> bool {
     normal_host(rfc) == normal_host(whatwg)
 }
 
+/// A host in RFC 3986 6.2.2 normal form: letters lower-cased, escapes of
+/// the grammar's unreserved characters decoded, the others' hex digits
+/// upper-cased (the normalizer's own fold).
 fn normal_host(h: &str) -> Vec<u8> {
-    let b = h.as_bytes();
-    let mut out = Vec::with_capacity(b.len());
-    let mut i = 0;
-    while i < b.len() {
-        if b[i] == b'%' && i + 2 < b.len() {
-            let hex = |c: u8| (c as char).to_digit(16);
-            if let (Some(x), Some(y)) = (hex(b[i + 1]), hex(b[i + 2])) {
-                let c = (x * 16 + y) as u8;
-                if c.is_ascii_alphanumeric() || matches!(c, b'-' | b'.' | b'_' | b'~') {
-                    out.push(c.to_ascii_lowercase());
-                } else {
-                    out.extend_from_slice(&[
-                        b'%',
-                        b[i + 1].to_ascii_uppercase(),
-                        b[i + 2].to_ascii_uppercase(),
-                    ]);
-                }
-                i += 3;
-                continue;
-            }
-        }
-        out.push(b[i].to_ascii_lowercase());
-        i += 1;
-    }
-    out
+    let mut out = String::with_capacity(h.len());
+    let unreserved = &crate::Profile::Rfc3986.tables().unreserved;
+    crate::pct::copy_folded(h, unreserved, true, true, &mut out);
+    out.into_bytes()
 }
 
 /// The special schemes of the URL Standard (`file` apart: its slashes
 /// differ).
 fn special(scheme: &str) -> bool {
-    matches!(
-        scheme.to_ascii_lowercase().as_str(),
-        "http" | "https" | "ws" | "wss" | "ftp"
-    )
+    ["http", "https", "ws", "wss", "ftp"]
+        .iter()
+        .any(|s| scheme.eq_ignore_ascii_case(s))
 }
 
 /// The classes of a difference, from the input's text and the readings.
@@ -479,19 +452,13 @@ fn classes(input: &[u8], rfc: Option<&UriRef<'_>>, w: Option<&Reading>) -> Vec<D
 /// sets of the path, query and fragment. `None` otherwise (the caller
 /// parses).
 fn simple_reading(u: &UriRef<'_>) -> Option<Reading> {
-    const SCHEMES: [(&str, u16); 6] = [
-        ("http", 80),
-        ("https", 443),
-        ("ws", 80),
-        ("wss", 443),
-        ("ftp", 21),
-        ("file", 0),
-    ];
+    // The URL Standard's special schemes; their default ports are RFC
+    // 3986 6.2.3's table, `crate::default_port` (`file` has none).
+    const SCHEMES: [&str; 6] = ["http", "https", "ws", "wss", "ftp", "file"];
     let written = u.scheme()?;
-    let &(scheme, default) = SCHEMES
-        .iter()
-        .find(|(s, _)| written.eq_ignore_ascii_case(s))?;
-    let file = default == 0;
+    let &scheme = SCHEMES.iter().find(|s| written.eq_ignore_ascii_case(s))?;
+    let file = scheme == "file";
+    let default = crate::default_port(scheme).unwrap_or(0);
     if u.userinfo().is_some() {
         return None;
     }

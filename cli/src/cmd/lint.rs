@@ -77,12 +77,7 @@ pub fn run(a: Args) -> Result<(), Failure> {
         }
         None => None,
     };
-    let out = super::LinesOut {
-        columns: columns(a.whatwg),
-        format: Some(a.rows.format.unwrap_or(crate::args::Format::Jsonl).to_io()),
-        header: a.rows.header,
-        output: a.rows.output.as_deref(),
-    };
+    let out = super::rows_out(&a.rows, columns(a.whatwg), false);
     // The engine parses each record's reference under the profile: its
     // reading is taken from the batch, not parsed again.
     let engine = a

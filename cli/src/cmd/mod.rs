@@ -70,6 +70,21 @@ pub struct LinesOut<'a> {
     pub output: Option<&'a std::path::Path>,
 }
 
+/// Rows of `columns` as `--format`, `--header` and `-o` say (`lint`,
+/// `urn`), JSON Lines unless `--format` names another (`text`: text lines
+/// when it names none).
+pub fn rows_out<'a>(rows: &'a crate::args::RowsArg, columns: Columns, text: bool) -> LinesOut<'a> {
+    LinesOut {
+        columns,
+        format: match rows.format {
+            None if text => None,
+            f => Some(f.unwrap_or(crate::args::Format::Jsonl).to_io()),
+        },
+        header: rows.header,
+        output: rows.output.as_deref(),
+    }
+}
+
 /// A record's output: a row of the model, or text.
 pub enum Out<'o> {
     /// Rows in a table format: push one per record.

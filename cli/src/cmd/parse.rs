@@ -61,21 +61,7 @@ pub fn run(a: Args) -> Result<(), Failure> {
         return semantics(a);
     }
     let threads = a.threads.count();
-    let engine = a
-        .inputs
-        .engine(a.profile.profile, a.syntax)
-        .map_err(Failure::Message)?;
-    let mut extractor = engine.extractor.clone();
-    let schema = Schema::new(
-        a.profile.profile,
-        &mut extractor,
-        a.format.fields.as_deref(),
-    )
-    .map_err(Failure::Message)?;
-    let engine = urilex_io::rows::Engine {
-        extractor,
-        ..engine
-    };
+    let (engine, schema) = engine_and_schema(&a)?;
     let progress = std::cell::RefCell::new(Progress::new(&a.inputs.files));
     // Larger chunks for the columnar formats: one record batch (and one
     // Parquet row group) per chunk.
@@ -105,15 +91,9 @@ pub fn run(a: Args) -> Result<(), Failure> {
     Failure::of(r?.faults, 0)
 }
 
-/// `--semantics`: parse rows (any input, any format) with a `semantics`
-/// column: each valid URL's typed fields as RFC 1738 section 3 gives them
-/// (JSON; `arrow.json` in Arrow and Parquet), null for an invalid one.
-fn semantics(a: Args) -> Result<(), Failure> {
-    if a.profile.profile != Profile::Rfc1738 {
-        return Err(Failure::Message(
-            "--semantics is for --profile rfc1738 (the meaning RFC 1738 section 3 gives each scheme's parts)".into(),
-        ));
-    }
+/// The engine for the flags, its decoders taking out only the fields
+/// `--fields` asks for, and the rows' schema.
+fn engine_and_schema(a: &Args) -> Result<(urilex_io::rows::Engine, Schema), Failure> {
     let engine = a
         .inputs
         .engine(a.profile.profile, a.syntax)
@@ -129,6 +109,19 @@ fn semantics(a: Args) -> Result<(), Failure> {
         extractor,
         ..engine
     };
+    Ok((engine, schema))
+}
+
+/// `--semantics`: parse rows (any input, any format) with a `semantics`
+/// column: each valid URL's typed fields as RFC 1738 section 3 gives them
+/// (JSON; `arrow.json` in Arrow and Parquet), null for an invalid one.
+fn semantics(a: Args) -> Result<(), Failure> {
+    if a.profile.profile != Profile::Rfc1738 {
+        return Err(Failure::Message(
+            "--semantics is for --profile rfc1738 (the meaning RFC 1738 section 3 gives each scheme's parts)".into(),
+        ));
+    }
+    let (engine, schema) = engine_and_schema(&a)?;
     let mut columns = schema.fields();
     columns.0.push(Field {
         name: "semantics".into(),

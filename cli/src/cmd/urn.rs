@@ -3,7 +3,7 @@
 //! equivalence.
 
 use super::{At, Out, Record};
-use crate::args::{urn_profile_parser, Format, InputsArg, RowsArg, ThreadsArg};
+use crate::args::{urn_profile_parser, InputsArg, RowsArg, ThreadsArg};
 use crate::failure::Failure;
 use std::fmt::Write as _;
 use std::io::Write as _;
@@ -88,20 +88,13 @@ pub fn run(a: Args) -> Result<(), Failure> {
         QueryArg::Reorder => QueryRule::Reorder,
     };
     let draft = profile.part("directive").is_some();
-    let out = super::LinesOut {
-        columns: if a.equiv {
-            equiv_columns()
-        } else {
-            columns(draft)
-        },
-        // --equiv's default is a line of `true` or `false`.
-        format: match a.rows.format {
-            None if a.equiv => None,
-            f => Some(f.unwrap_or(Format::Jsonl).to_io()),
-        },
-        header: a.rows.header,
-        output: a.rows.output.as_deref(),
+    // --equiv's default is a line of `true` or `false`.
+    let columns = if a.equiv {
+        equiv_columns()
+    } else {
+        columns(draft)
     };
+    let out = super::rows_out(&a.rows, columns, a.equiv);
     super::run_lines(
         &a.inputs,
         a.threads.threads,
