@@ -49,9 +49,49 @@ pub struct FormatArg {
     #[arg(long, value_name = "LIST")]
     pub fields: Option<String>,
     /// Write to this file instead of standard output (Arrow and Parquet
-    /// are not written to a terminal).
+    /// are not written to a terminal); a directory (`-o DIR/`): part
+    /// files, one per worker's run of input, in order by name.
     #[arg(short, long, value_name = "FILE")]
     pub output: Option<PathBuf>,
+    #[command(flatten)]
+    pub spread: SpreadArg,
+}
+
+/// `--compress` and `--part-bytes`: text rows compressed on the workers,
+/// and the size of each part with `-o DIR/`.
+#[derive(clap::Args, Clone, Copy)]
+pub struct SpreadArg {
+    /// Compress text rows (JSON Lines, TSV, CSV): `zstd` or `gzip`, a
+    /// level after a colon (`zstd:9`, `gzip:1`); by the workers, one frame
+    /// (gzip member) per chunk, in order: one stream `zstd -d` and `gzip
+    /// -d` read. Implied by `-o FILE.zst` or `-o FILE.gz`.
+    #[arg(long, value_name = "HOW", value_parser = |s: &str| s.parse::<urilex_io::compress::Compression>())]
+    pub compress: Option<urilex_io::compress::Compression>,
+    /// With `-o DIR/`: about how much input each part holds (a number,
+    /// or with K, M or G: `256M`).
+    #[arg(long, value_name = "BYTES", default_value = "32M", value_parser = bytes_parser)]
+    pub part_bytes: u64,
+}
+
+/// `64`, `64K`, `32M`, `1G` (powers of 1024).
+fn bytes_parser(s: &str) -> Result<u64, String> {
+    let (num, unit) = match s.char_indices().find(|(_, c)| !c.is_ascii_digit()) {
+        Some((i, _)) => s.split_at(i),
+        None => (s, ""),
+    };
+    let shift = match unit {
+        "" => 0,
+        "K" | "k" | "KiB" => 10,
+        "M" | "m" | "MiB" => 20,
+        "G" | "g" | "GiB" => 30,
+        _ => return Err(format!("`{s}`: a number of bytes, with K, M or G after it")),
+    };
+    match num.parse::<u64>() {
+        Ok(n) if n > 0 && n.leading_zeros() >= shift => Ok(n << shift),
+        _ => Err(format!(
+            "`{s}`: a number of bytes above 0, with K, M or G after it"
+        )),
+    }
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -90,9 +130,12 @@ pub struct RowsArg {
     #[arg(long)]
     pub header: bool,
     /// Write to this file instead of standard output (Arrow and Parquet
-    /// are not written to a terminal).
+    /// are not written to a terminal); a directory (`-o DIR/`): part
+    /// files, one per worker's run of input, in order by name.
     #[arg(short, long, value_name = "FILE")]
     pub output: Option<PathBuf>,
+    #[command(flatten)]
+    pub spread: SpreadArg,
 }
 
 /// Input files of free text (read as they are, not as records).

@@ -2,21 +2,89 @@
 //! whole rows: text rows into a regular file at each chunk's offset by
 //! several writers (`urilex parse`), or any rows in order, gated.
 
+use crate::args::SpreadArg;
 use crate::failure::Failure;
 use crate::input::{file_output, output, output_handle};
 use crate::interrupt::{on_interrupt, Gated};
 use std::io::Write;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
+use urilex_io::compress::Compression;
+use urilex_io::parts::Parts;
 use urilex_io::run::{FileAt, Pipeline, Positions, Report, RowOutput, Summary};
+
+/// Where rows go, by `-o`, `--compress` and `--part-bytes`: one stream
+/// (standard output or a file), its text compressed or not, or part files
+/// in a directory.
+pub struct Dest<'a> {
+    /// The file (standard output when none; unused for parts).
+    pub path: Option<&'a Path>,
+    /// Text rows compressed.
+    pub compress: Option<Compression>,
+    /// Part files.
+    pub parts: Option<Parts>,
+}
+
+/// The destination `-o PATH` names for rows in a text format (`text`) or
+/// not: a directory when it ends in `/` or is one; compressed text when
+/// `--compress` says, or the file's name ends in `.zst` or `.gz`.
+pub fn destination<'a>(
+    path: Option<&'a Path>,
+    spread: &SpreadArg,
+    text: bool,
+) -> Result<Dest<'a>, Failure> {
+    if spread.compress.is_some() && !text {
+        return Err(Failure::Message(
+            "--compress is for text rows (JSON Lines, TSV, CSV): Parquet's pages are compressed (zstd) already, and Arrow IPC is for reading in place".into(),
+        ));
+    }
+    let dir = path.filter(|p| {
+        p.as_os_str()
+            .to_string_lossy()
+            .ends_with(std::path::MAIN_SEPARATOR)
+            || p.is_dir()
+    });
+    let implied = match (dir, path) {
+        (None, Some(p)) if text => Compression::of_path(p),
+        _ => None,
+    };
+    let compress = spread.compress.or(implied);
+    Ok(Dest {
+        path,
+        compress,
+        parts: dir.map(|d| Parts {
+            dir: PathBuf::from(d),
+            compress,
+            input_bytes: spread.part_bytes,
+        }),
+    })
+}
+
+/// Part files' interrupt: the parts being written (hidden files) are
+/// removed, those whole stay. Call it before the pipeline starts its
+/// threads.
+pub fn parts_interrupt(parts: &Parts) -> Result<(), Failure> {
+    parts
+        .prepare()
+        .map_err(|e| Failure::Message(format!("{}: {e}", parts.dir.display())))?;
+    let dir = parts.dir.clone();
+    on_interrupt(Box::new(move || Parts::remove_partial(&dir)));
+    Ok(())
+}
 
 /// The output for rows written in order: the file at `path` (standard
 /// output when none). Into a regular file, an interrupt waits for the
 /// chunk being written, and a failed write is cut back: whole rows (Arrow
 /// and Parquet, `binary`, are not cut back: one interrupted has no
-/// footer). Call it before the pipeline starts its threads.
-pub fn in_order(path: Option<&Path>, binary: bool) -> Result<Box<dyn Write + Send>, Failure> {
-    let out = output(path, binary)?;
+/// footer). Compressed text (`compressed`) is not written to a terminal
+/// either, and is cut back to whole frames. Call it before the pipeline
+/// starts its threads.
+pub fn in_order(
+    path: Option<&Path>,
+    binary: bool,
+    compressed: bool,
+) -> Result<Box<dyn Write + Send>, Failure> {
+    let out = output(path, binary || compressed)?;
     let file = output_handle(path);
     let (false, Some(file)) = (binary, file) else {
         return Ok(out);
@@ -42,13 +110,23 @@ pub fn in_order(path: Option<&Path>, binary: bool) -> Result<Box<dyn Write + Sen
 pub fn parse_rows(
     pipeline: &Pipeline<'_>,
     rows: RowOutput<'_>,
-    path: Option<&Path>,
+    dest: &Dest<'_>,
     report: Report<'_>,
 ) -> Result<Summary, Failure> {
+    if let Some(parts) = &dest.parts {
+        parts_interrupt(parts)?;
+        return Ok(pipeline.write_rows_parts(rows, parts, report)?);
+    }
+    let rows = RowOutput {
+        compress: dest.compress,
+        ..rows
+    };
+    let path = dest.path;
     let binary = !rows.format.is_text();
     let at = if binary { None } else { file_output(path)? };
     let Some(mut f) = at else {
-        return Ok(pipeline.write(rows, in_order(path, binary)?, report)?);
+        let out = in_order(path, binary, rows.compress.is_some())?;
+        return Ok(pipeline.write(rows, out, report)?);
     };
     // Chunks written ahead of a gap are cut off at an interrupt.
     let positions = Arc::new(Positions::new());

@@ -15,6 +15,8 @@
 //! - [`text`] and [`columnar`]: the encoders, one per format (JSON Lines,
 //!   TSV, CSV; Arrow IPC and Parquet);
 //! - [`pipeline`]: chunks across threads, outputs in input order;
+//! - [`compress`]: text rows compressed on the workers, a frame per chunk;
+//! - [`parts`]: part files (`-o DIR/`), written by the workers;
 //! - [`tally`]: `--unique` and `--count`, per worker, merged at the end;
 //! - [`verdicts`]: `validate`'s counts (`Pipeline::validate`);
 //! - [`ops`]: operations on references (`get`, `params`, ...) over the
@@ -26,6 +28,7 @@
 #![warn(missing_docs)]
 
 pub mod columnar;
+pub mod compress;
 pub mod delimited;
 mod fast;
 pub mod format;
@@ -33,6 +36,7 @@ pub mod json;
 pub mod logline;
 pub mod model;
 pub mod ops;
+pub mod parts;
 pub mod pipeline;
 pub mod rows;
 pub mod run;

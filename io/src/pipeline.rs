@@ -23,6 +23,25 @@ pub fn run_ordered<I, W, O, E>(
     items: impl Iterator<Item = I> + Send + 'static,
     init: impl Fn() -> W + Sync,
     work: impl Fn(&mut W, I) -> O + Sync,
+    sink: impl FnMut(O) -> Result<(), E>,
+) -> Result<Vec<W>, E>
+where
+    I: Send + 'static,
+    O: Send,
+    W: Send,
+{
+    run_ordered_in_flight(threads, 2 * threads + 1, items, init, work, sink)
+}
+
+/// [`run_ordered`] with at most `in_flight` items between the reader and
+/// the sink (read ahead, being worked on, or done and waiting for an
+/// earlier one): fewer for large items.
+pub fn run_ordered_in_flight<I, W, O, E>(
+    threads: usize,
+    in_flight: usize,
+    items: impl Iterator<Item = I> + Send + 'static,
+    init: impl Fn() -> W + Sync,
+    work: impl Fn(&mut W, I) -> O + Sync,
     mut sink: impl FnMut(O) -> Result<(), E>,
 ) -> Result<Vec<W>, E>
 where
@@ -37,7 +56,7 @@ where
         }
         return Ok(vec![w]);
     }
-    let in_flight = 2 * threads + 1;
+    let in_flight = in_flight.max(threads + 1);
     let stop = AtomicBool::new(false);
     let (job_tx, job_rx) = mpsc::sync_channel::<(u64, I)>(threads);
     // Tokens bound the items between the feeder and the sink.

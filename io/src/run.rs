@@ -3,6 +3,7 @@
 //! on in input order, across threads.
 
 use crate::columnar::{encode_row_group, BatchBuilder, EncodedRowGroup, ParquetSink};
+use crate::compress::{Compression, Framer};
 use crate::format::InputFormat;
 use crate::pipeline::run_ordered;
 use crate::rows::{ChunkRows, Engine, Job, Worker};
@@ -24,7 +25,7 @@ pub enum Done<T> {
     Fault(String),
 }
 
-enum Work {
+pub(crate) enum Work {
     Job(Job),
     Fault(String),
 }
@@ -71,8 +72,9 @@ pub struct Pipeline<'a> {
     pub threads: usize,
 }
 
-/// The rows a writer writes: their schema, format, and for TSV and CSV
-/// whether a header line comes first.
+/// The rows a writer writes: their schema, format, for TSV and CSV
+/// whether a header line comes first, and for text whether it is
+/// compressed.
 #[derive(Clone, Copy)]
 pub struct RowOutput<'a> {
     /// The columns.
@@ -81,6 +83,9 @@ pub struct RowOutput<'a> {
     pub format: OutputFormat,
     /// A header line (TSV, CSV).
     pub header: bool,
+    /// Text rows compressed on the workers, a frame (member) per chunk
+    /// (ignored for Arrow and Parquet, which compress their own way).
+    pub compress: Option<Compression>,
 }
 
 /// Who hears of a run's inputs' faults (each when met, in order with the
@@ -177,7 +182,7 @@ impl Pipeline<'_> {
 
     /// The inputs' chunks as jobs, cut as the format says (records end
     /// where its decoder's cut says, at most the engine's limit long).
-    fn jobs(&self) -> impl Iterator<Item = Work> + Send + 'static {
+    pub(crate) fn jobs(&self) -> impl Iterator<Item = Work> + Send + 'static {
         let ex = &self.engine.extractor;
         let read = ReadOptions {
             csv_quotes: ex.format.csv_quotes(),
@@ -475,6 +480,7 @@ impl Pipeline<'_> {
             schema,
             format,
             header,
+            compress,
         } = rows;
         let Report {
             fault: faults,
@@ -486,11 +492,18 @@ impl Pipeline<'_> {
             OutputFormat::Tsv => TextFormat::Tsv,
             _ => TextFormat::Csv,
         };
-        let head = if header && tf != TextFormat::Jsonl {
+        let mut head = if header && tf != TextFormat::Jsonl {
             TextWriter::new(tf, schema.clone()).header()
         } else {
             Vec::new()
         };
+        if compress.is_some() {
+            // The header as a frame of its own; with none, an empty frame,
+            // so that even no rows at all are a valid stream.
+            let mut z = Vec::new();
+            Framer::new(compress).frame(&head, &mut z)?;
+            head = z;
+        }
         // Buffers go back to the workers once written.
         let pool = std::sync::Mutex::new(Vec::<Vec<u8>>::new());
         // Writing has threads of its own, so that the copy into the output
@@ -606,16 +619,27 @@ impl Pipeline<'_> {
                 }
                 faults(m);
             };
+            let pooled = || {
+                pool.lock()
+                    .ok()
+                    .and_then(|mut p| p.pop())
+                    .unwrap_or_default()
+            };
             let r = self.run(
-                || TextWriter::new(tf, schema.clone()),
-                |w, rows| {
-                    let mut buf = pool
-                        .lock()
-                        .ok()
-                        .and_then(|mut p| p.pop())
-                        .unwrap_or_default();
+                || (TextWriter::new(tf, schema.clone()), Framer::new(compress)),
+                |(w, framer), rows| {
+                    let mut buf = pooled();
                     let len = w.write(rows, &mut buf);
-                    (buf, len, rows.len())
+                    if !framer.compresses() {
+                        return (buf, len, rows.len());
+                    }
+                    let mut z = pooled();
+                    if let Err(e) = framer.frame(&buf[..len], &mut z) {
+                        fail(e);
+                    }
+                    give(buf);
+                    let len = z.len();
+                    (z, len, rows.len())
                 },
                 counted(&mut summary, &mut in_order, progress, |(buf, len, n)| {
                     if failed.lock().map(|f| f.is_some()).unwrap_or(true) {

@@ -155,6 +155,8 @@ pub enum Encoded {
     Batch(RecordBatch),
     /// A Parquet row group.
     RowGroup(parquet::errors::Result<EncodedRowGroup>),
+    /// Encoding failed (compressing text): the write stops with it.
+    Failed(std::io::Error),
 }
 
 /// Where tables go: text, Arrow IPC or Parquet on a stream.
@@ -210,8 +212,37 @@ impl TableSink {
         format: OutputFormat,
         columns: &Columns,
         header: bool,
-        mut out: Box<dyn Write + Send>,
+        out: Box<dyn Write + Send>,
     ) -> Result<TableSink, RunError> {
+        TableSink::compressed(format, columns, header, out, None)
+    }
+
+    /// [`TableSink::new`] for text whose chunks the workers compress as
+    /// `how` says (each one frame): the header is one frame too, and a
+    /// stream with no header starts with an empty frame, so that even no
+    /// rows at all are a valid stream.
+    pub fn compressed(
+        format: OutputFormat,
+        columns: &Columns,
+        header: bool,
+        mut out: Box<dyn Write + Send>,
+        how: Option<crate::compress::Compression>,
+    ) -> Result<TableSink, RunError> {
+        if how.is_some() && text_format(format).is_some() {
+            let head = match format {
+                OutputFormat::Csv => columns.header(TextFormat::Csv),
+                OutputFormat::Tsv if header => columns.header(TextFormat::Tsv),
+                _ => Vec::new(),
+            };
+            let mut z = Vec::new();
+            crate::compress::Framer::new(how).frame(&head, &mut z)?;
+            out.write_all(&z)?;
+            return Ok(TableSink {
+                inner: Inner::Text(out),
+                encoder: None,
+                format,
+            });
+        }
         let mut encoder = None;
         let inner = match format {
             OutputFormat::Arrow => Inner::Arrow(
@@ -251,6 +282,7 @@ impl TableSink {
     /// the next chunk).
     pub fn put(&mut self, e: Encoded) -> Result<Option<Vec<u8>>, RunError> {
         match (&mut self.inner, e) {
+            (_, Encoded::Failed(e)) => return Err(RunError::Io(e)),
             (Inner::Text(w), Encoded::Text(t)) => {
                 w.write_all(&t)?;
                 w.flush()?;

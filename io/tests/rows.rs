@@ -597,6 +597,7 @@ fn rows_written_at_their_offsets_equal_the_stream() {
                 schema: &schema,
                 format,
                 header: format == OutputFormat::Csv,
+                compress: None,
             };
             let at = urilex_io::run::FileAt {
                 file: out,

@@ -110,7 +110,17 @@ impl Hits {
     fn new(a: &Args) -> Result<Hits, Failure> {
         let format = a.rows.format.unwrap_or(Format::Jsonl);
         let binary = matches!(format, Format::Arrow | Format::Parquet) && !a.only_uri;
-        let file = crate::sink::in_order(a.rows.output.as_deref(), binary)?;
+        let text = !matches!(format, Format::Arrow | Format::Parquet) || a.only_uri;
+        let dest = crate::sink::destination(a.rows.output.as_deref(), &a.rows.spread, text)?;
+        if dest.parts.is_some() {
+            return Err(Failure::Message(
+                "extract reads its text in order on one thread: -o DIR/ (part files) is for the commands that read records (parse, lint, urn, resolve, normalize)".into(),
+            ));
+        }
+        let mut file = crate::sink::in_order(dest.path, binary, dest.compress.is_some())?;
+        if let Some(how) = dest.compress {
+            file = Box::new(urilex_io::compress::FramedWrite::new(file, how));
+        }
         let header = (a.rows.header || format == Format::Csv) && !a.only_uri;
         let format = if a.only_uri { Format::Jsonl } else { format };
         let sink = TableSink::new(format.to_io(), &columns(), header, file)?;

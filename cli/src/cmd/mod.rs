@@ -66,8 +66,11 @@ pub struct LinesOut<'a> {
     pub format: Option<OutputFormat>,
     /// A header line first (TSV; CSV always has one).
     pub header: bool,
-    /// The file to write (standard output when none).
+    /// The file to write (standard output when none), or with a `/` at
+    /// its end the directory of part files.
     pub output: Option<&'a std::path::Path>,
+    /// `--compress`, `--part-bytes`.
+    pub spread: crate::args::SpreadArg,
 }
 
 /// Rows of `columns` as `--format`, `--header` and `-o` say (`lint`,
@@ -82,6 +85,7 @@ pub fn rows_out<'a>(rows: &'a crate::args::RowsArg, columns: Columns, text: bool
         },
         header: rows.header,
         output: rows.output.as_deref(),
+        spread: rows.spread,
     }
 }
 
@@ -179,10 +183,55 @@ pub fn run_rows<S: Send>(
         out.format,
         Some(OutputFormat::Arrow | OutputFormat::Parquet)
     );
-    let file = crate::sink::in_order(out.output, binary)?;
+    let dest = crate::sink::destination(out.output, &out.spread, !binary)?;
     let format = out.format.unwrap_or(OutputFormat::Jsonl);
     let header = out.header || format == OutputFormat::Csv;
-    let mut sink = TableSink::new(format, &out.columns, header, file)?;
+    if let Some(parts) = &dest.parts {
+        if out.format.is_none() {
+            return Err(Failure::Message(
+                "-o DIR/ writes part files of rows: give --format (jsonl, tsv, csv, arrow, parquet)".into(),
+            ));
+        }
+        crate::sink::parts_interrupt(parts)?;
+        let tf = match format {
+            OutputFormat::Tsv => urilex_io::text::TextFormat::Tsv,
+            _ => urilex_io::text::TextFormat::Csv,
+        };
+        let kind = urilex_io::parts::PartKind {
+            format,
+            header: match header && format.is_text() && format != OutputFormat::Jsonl {
+                true => out.columns.header(tf),
+                false => Vec::new(),
+            },
+            arrow: out.columns.arrow(),
+        };
+        let columns = &out.columns;
+        let summary = pipeline.write_parts(
+            parts,
+            &kind,
+            || (init(), Rows::new(columns.clone(), format)),
+            |(state, rows), chunk_rows, part| {
+                chunk(state, chunk_rows, &mut Out::Rows(rows));
+                let n = rows.len();
+                if format.is_text() {
+                    let t = rows.take_text();
+                    part.text(&t)?;
+                    rows.recycle(t);
+                } else {
+                    part.batch(&rows.take_batch())?;
+                }
+                Ok(n)
+            },
+            urilex_io::run::Report {
+                fault: &mut |m: &str| crate::failure::say(&m),
+                progress: &mut |_| {},
+            },
+        )?;
+        return Failure::of(summary.faults, 0);
+    }
+    let file = crate::sink::in_order(out.output, binary, dest.compress.is_some())?;
+    let compress = dest.compress;
+    let mut sink = TableSink::compressed(format, &out.columns, header, file, compress)?;
     let encoder = sink.encoder();
     let text = out.format.is_none();
     let mut failed = false;
@@ -190,8 +239,15 @@ pub fn run_rows<S: Send>(
     // pages in again.
     let pool = std::sync::Mutex::new(Vec::<Vec<u8>>::new());
     let r = pipeline.run(
-        || (init(), encoder.rows(out.columns.clone()), Vec::new()),
-        |(state, rows, buf), chunk_rows| {
+        || {
+            (
+                init(),
+                encoder.rows(out.columns.clone()),
+                Vec::new(),
+                urilex_io::compress::Framer::new(compress),
+            )
+        },
+        |(state, rows, buf, framer), chunk_rows| {
             if let Some(mut b) = pool.lock().ok().and_then(|mut p| p.pop()) {
                 b.clear();
                 if text {
@@ -207,9 +263,27 @@ pub fn run_rows<S: Send>(
                 Out::Rows(rows)
             };
             chunk(state, chunk_rows, &mut o);
-            match o {
+            let e = match o {
                 Out::Text(t) => Encoded::Text(std::mem::take(t)),
                 Out::Rows(r) => encoder.encode(r),
+            };
+            match e {
+                Encoded::Text(t) if framer.compresses() => {
+                    let mut z = pool
+                        .lock()
+                        .ok()
+                        .and_then(|mut p| p.pop())
+                        .unwrap_or_default();
+                    let r = framer.frame(&t, &mut z);
+                    if let Ok(mut p) = pool.lock() {
+                        p.push(t);
+                    }
+                    match r {
+                        Ok(()) => Encoded::Text(z),
+                        Err(e) => Encoded::Failed(e),
+                    }
+                }
+                e => e,
             }
         },
         |done| -> Result<(), Failure> {

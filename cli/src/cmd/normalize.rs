@@ -88,6 +88,7 @@ fn lines_out(a: &super::ops::LinesArg) -> super::LinesOut<'_> {
         format: a.format.to_io(),
         header: a.header,
         output: a.output.as_deref(),
+        spread: a.spread,
     }
 }
 

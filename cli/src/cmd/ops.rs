@@ -51,9 +51,12 @@ pub struct LinesArg {
     /// Print a header row first (TSV; CSV always has one).
     #[arg(long)]
     pub header: bool,
-    /// Write to this file instead of standard output.
+    /// Write to this file instead of standard output; a directory (`-o
+    /// DIR/`, with a table format): part files, in order by name.
     #[arg(short, long, value_name = "FILE")]
     pub output: Option<PathBuf>,
+    #[command(flatten)]
+    pub spread: crate::args::SpreadArg,
 }
 
 /// The flags every operation takes.
@@ -114,7 +117,7 @@ pub fn run(c: &Common, op: &dyn Operation) -> Result<(), Failure> {
         top: c.top,
     };
     let binary = matches!(c.format, OpFormat::Arrow | OpFormat::Parquet);
-    let out = crate::sink::in_order(c.output.as_deref(), binary)?;
+    let out = crate::sink::in_order(c.output.as_deref(), binary, false)?;
     let pipeline = Pipeline {
         files: &c.inputs.files,
         read: c.inputs.read_options(true),

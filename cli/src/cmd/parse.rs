@@ -81,12 +81,18 @@ pub fn run(a: Args) -> Result<(), Failure> {
         schema: &schema,
         format: format.to_io(),
         header: a.header || format == Format::Csv,
+        compress: None,
     };
+    let dest = crate::sink::destination(
+        a.format.output.as_deref(),
+        &a.format.spread,
+        format.to_io().is_text(),
+    )?;
     let report = Report {
         fault: &mut |m: &str| progress.borrow_mut().suspend(|| crate::failure::say(&m)),
         progress: &mut |n: u64| progress.borrow_mut().inc(n),
     };
-    let r = crate::sink::parse_rows(&pipeline, rows, a.format.output.as_deref(), report);
+    let r = crate::sink::parse_rows(&pipeline, rows, &dest, report);
     progress.borrow_mut().finish();
     Failure::of(r?.faults, 0)
 }
@@ -133,6 +139,7 @@ fn semantics(a: Args) -> Result<(), Failure> {
         format: Some(a.format.format.to_io()),
         header: a.header,
         output: a.format.output.as_deref(),
+        spread: a.format.spread,
     };
     let pipeline = Pipeline {
         files: &a.inputs.files,

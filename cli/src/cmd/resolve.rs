@@ -78,6 +78,7 @@ pub fn run(a: Args) -> Result<(), Failure> {
         format: a.out.format.to_io(),
         header: a.out.header,
         output: a.out.output.as_deref(),
+        spread: a.out.spread,
     };
     super::run_lines(
         &a.inputs,

@@ -102,6 +102,7 @@ impl Run {
             schema: &schema,
             format,
             header: format == OutputFormat::Csv,
+            compress: None,
         };
         let report = Report {
             fault: &mut |m| faults.push(m.to_string()),
