@@ -11,7 +11,7 @@
 //! value, so that one function serves a literal and a column of them.
 
 use crate::refs::Refs;
-use crate::views::Views;
+use crate::views::{SpanViews, Views};
 
 use arrow_array::builder::{
     BooleanBufferBuilder, ListBuilder, StringBuilder, UInt16Builder, UInt64Builder,
@@ -24,6 +24,8 @@ use std::sync::Arc;
 use urilex::template::Template;
 use urilex::whatwg::Differential;
 use urilex::{Batch, Component, HostKind, Parser, Profile, Syntax};
+use urilex_io::columnar::BatchBuilder;
+use urilex_io::schema::{Column, Schema};
 
 use crate::Result;
 
@@ -49,17 +51,32 @@ pub fn extract_type() -> DataType {
 }
 
 /// The type of [`parse`] for `profile`: the reference columns of the row
-/// schema (`docs/schema.md`, less `line`).
+/// schema (`docs/schema.md`, less `line`), its parts `Utf8View` (views of
+/// the input where it is `Utf8` or `LargeUtf8`).
 pub fn parse_type(profile: Profile) -> DataType {
-    DataType::Struct(parse_schema(profile).arrow_schema().fields().clone())
-}
-
-/// The struct [`parse`] gives for `profile`, and its builder.
-fn parse_schema(profile: Profile) -> urilex_io::columnar::BatchBuilder {
-    urilex_io::columnar::BatchBuilder::new(urilex_io::schema::Schema::references(
+    DataType::Struct(parse_fields(&Schema::references(
         profile,
         Syntax::Reference,
-    ))
+    )))
+}
+
+/// Whether `c` is a part of one value (a view of its reference's text).
+fn is_view(c: &Column) -> bool {
+    matches!(c, Column::Part(_, p) if !p.is_repeated())
+}
+
+/// The fields of [`parse`]: the schema's, parts as `Utf8View`.
+fn parse_fields(schema: &Schema) -> Fields {
+    let arrow = BatchBuilder::new(schema.clone()).arrow_schema();
+    arrow
+        .fields()
+        .iter()
+        .zip(&schema.columns)
+        .map(|(f, c)| match is_view(c) {
+            true => Arc::new(f.as_ref().clone().with_data_type(DataType::Utf8View)),
+            false => f.clone(),
+        })
+        .collect()
 }
 
 /// Whether each value is a valid reference to `parser`: the spanless
@@ -96,6 +113,16 @@ fn offset_in(whole: &str, sub: &str) -> std::ops::Range<usize> {
 
 /// `c` of every value (`uri_host` and the like).
 pub fn part(refs: &Refs<'_>, batch: &Batch, c: Component) -> ArrayRef {
+    if let Some(buffer) = refs.buffer() {
+        let mut out = SpanViews::new(buffer, refs.len());
+        for (i, e) in batch.entries().enumerate() {
+            match e.span(c).filter(|_| !refs.is_null(i)) {
+                Some(r) => out.span(refs.start(i) + r.start, r.len()),
+                None => out.null(),
+            }
+        }
+        return out.finish();
+    }
     let mut out = Views::new(refs.len());
     // The records in order (no search for each), nulls checked apart.
     for (i, e) in batch.entries().enumerate() {
@@ -134,11 +161,178 @@ pub fn error(refs: &Refs<'_>, batch: &Batch) -> ArrayRef {
 }
 
 /// Every value as the struct of [`parse_type`] (null where the value is).
+///
+/// Where the values are one buffer (`Utf8`, `LargeUtf8`) and the
+/// profile's parts are the batch records' spans, the parts are views of
+/// that buffer and they and `valid` are made column by column in one pass
+/// over the records; the other columns (`host_kind`, `port_number`,
+/// `error`) are built as the log pipeline's rows are. Otherwise every
+/// column is built that way and the parts are then viewed in place.
 pub fn parse(refs: &Refs<'_>, batch: &Batch, profile: Profile) -> ArrayRef {
-    let builder = parse_schema(profile);
-    let rows = builder.build_references(batch, refs.values(), |i| !refs.is_null(i));
-    let (fields, columns, _) = StructArray::from(rows).into_parts();
+    let schema = Schema::references(profile, Syntax::Reference);
+    let fields = parse_fields(&schema);
+    let present = |i: usize| !refs.is_null(i);
+    let fast = schema.fast()
+        && schema.columns.iter().all(|c| {
+            is_view(c)
+                || matches!(
+                    c,
+                    Column::Valid(0) | Column::Kind(0) | Column::PortNumber(0) | Column::Error(0)
+                )
+        });
+    let columns: Vec<ArrayRef> = match refs.buffer().filter(|_| fast) {
+        Some(buffer) => parse_columns(refs, batch, &schema, &fields, buffer),
+        None => {
+            let rows =
+                BatchBuilder::new(schema.clone()).build_references(batch, refs.values(), present);
+            rows.columns()
+                .iter()
+                .zip(&schema.columns)
+                .map(|(a, c)| match is_view(c) {
+                    true => arrow_cast::cast(a, &DataType::Utf8View)
+                        .expect("Utf8 is viewed as Utf8View"),
+                    false => a.clone(),
+                })
+                .collect()
+        }
+    };
     Arc::new(StructArray::new(fields, columns, refs.nulls().cloned()))
+}
+
+/// [`parse`]'s columns made in one pass over the batch's records, for a
+/// profile whose parts are the records' spans: `valid` a bitmap, the
+/// parts views of `buffer`, `host_kind` the dictionary's keys,
+/// `port_number` read from the port's span; `error` built as the log
+/// pipeline's rows are, for the invalid values alone, then placed at
+/// their rows (a column of nulls when all are valid).
+fn parse_columns(
+    refs: &Refs<'_>,
+    batch: &Batch,
+    schema: &Schema,
+    fields: &Fields,
+    buffer: &arrow_buffer::Buffer,
+) -> Vec<ArrayRef> {
+    let n = refs.len();
+    let parts: Vec<Component> = schema
+        .columns
+        .iter()
+        .filter_map(|c| match c {
+            Column::Part(_, p) if is_view(c) => Some(Component::ALL[p.index()]),
+            _ => None,
+        })
+        .collect();
+    let kinds: Vec<&'static str> = schema.profile.kinds().collect();
+    let kind_key: Vec<i16> = HostKind::ALL
+        .iter()
+        .map(|k| kinds.iter().position(|n| *n == k.as_str()).unwrap_or(0) as i16)
+        .collect();
+    let mut views: Vec<SpanViews<'_>> = parts.iter().map(|_| SpanViews::new(buffer, n)).collect();
+    let mut valid = BooleanBufferBuilder::new(n);
+    let mut kind_keys = Vec::with_capacity(n);
+    let mut kind_valid = BooleanBufferBuilder::new(n);
+    let mut ports = Vec::with_capacity(n);
+    let mut port_valid = BooleanBufferBuilder::new(n);
+    // The invalid values' rows (an error each), and where each row's error
+    // is among them.
+    let mut invalid = Vec::new();
+    let mut error_at: Vec<Option<u32>> = Vec::new();
+    for (i, e) in batch.entries().enumerate() {
+        let present = !refs.is_null(i);
+        let ok = present && e.is_valid();
+        valid.append(ok);
+        if !ok {
+            views.iter_mut().for_each(SpanViews::null);
+            kind_keys.push(0);
+            kind_valid.append(false);
+            ports.push(0);
+            port_valid.append(false);
+            if present {
+                error_at.resize(i, None);
+                error_at.push(Some(invalid.len() as u32));
+                invalid.push(i);
+            }
+            continue;
+        }
+        let start = refs.start(i);
+        for (v, &c) in views.iter_mut().zip(&parts) {
+            match e.span(c) {
+                Some(r) => v.span(start + r.start, r.len()),
+                None => v.null(),
+            }
+        }
+        match e.host_kind() {
+            Some(k) => {
+                kind_keys.push(kind_key[k as usize]);
+                kind_valid.append(true);
+            }
+            None => {
+                kind_keys.push(0);
+                kind_valid.append(false);
+            }
+        }
+        let port = e
+            .span(Component::Port)
+            .and_then(|r| urilex::port_number(&refs.value(i)[r]));
+        ports.push(port.unwrap_or(0));
+        port_valid.append(port.is_some());
+    }
+    let bits = |mut b: BooleanBufferBuilder| {
+        let n = NullBuffer::new(b.finish());
+        (n.null_count() > 0).then_some(n)
+    };
+    let valid: ArrayRef = Arc::new(BooleanArray::new(valid.finish(), refs.nulls().cloned()));
+    let kind = urilex_io::columnar::dictionary(
+        &kinds,
+        arrow_array::Int16Array::new(kind_keys.into(), bits(kind_valid)),
+    );
+    let port: ArrayRef = Arc::new(arrow_array::UInt16Array::new(
+        ports.into(),
+        bits(port_valid),
+    ));
+    let mut views = views.into_iter().map(SpanViews::finish);
+    schema
+        .columns
+        .iter()
+        .zip(fields.iter())
+        .map(|(c, f)| match c {
+            Column::Valid(_) => valid.clone(),
+            Column::Kind(_) => kind.clone(),
+            Column::PortNumber(_) => port.clone(),
+            Column::Error(_) => errors(refs, batch, schema.profile, &invalid, &error_at, f),
+            _ => views.next().expect("a view column per part"),
+        })
+        .collect()
+}
+
+/// The error column of [`parse_columns`]: the errors of the rows
+/// `invalid`, row `i`'s at `error_at[i]` (nulls past its end, and all
+/// nulls when no value is invalid).
+fn errors(
+    refs: &Refs<'_>,
+    batch: &Batch,
+    profile: Profile,
+    invalid: &[usize],
+    error_at: &[Option<u32>],
+    field: &Field,
+) -> ArrayRef {
+    if invalid.is_empty() {
+        return arrow_array::new_null_array(field.data_type(), refs.len());
+    }
+    let schema = Schema::references_keeping(profile, Syntax::Reference, |c| {
+        matches!(c, Column::Error(_))
+    });
+    let mut rows =
+        urilex_io::table::Rows::new(schema.fields(), urilex_io::run::OutputFormat::Arrow);
+    for &i in invalid {
+        let mut cell = urilex_io::model::Cell::Null;
+        schema.reference_cells(Some((batch, refs.values(), i)), |_, c| cell = c);
+        rows.push([cell]);
+    }
+    let small = rows.take_batch().column(0).clone();
+    let mut at = error_at.to_vec();
+    at.resize(refs.len(), None);
+    let indices = arrow_array::UInt32Array::from(at);
+    arrow_select::take::take(&small, &indices, None).expect("indices within the errors")
 }
 
 /// The raw value of the first parameter named `key(i)` in each value's

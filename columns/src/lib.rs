@@ -356,7 +356,7 @@ pub static FUNCTIONS: &[Function] = &[
         column: "u",
         params: &PROFILE,
         result: "Struct",
-        doc: "the row of `urilex parse` for one reference (docs/schema.md, less `line`): `valid`, the profile's parts (null absent, `''` empty), `host_kind`, `port_number`, `error` (`kind`, `part`, `index`, `rule`, `message`, `raw`; every field null when the struct is, as in docs/schema.md); `profile` must be a literal, since the fields depend on it",
+        doc: "the row of `urilex parse` for one reference (docs/schema.md, less `line`): `valid`, the profile's parts (null absent, `''` empty; Utf8View, views of the input), `host_kind`, `port_number`, `error` (`kind`, `part`, `index`, `rule`, `message`, `raw`; every field null when the struct is, as in docs/schema.md); `profile` must be a literal, since the fields depend on it",
         examples: &[
             Example { input: Some("http://h:8080/p?q"), args: &[], want: "{valid: true, scheme: http, authority: h:8080, userinfo: null, host: h, host_kind: reg-name, port: 8080, port_number: 8080, path: /p, query: q, fragment: null, error: null}" },
             Example { input: Some("http://[fe80::1%25eth0]/"), args: &["rfc6874"], want: "{valid: true, scheme: http, authority: [fe80::1%25eth0], userinfo: null, host: [fe80::1%25eth0], host_kind: ipv6, port: null, port_number: null, path: /, query: null, fragment: null, zone: eth0, error: null}" },

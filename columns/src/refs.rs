@@ -192,6 +192,16 @@ impl<'a> Refs<'a> {
         }
     }
 
+    /// The one buffer every value lies in (a `Utf8` or `LargeUtf8`
+    /// column), when a view's 32-bit offset reaches all of it: value `i`
+    /// starts at [`start(i)`](Self::start) there.
+    pub fn buffer(&self) -> Option<&'a Buffer> {
+        match self.origin {
+            Origin::Buffer(b) if b.len() <= u32::MAX as usize => Some(b),
+            _ => None,
+        }
+    }
+
     /// Where bytes `range` of value `i` lie in the input's buffers, for a
     /// view: the buffer and the offset there, or `None` when they are
     /// inline in a view (then they are copied; they are 12 bytes at most).

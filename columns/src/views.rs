@@ -2,9 +2,9 @@
 //! its buffers, other text copied into one buffer.
 
 use crate::refs::Refs;
-use arrow_array::builder::StringViewBuilder;
-use arrow_array::ArrayRef;
-use arrow_buffer::Buffer;
+use arrow_array::builder::{make_view, BooleanBufferBuilder, StringViewBuilder};
+use arrow_array::{ArrayRef, StringViewArray};
+use arrow_buffer::{Buffer, NullBuffer, ScalarBuffer};
 use std::ops::Range;
 use std::sync::Arc;
 
@@ -83,5 +83,155 @@ impl Views {
     /// The column.
     pub fn finish(mut self) -> ArrayRef {
         Arc::new(self.b.finish())
+    }
+}
+
+/// A `Utf8View` result of substrings of the values of one buffer (a `Utf8`
+/// or `LargeUtf8` input), made at once: one 16-byte view a row pushed in
+/// place (exact size, no builder's checks per value), the nulls a bitmap,
+/// the input's buffer the one data block.
+pub struct SpanViews<'a> {
+    bytes: &'a [u8],
+    buffer: &'a Buffer,
+    views: Vec<u128>,
+    valid: BooleanBufferBuilder,
+    /// Whether every span pushed is ASCII (then the views need no UTF-8
+    /// check: see `finish`).
+    ascii: bool,
+}
+
+impl<'a> SpanViews<'a> {
+    /// A result of `rows` values from `buffer` (at most `u32::MAX` bytes:
+    /// see [`Refs::buffer`]).
+    pub fn new(buffer: &'a Buffer, rows: usize) -> SpanViews<'a> {
+        debug_assert!(buffer.len() <= u32::MAX as usize);
+        SpanViews {
+            bytes: buffer.as_slice(),
+            buffer,
+            views: Vec::with_capacity(rows),
+            valid: BooleanBufferBuilder::new(rows),
+            ascii: true,
+        }
+    }
+
+    /// Bytes `at..at + len` of the buffer (a part of a valid reference:
+    /// ASCII, by every grammar urilex compiles).
+    #[inline]
+    pub fn span(&mut self, at: usize, len: usize) {
+        let bytes = &self.bytes[at..at + len];
+        // A word at a time: a few instructions a part, where Arrow's own
+        // check costs a call to `str::from_utf8` per value.
+        self.ascii &= bytes.is_ascii();
+        // The offset fits: the buffer is no longer than u32::MAX.
+        self.views.push(make_view(bytes, 0, at as u32));
+        self.valid.append(true);
+    }
+
+    /// A null.
+    #[inline]
+    pub fn null(&mut self) {
+        self.views.push(0);
+        self.valid.append(false);
+    }
+
+    /// The column.
+    pub fn finish(mut self) -> ArrayRef {
+        let nulls = NullBuffer::from(self.valid.finish());
+        let nulls = (nulls.null_count() > 0).then_some(nulls);
+        let views = ScalarBuffer::from(self.views);
+        let buffers = vec![self.buffer.clone()];
+        if !self.ascii {
+            // Not a valid reference's parts: Arrow checks every value.
+            return match StringViewArray::try_new(views.clone(), buffers, nulls.clone()) {
+                Ok(a) => Arc::new(a),
+                Err(_) => copied(self.bytes, &views, nulls.as_ref()),
+            };
+        }
+        debug_assert!(arrow_data::validate_string_view(&views, &buffers).is_ok());
+        // SAFETY: `new_unchecked` wants each view to describe valid UTF-8
+        // within the given buffers. Every view here is either 0 (a null:
+        // an inline value of no bytes) or `make_view` of the bytes
+        // `at..at + len` of `self.buffer`, the only buffer given (index 0),
+        // sliced in `span` (so in bounds: slicing panics otherwise) at an
+        // offset below 2^32 (the buffer is no longer, `Refs::buffer`), and
+        // found ASCII there (`self.ascii`, checked on every span pushed),
+        // and ASCII is UTF-8. `make_view` copies values of 12 bytes or less
+        // inline with zero padding and stores the first four bytes as the
+        // prefix of longer ones, as the format asks. The views and the
+        // nulls have one entry per row.
+        #[allow(unsafe_code)]
+        let a = unsafe { StringViewArray::new_unchecked(views, buffers, nulls) };
+        Arc::new(a)
+    }
+}
+
+/// The values of `views` into `bytes` copied, a byte sequence that is not
+/// UTF-8 replaced by U+FFFD (a span cut inside a character: never a valid
+/// reference's).
+fn copied(bytes: &[u8], views: &[u128], nulls: Option<&NullBuffer>) -> ArrayRef {
+    {
+        let mut b = StringViewBuilder::with_capacity(views.len());
+        for (i, v) in views.iter().enumerate() {
+            if nulls.is_some_and(|n| n.is_null(i)) {
+                b.append_null();
+                continue;
+            }
+            let len = *v as u32 as usize;
+            let bytes = match len <= 12 {
+                true => v.to_le_bytes()[4..4 + len].to_vec(),
+                false => {
+                    let at = (*v >> 96) as u32 as usize;
+                    bytes[at..at + len].to_vec()
+                }
+            };
+            b.append_value(String::from_utf8_lossy(&bytes));
+        }
+        Arc::new(b.finish())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use arrow_array::cast::AsArray;
+    use arrow_array::Array;
+
+    fn buffer(text: &str) -> Buffer {
+        Buffer::from(text.as_bytes().to_vec())
+    }
+
+    #[test]
+    fn spans_are_views_of_the_buffer_inline_or_not() {
+        let b = buffer("http://a-rather-long-host.example/p");
+        let mut v = SpanViews::new(&b, 4);
+        v.span(0, 4); // inline
+        v.null();
+        v.span(7, 26); // a view into the buffer
+        v.span(0, 0);
+        let a = v.finish();
+        let a = a.as_string_view();
+        assert_eq!(a.len(), 4);
+        assert_eq!(a.value(0), "http");
+        assert!(a.is_null(1));
+        assert_eq!(a.value(2), "a-rather-long-host.example");
+        assert_eq!(a.value(3), "");
+        assert_eq!(a.data_buffers().len(), 1);
+        assert_eq!(a.data_buffers()[0].as_ptr(), b.as_ptr(), "no copy");
+    }
+
+    #[test]
+    fn spans_that_are_not_ascii_are_checked_or_copied() {
+        // Whole characters: Arrow's own check passes them.
+        let b = buffer("héllo wörld, more than twelve");
+        let mut v = SpanViews::new(&b, 2);
+        v.span(0, 6);
+        v.span(0, b.len());
+        let a = v.finish();
+        assert_eq!(a.as_string_view().value(0), "héllo");
+        // A span cut inside a character: copied, the bad bytes U+FFFD.
+        let mut v = SpanViews::new(&b, 1);
+        v.span(0, 2);
+        let a = v.finish();
+        assert_eq!(a.as_string_view().value(0), "h\u{FFFD}");
     }
 }

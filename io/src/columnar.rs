@@ -121,6 +121,15 @@ fn dict_values(names: &[&'static str]) -> ArrayRef {
     a
 }
 
+/// A dictionary column of `names` (`host_kind`, an error's `kind`) from
+/// its keys, its values the one array the row builders share for the same
+/// names (so that columns built apart join into one dictionary).
+pub fn dictionary(names: &[&'static str], keys: Int16Array) -> ArrayRef {
+    Arc::new(
+        DictionaryArray::<Int16Type>::try_new(keys, dict_values(names)).expect("keys in range"),
+    )
+}
+
 fn nulls(mut valid: Bits) -> Option<NullBuffer> {
     let n = NullBuffer::new(valid.finish());
     (n.null_count() > 0).then_some(n)

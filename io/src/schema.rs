@@ -202,6 +202,16 @@ impl Schema {
     /// values less `line` (`valid`, `rule` where the profile has one, the
     /// parts with `host_kind` and `port_number`, `error`).
     pub fn references(profile: Profile, syntax: urilex::Syntax) -> Schema {
+        Schema::references_keeping(profile, syntax, |_| true)
+    }
+
+    /// [`Schema::references`] with only the columns `keep` says (in their
+    /// order): the columns a caller does not build from the batch itself.
+    pub fn references_keeping(
+        profile: Profile,
+        syntax: urilex::Syntax,
+        keep: impl Fn(&Column) -> bool,
+    ) -> Schema {
         let mut ex = Extractor {
             format: InputFormat::lines(),
             syntax,
@@ -211,7 +221,7 @@ impl Schema {
         };
         let (mut columns, defaults) = Schema::available(profile, &ex);
         columns.truncate(defaults);
-        columns.retain(|c| !matches!(c, Column::Line));
+        columns.retain(|c| !matches!(c, Column::Line) && keep(c));
         Schema::with_columns(profile, &mut ex, columns)
     }
 

@@ -109,6 +109,11 @@ pub fn display_value(array: PyArrowType<ArrayData>, i: usize) -> String {
 /// (a piece takes 0.2 to 2 ms).
 const PIECE: usize = 1 << 13;
 
+/// Rows a column needs at the least to be cut into pieces at all: a
+/// column of some thousands of rows takes a millisecond on one core, and
+/// the pieces' cost (a task on each core, a join) is some microseconds.
+const MIN_SPLIT: usize = 1 << 12;
+
 /// The bytes of a string array's values (those its rows span).
 fn text_bytes(a: &ArrayRef) -> usize {
     match a.data_type() {
@@ -138,7 +143,7 @@ fn over_chunks(
     for (c, a) in chunks.iter().enumerate() {
         let n = a.len();
         let dictionary = matches!(a.data_type(), DataType::Dictionary(..));
-        let split = threads > 1 && n >= 2 * PIECE && !dictionary;
+        let split = threads > 1 && n >= MIN_SPLIT && !dictionary;
         // A multiple of the threads (so that none waits on the last
         // piece), up to four each.
         let k = if split {

@@ -35,12 +35,12 @@ def error_arrow(col: Column, profile: Optional[str] = None) -> Result:
 def parse_arrow(col: Column, profile: Optional[str] = None) -> Result:
     """Each reference of ``col``: the row of `urilex parse` for one reference
     (docs/schema.md, less `line`): `valid`, the profile's parts (null
-    absent, `''` empty), `host_kind`, `port_number`, `error` (`kind`,
-    `part`, `index`, `rule`, `message`, `raw`; every field null when the
-    struct is, as in docs/schema.md); `profile` must be a literal, since
-    the fields depend on it. A null gives a null; the result is Struct
-    (pyarrow; chunked for a chunked input). In SQL: ``uri_parse(u [,
-    profile])``.
+    absent, `''` empty; Utf8View, views of the input), `host_kind`,
+    `port_number`, `error` (`kind`, `part`, `index`, `rule`, `message`,
+    `raw`; every field null when the struct is, as in docs/schema.md);
+    `profile` must be a literal, since the fields depend on it. A null
+    gives a null; the result is Struct (pyarrow; chunked for a chunked
+    input). In SQL: ``uri_parse(u [, profile])``.
     """
     return _column(col, 'parse', (profile,))
 
