@@ -10,7 +10,7 @@ set -euo pipefail
 cd "$(dirname "$0")"
 SECONDS_PER_TARGET="${1:-30}"
 export RUSTC_BOOTSTRAP=1
-targets=(parse dfa_vs_reference resolve against_fluent_uri simd_vs_scalar batch_vs_single batch_offsets extract fast_path edit csv jsonl access_log compressed writers table_rows whatwg)
+targets=(parse dfa_vs_reference resolve against_fluent_uri simd_vs_scalar batch_vs_single batch_offsets extract fast_path edit csv jsonl access_log compressed writers table_rows whatwg columns)
 # Seed corpora: every input, base and reference of the published vectors.
 for t in "${targets[@]}"; do
     mkdir -p "corpus/$t"
@@ -30,7 +30,7 @@ for line in open("../tests/data/rfc1738-urls.txt", encoding="utf-8"):
 # URNs (RFC 8141, seed 004).
 for line in open("../tests/data/urn.jsonl", encoding="utf-8"):
     seeds.add(json.loads(line)["input"])
-for t in ("parse", "dfa_vs_reference", "against_fluent_uri", "resolve", "batch_vs_single", "fast_path", "whatwg"):
+for t in ("parse", "dfa_vs_reference", "against_fluent_uri", "resolve", "batch_vs_single", "fast_path", "whatwg", "columns"):
     for s in seeds:
         data = s.encode("utf-8")
         h = hashlib.sha1(data).hexdigest()

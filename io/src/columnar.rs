@@ -484,7 +484,15 @@ impl BatchBuilder {
     fn finish(&self, cols: Vec<Col>, n: usize) -> RecordBatch {
         let arrays: Vec<ArrayRef> = cols.into_iter().map(Col::finish).collect();
         debug_assert!(arrays.iter().all(|a| a.len() == n));
-        RecordBatch::try_new(self.arrow.clone(), arrays).expect("the arrays follow the schema")
+        // A projection of no columns (`count(*)`) still has its rows.
+        let options = arrow_array::RecordBatchOptions::new().with_row_count(Some(n));
+        RecordBatch::try_new_with_options(self.arrow.clone(), arrays, &options)
+            .expect("the arrays follow the schema")
+    }
+
+    /// The rows' schema (`urilex_io::schema`).
+    pub fn schema(&self) -> &Schema {
+        &self.schema
     }
 
     /// The Arrow schema, borrowed.

@@ -1,15 +1,22 @@
 //! Logs as tables: the log pipeline's reader (every `--input` format of
 //! the CLI, gzip and zstd, files read through a memory map and parsed on
 //! worker threads) as a DataFusion table, its rows those of `urilex parse
-//! --fields all` (`docs/schema.md`).
+//! --fields all` (`docs/schema.md`). A scan builds only the columns its
+//! query uses: DataFusion's projection goes into the pipeline's schema
+//! (`Schema::project`), so that the decoders take out only those fields
+//! and the row builder fills only those columns.
 
 use datafusion::arrow::datatypes::SchemaRef;
 use datafusion::arrow::record_batch::RecordBatch;
 use datafusion::catalog::streaming::StreamingTable;
+use datafusion::catalog::{Session, TableProvider};
 use datafusion::common::{DataFusionError, Result};
+use datafusion::datasource::TableType;
 use datafusion::execution::{SendableRecordBatchStream, TaskContext};
+use datafusion::logical_expr::Expr;
 use datafusion::physical_plan::stream::RecordBatchStreamAdapter;
 use datafusion::physical_plan::streaming::PartitionStream;
+use datafusion::physical_plan::ExecutionPlan;
 use std::path::PathBuf;
 use std::sync::Arc;
 use urilex::{Profile, Syntax};
@@ -67,10 +74,60 @@ impl LogTable {
         self.builder.arrow_schema()
     }
 
-    /// As a table (one stream of the files in order).
-    pub fn provider(self) -> Result<StreamingTable> {
-        let schema = self.schema();
-        StreamingTable::try_new(schema, vec![Arc::new(self)])
+    /// As a table (one stream of the files in order) whose scans build
+    /// only the columns their query uses.
+    pub fn provider(self) -> Result<LogProvider> {
+        Ok(LogProvider { table: self })
+    }
+
+    /// The table of columns `keep` (indices into [`schema`](Self::schema),
+    /// in that order): the decoders take out only the fields they hold.
+    pub fn project(&self, keep: &[usize]) -> LogTable {
+        let mut extractor = self.engine.extractor.clone();
+        let schema = self.builder.schema().project(keep, &mut extractor);
+        LogTable {
+            files: self.files.clone(),
+            engine: Engine {
+                extractor,
+                profile: self.engine.profile,
+            },
+            builder: Arc::new(BatchBuilder::new(schema)),
+            threads: self.threads,
+        }
+    }
+}
+
+/// A [`LogTable`] as a DataFusion table: each scan a stream of the
+/// projected table's batches.
+#[derive(Debug)]
+pub struct LogProvider {
+    table: LogTable,
+}
+
+#[async_trait::async_trait]
+impl TableProvider for LogProvider {
+    fn schema(&self) -> SchemaRef {
+        self.table.schema()
+    }
+
+    fn table_type(&self) -> TableType {
+        TableType::Base
+    }
+
+    async fn scan(
+        &self,
+        state: &dyn Session,
+        projection: Option<&Vec<usize>>,
+        filters: &[Expr],
+        limit: Option<usize>,
+    ) -> Result<Arc<dyn ExecutionPlan>> {
+        let table = match projection {
+            Some(keep) => self.table.project(keep),
+            None => self.table.clone(),
+        };
+        StreamingTable::try_new(table.schema(), vec![Arc::new(table)])?
+            .scan(state, None, filters, limit)
+            .await
     }
 }
 
