@@ -6,6 +6,7 @@
 //! (`Schema::project`), so that the decoders take out only those fields
 //! and the row builder fills only those columns.
 
+use datafusion::arrow::array::{AsArray, BooleanArray};
 use datafusion::arrow::datatypes::SchemaRef;
 use datafusion::arrow::record_batch::RecordBatch;
 use datafusion::catalog::streaming::StreamingTable;
@@ -14,6 +15,7 @@ use datafusion::common::{DataFusionError, Result};
 use datafusion::datasource::TableType;
 use datafusion::execution::{SendableRecordBatchStream, TaskContext};
 use datafusion::logical_expr::Expr;
+use datafusion::logical_expr::TableProviderFilterPushDown;
 use datafusion::physical_plan::stream::RecordBatchStreamAdapter;
 use datafusion::physical_plan::streaming::PartitionStream;
 use datafusion::physical_plan::ExecutionPlan;
@@ -34,6 +36,12 @@ pub struct LogTable {
     engine: Engine,
     builder: Arc<BatchBuilder>,
     threads: usize,
+    /// Columns (of the builder's) whose rows must be valid references
+    /// (`uri_valid(column)` filters the scan answers itself).
+    valid: Vec<usize>,
+    /// The columns handed on: the builder's first ones (the rest are
+    /// built for the filters alone).
+    out: SchemaRef,
 }
 
 impl LogTable {
@@ -61,17 +69,20 @@ impl LogTable {
             Schema::new(profile, &mut extractor, Some("all")).map_err(DataFusionError::Plan)?;
         let engine = Engine { extractor, profile };
         engine.check().map_err(DataFusionError::Plan)?;
+        let builder = Arc::new(BatchBuilder::new(schema));
         Ok(LogTable {
             files,
             engine,
-            builder: Arc::new(BatchBuilder::new(schema)),
+            out: builder.arrow_schema(),
+            builder,
             threads: threads.max(1),
+            valid: Vec::new(),
         })
     }
 
     /// The rows' schema.
     pub fn schema(&self) -> SchemaRef {
-        self.builder.arrow_schema()
+        self.out.clone()
     }
 
     /// As a table (one stream of the files in order) whose scans build
@@ -83,17 +94,71 @@ impl LogTable {
     /// The table of columns `keep` (indices into [`schema`](Self::schema),
     /// in that order): the decoders take out only the fields they hold.
     pub fn project(&self, keep: &[usize]) -> LogTable {
+        self.filtered(keep, &[])
+    }
+
+    /// [`project`](Self::project) to `keep`, of the rows whose columns
+    /// `valid` (indices into [`schema`](Self::schema), kept or not) hold
+    /// valid references (RFC 3986): `uri_valid(column)` applied on the
+    /// workers, each batch built with the filters' columns, filtered, then
+    /// cut to `keep`.
+    pub fn filtered(&self, keep: &[usize], valid: &[usize]) -> LogTable {
+        let mut all = keep.to_vec();
+        for v in valid {
+            if !all.contains(v) {
+                all.push(*v);
+            }
+        }
         let mut extractor = self.engine.extractor.clone();
-        let schema = self.builder.schema().project(keep, &mut extractor);
+        let schema = self.builder.schema().project(&all, &mut extractor);
+        let builder = Arc::new(BatchBuilder::new(schema));
+        let out = Arc::new(
+            builder
+                .arrow_schema()
+                .project(&(0..keep.len()).collect::<Vec<_>>())
+                .expect("the kept columns come first"),
+        );
         LogTable {
             files: self.files.clone(),
             engine: Engine {
                 extractor,
                 profile: self.engine.profile,
             },
-            builder: Arc::new(BatchBuilder::new(schema)),
+            builder,
             threads: self.threads,
+            valid: valid
+                .iter()
+                .map(|v| {
+                    all.iter()
+                        .position(|a| a == v)
+                        .expect("a filter's column is built")
+                })
+                .collect(),
+            out,
         }
+    }
+
+    /// A built batch as the scan hands it on: its rows that pass the
+    /// `uri_valid` filters, its kept columns.
+    fn finish(&self, batch: RecordBatch) -> Result<RecordBatch> {
+        if self.valid.is_empty() {
+            return Ok(batch);
+        }
+        let f = urilex_columns::function("valid").expect("uri_valid is in the registry");
+        let mut mask: Option<BooleanArray> = None;
+        for &k in &self.valid {
+            let v = f
+                .eval(batch.column(k), &urilex_columns::Literals(Vec::new()))
+                .map_err(DataFusionError::Execution)?;
+            let v = v.as_boolean().clone();
+            mask = Some(match mask {
+                None => v,
+                Some(m) => datafusion::arrow::compute::and(&m, &v)?,
+            });
+        }
+        let mask = mask.expect("a filter");
+        let batch = datafusion::arrow::compute::filter_record_batch(&batch, &mask)?;
+        Ok(batch.project(&(0..self.out.fields().len()).collect::<Vec<_>>())?)
     }
 }
 
@@ -114,6 +179,23 @@ impl TableProvider for LogProvider {
         TableType::Base
     }
 
+    /// `uri_valid(column)` on one of the table's text columns is the
+    /// scan's own (`Exact`): its rows are tested on the workers, before
+    /// DataFusion sees them; any other filter is DataFusion's.
+    fn supports_filters_pushdown(
+        &self,
+        filters: &[&Expr],
+    ) -> Result<Vec<TableProviderFilterPushDown>> {
+        let schema = self.table.schema();
+        Ok(filters
+            .iter()
+            .map(|f| match valid_filter(f, &schema) {
+                Some(_) => TableProviderFilterPushDown::Exact,
+                None => TableProviderFilterPushDown::Unsupported,
+            })
+            .collect())
+    }
+
     async fn scan(
         &self,
         state: &dyn Session,
@@ -121,14 +203,33 @@ impl TableProvider for LogProvider {
         filters: &[Expr],
         limit: Option<usize>,
     ) -> Result<Arc<dyn ExecutionPlan>> {
-        let table = match projection {
-            Some(keep) => self.table.project(keep),
-            None => self.table.clone(),
-        };
+        let schema = self.table.schema();
+        let valid: Vec<usize> = filters
+            .iter()
+            .filter_map(|f| valid_filter(f, &schema))
+            .collect();
+        let all: Vec<usize> = (0..schema.fields().len()).collect();
+        let table = self.table.filtered(projection.unwrap_or(&all), &valid);
         StreamingTable::try_new(table.schema(), vec![Arc::new(table)])?
-            .scan(state, None, filters, limit)
+            .scan(state, None, &[], limit)
             .await
     }
+}
+
+/// The column `filter` tests, when it is `uri_valid(column)` (RFC 3986,
+/// the one-argument form) of one of `schema`'s text columns.
+fn valid_filter(filter: &Expr, schema: &SchemaRef) -> Option<usize> {
+    let Expr::ScalarFunction(f) = filter else {
+        return None;
+    };
+    let [Expr::Column(c)] = f.args.as_slice() else {
+        return None;
+    };
+    if f.name() != "uri_valid" {
+        return None;
+    }
+    let k = schema.index_of(c.name()).ok()?;
+    urilex_columns::is_text(schema.field(k).data_type()).then_some(k)
 }
 
 impl std::fmt::Debug for LogTable {
@@ -143,8 +244,7 @@ impl std::fmt::Debug for LogTable {
 
 impl PartitionStream for LogTable {
     fn schema(&self) -> &SchemaRef {
-        // The builder keeps it; `arrow_schema` hands out a clone.
-        self.builder.schema_ref()
+        &self.out
     }
 
     fn execute(&self, _ctx: Arc<TaskContext>) -> SendableRecordBatchStream {
@@ -166,10 +266,10 @@ impl PartitionStream for LogTable {
             }
             .run(
                 || (),
-                |_, rows| me.builder.build(rows),
+                |_, rows| me.finish(me.builder.build(rows)),
                 |done| {
                     let item = match done {
-                        Done::Rows(batch, _) => Ok(batch),
+                        Done::Rows(batch, _) => batch,
                         Done::Fault(m) => Err(DataFusionError::Execution(m)),
                     };
                     futures::executor::block_on(futures::SinkExt::send(&mut tx, item))

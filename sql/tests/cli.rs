@@ -259,6 +259,12 @@ fn a_scan_builds_only_the_columns_it_uses() {
         "SELECT count(*) AS n FROM logs WHERE uri_valid(referer)",
         "SELECT line, error FROM logs WHERE NOT valid ORDER BY line",
         "SELECT CAST(uri_parse(input)['host_kind'] AS VARCHAR) AS k, count(*) AS n FROM logs GROUP BY 1 ORDER BY 1",
+        // `uri_valid(column)` is the scan's own filter.
+        "SELECT line FROM logs WHERE uri_valid(referer) AND status = 200 ORDER BY line",
+        "SELECT count(*) AS n FROM logs WHERE uri_valid(input) AND uri_valid(referer)",
+        "SELECT line, uri_host(referer) AS h FROM logs WHERE uri_valid(referer) ORDER BY line LIMIT 7",
+        "SELECT count(*) AS n FROM logs WHERE uri_valid(user_agent)",
+        "SELECT count(*) AS n FROM logs WHERE NOT uri_valid(referer)",
     ];
     for q in queries {
         let (code, want, err) = run(&["-t", &copy, "--format", "jsonl", q]);
@@ -268,5 +274,18 @@ fn a_scan_builds_only_the_columns_it_uses() {
         assert!(!want.is_empty(), "{q}");
         assert_eq!(got, want, "{q}");
     }
+    // The filter runs in the scan: DataFusion's plan has no filter of its
+    // own for it, and the scan builds the filter's column alone.
+    let (code, plan, err) = run(&[
+        "-t",
+        &log,
+        "EXPLAIN SELECT count(*) FROM logs WHERE uri_valid(referer)",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(!plan.contains("FilterExec"), "{plan}");
+    assert!(
+        plan.contains("projection=[], full_filters=[uri_valid(logs.referer)]"),
+        "{plan}"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }
