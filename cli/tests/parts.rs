@@ -420,3 +420,50 @@ fn what_parts_and_compression_refuse() {
     assert!(err.contains("above 0"), "{err}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Parquet row groups are one per chunk of input, the same size whether
+/// the input is a file or a pipe (a pipe's chunks were once a quarter of
+/// a file's, and so were its row groups).
+#[test]
+fn parquet_row_groups_are_alike_from_a_file_and_a_pipe() {
+    use parquet::file::reader::FileReader;
+    let dir = temp_dir("groups");
+    let input = input(&dir);
+    let text = std::fs::read(&input).unwrap();
+    let groups = |path: &Path| -> Vec<i64> {
+        let r =
+            parquet::file::reader::SerializedFileReader::new(std::fs::File::open(path).unwrap())
+                .unwrap();
+        r.metadata()
+            .row_groups()
+            .iter()
+            .map(|g| g.num_rows())
+            .collect()
+    };
+    let from_file = dir.join("file.parquet");
+    run(&[
+        "parse",
+        "--format",
+        "parquet",
+        input.to_str().unwrap(),
+        "-o",
+        from_file.to_str().unwrap(),
+    ]);
+    let from_pipe = dir.join("pipe.parquet");
+    let (code, _, err) = urilex(
+        &[
+            "parse",
+            "--format",
+            "parquet",
+            "-o",
+            from_pipe.to_str().unwrap(),
+        ],
+        &text,
+    );
+    assert_eq!(code, 0, "{err}");
+    let (f, p) = (groups(&from_file), groups(&from_pipe));
+    assert_eq!(f.iter().sum::<i64>(), p.iter().sum::<i64>());
+    assert!(f.len() >= 2, "{f:?}");
+    assert_eq!(f.len(), p.len(), "file {f:?}, pipe {p:?}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

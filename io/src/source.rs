@@ -52,6 +52,11 @@ pub struct ReadOptions {
     /// How many compressed files may decompress at once (the current one
     /// and those after it), each on a thread of its own.
     pub decompress_ahead: usize,
+    /// Cut a stream's chunks at the chunk size only (and at its end), not
+    /// also when what has arrived runs dry: for outputs nobody reads before
+    /// they end (Parquet, whose row groups are chunks), so that a pipe's
+    /// row groups are a file's size.
+    pub full_chunks: bool,
 }
 
 impl Default for ReadOptions {
@@ -63,6 +68,7 @@ impl Default for ReadOptions {
             split_long_records: false,
             number_lines: true,
             decompress_ahead: 2,
+            full_chunks: false,
         }
     }
 }
@@ -503,7 +509,8 @@ impl StreamState {
                     }
                     return Some(self.overlong(opts, input, name, o.len(), true));
                 }
-                if end > 0 && (self.buf.len() >= stream_chunk(opts) || self.eof || self.dry) {
+                let dry = self.dry && !opts.full_chunks;
+                if end > 0 && (self.buf.len() >= stream_chunk(opts) || self.eof || dry) {
                     return Some(self.chunk(opts, input, name, end));
                 }
                 let pending = self.buf.len() - end;
@@ -600,8 +607,11 @@ impl StreamState {
 
 /// Chunks cut from a stream are at most this big: a stream's chunks are
 /// copies held until their rows are written, and memory stays bounded
-/// (64 MiB in every output format) whatever the chunk size asked for.
-const STREAM_CHUNK: usize = 512 << 10;
+/// (the chunks in flight, twice the workers and one, 2 MiB each at most)
+/// whatever the chunk size asked for. The columnar formats' chunk sizes
+/// (Parquet's 2 MiB: a row group each) are below it, so that rows from a
+/// pipe come in the same row groups as from a file.
+const STREAM_CHUNK: usize = 2 << 20;
 
 fn stream_chunk(opts: &ReadOptions) -> usize {
     opts.chunk_bytes.min(STREAM_CHUNK)

@@ -71,6 +71,9 @@ pub fn run(a: Args) -> Result<(), Failure> {
         Format::Arrow => 1 << 20,
         _ => read.chunk_bytes,
     };
+    // A Parquet file is read once it ends: a pipe's rows wait for whole
+    // chunks, and its row groups are a file's size.
+    read.full_chunks = format == Format::Parquet;
     let pipeline = Pipeline {
         files: &a.inputs.files,
         read,
