@@ -467,3 +467,54 @@ fn parquet_row_groups_are_alike_from_a_file_and_a_pipe() {
     assert_eq!(f.len(), p.len(), "file {f:?}, pipe {p:?}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// An interrupt while parts are written leaves whole parts only: a part
+/// being written has a hidden name until it is whole, and the interrupt
+/// removes the hidden ones; the process ends by the signal.
+#[test]
+fn an_interrupt_leaves_whole_parts() {
+    let dir = temp_dir("interrupt");
+    let input = input(&dir);
+    let bin = env!("CARGO_BIN_EXE_urilex");
+    for (threads, wait) in [("2", "0.3"), ("1", "0.5")] {
+        let out = dir.join(format!("out{threads}"));
+        // Standard input held open after 3 MB: whole runs are written as
+        // parts, the one that waits for more input is not.
+        let status = std::process::Command::new("sh")
+            .current_dir(&dir)
+            .arg("-c")
+            .arg(format!(
+                "timeout 20 sh -c 'cat {}; sleep 3' | '{bin}' parse --threads {threads} \
+                 --part-bytes 256K -o {}/ & p=$!; sleep {wait}; kill -TERM $p; wait $p",
+                input.display(),
+                out.display()
+            ))
+            .status()
+            .unwrap();
+        assert_eq!(status.code(), Some(143), "threads {threads}");
+        let files = parts(&out);
+        assert!(
+            !files.is_empty(),
+            "threads {threads}: whole parts written before"
+        );
+        // Each part whole rows, one line after another; the parts in
+        // order.
+        let mut last = 0u64;
+        for f in &files {
+            let text = std::fs::read_to_string(f).unwrap();
+            assert!(text.ends_with('\n'), "{}", f.display());
+            let mut first = true;
+            for l in text.lines() {
+                let row: serde_json::Value = serde_json::from_str(l).unwrap();
+                let line = row["line"].as_u64().unwrap();
+                match first {
+                    true => assert!(line > last, "{}", f.display()),
+                    false => assert_eq!(line, last + 1, "{}", f.display()),
+                }
+                first = false;
+                last = line;
+            }
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
