@@ -21,7 +21,7 @@ use datafusion::arrow::datatypes::{DataType, Field, Schema};
 use datafusion::arrow::record_batch::RecordBatch;
 use datafusion::common::config::ConfigOptions;
 use datafusion::common::ScalarValue;
-use datafusion::logical_expr::{ColumnarValue, ScalarFunctionArgs, ScalarUDF};
+use datafusion::logical_expr::{ColumnarValue, ReturnFieldArgs, ScalarFunctionArgs, ScalarUDF};
 use datafusion::parquet::arrow::ArrowWriter;
 use datafusion::prelude::{ParquetReadOptions, SessionConfig, SessionContext};
 use std::path::PathBuf;
@@ -146,17 +146,21 @@ fn compute(f: &ScalarUDF, batches: &[ArrayRef], arg: Option<&str>) -> f64 {
             fields.push(Arc::new(Field::new("p", v.data_type(), true)));
             args.push(ColumnarValue::Scalar(v));
         }
-        let return_field = Arc::new(Field::new(
-            "r",
-            f.return_type(
-                &fields
-                    .iter()
-                    .map(|f| f.data_type().clone())
-                    .collect::<Vec<_>>(),
-            )
-            .unwrap(),
-            true,
-        ));
+        // From the arguments (urilex's types depend on them: a part of a
+        // view column is a view).
+        let scalars: Vec<Option<&ScalarValue>> = args
+            .iter()
+            .map(|a| match a {
+                ColumnarValue::Scalar(v) => Some(v),
+                ColumnarValue::Array(_) => None,
+            })
+            .collect();
+        let return_field = f
+            .return_field_from_args(ReturnFieldArgs {
+                arg_fields: &fields,
+                scalar_arguments: &scalars,
+            })
+            .unwrap();
         let out = f
             .invoke_with_args(ScalarFunctionArgs {
                 args,
