@@ -421,11 +421,12 @@ fn what_parts_and_compression_refuse() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-/// Parquet row groups are one per chunk of input, the same size whether
-/// the input is a file or a pipe (a pipe's chunks were once a quarter of
-/// a file's, and so were its row groups).
+/// Parquet row groups are one per chunk of input: from a pipe, whole
+/// stream chunks (512 KiB: the memory bound for piped input), never the
+/// scraps a pipe happens to deliver at a time (they were: ten groups of
+/// 291 to 36,500 rows for 3 MB).
 #[test]
-fn parquet_row_groups_are_alike_from_a_file_and_a_pipe() {
+fn parquet_row_groups_from_a_pipe_are_whole_chunks() {
     use parquet::file::reader::FileReader;
     let dir = temp_dir("groups");
     let input = input(&dir);
@@ -464,7 +465,13 @@ fn parquet_row_groups_are_alike_from_a_file_and_a_pipe() {
     let (f, p) = (groups(&from_file), groups(&from_pipe));
     assert_eq!(f.iter().sum::<i64>(), p.iter().sum::<i64>());
     assert!(f.len() >= 2, "{f:?}");
-    assert_eq!(f.len(), p.len(), "file {f:?}, pipe {p:?}");
+    // 512 KiB chunks of ~35-byte lines: whole ones, the last maybe less.
+    assert!(p.len() <= text.len().div_ceil(512 << 10) + 1, "pipe {p:?}");
+    let most = *p.iter().max().unwrap();
+    assert!(
+        p[..p.len() - 1].iter().all(|&n| n * 10 >= most * 9),
+        "pipe {p:?}"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }
 

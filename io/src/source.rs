@@ -55,7 +55,8 @@ pub struct ReadOptions {
     /// Cut a stream's chunks at the chunk size only (and at its end), not
     /// also when what has arrived runs dry: for outputs nobody reads before
     /// they end (Parquet, whose row groups are chunks), so that a pipe's
-    /// row groups are a file's size.
+    /// row groups are all whole chunks (a stream's, at most 512 KiB: the
+    /// memory bound), never the scraps a pipe delivers at a time.
     pub full_chunks: bool,
 }
 
@@ -607,11 +608,8 @@ impl StreamState {
 
 /// Chunks cut from a stream are at most this big: a stream's chunks are
 /// copies held until their rows are written, and memory stays bounded
-/// (the chunks in flight, twice the workers and one, 2 MiB each at most)
-/// whatever the chunk size asked for. The columnar formats' chunk sizes
-/// (Parquet's 2 MiB: a row group each) are below it, so that rows from a
-/// pipe come in the same row groups as from a file.
-const STREAM_CHUNK: usize = 2 << 20;
+/// (64 MiB in every output format) whatever the chunk size asked for.
+const STREAM_CHUNK: usize = 512 << 10;
 
 fn stream_chunk(opts: &ReadOptions) -> usize {
     opts.chunk_bytes.min(STREAM_CHUNK)
