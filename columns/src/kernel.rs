@@ -67,8 +67,7 @@ fn is_view(c: &Column) -> bool {
 
 /// The fields of [`parse`]: the schema's, parts as `Utf8View`.
 fn parse_fields(schema: &Schema) -> Fields {
-    let arrow = BatchBuilder::new(schema.clone()).arrow_schema();
-    arrow
+    urilex_io::columnar::arrow_schema(schema)
         .fields()
         .iter()
         .zip(&schema.columns)

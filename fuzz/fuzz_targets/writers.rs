@@ -97,6 +97,14 @@ fuzz_target!(|case: Case| {
     }
     let mut one = common::Run::new(common::input("lines"));
     one.fields = run.fields;
+    // The run's pipeline, for the writers at offsets and the parts.
+    let (engine, schema) = run.engine();
+    let pipeline = Pipeline {
+        files: &files,
+        read: run.read(),
+        engine: &engine,
+        threads: run.threads,
+    };
     for format in [OutputFormat::Jsonl, OutputFormat::Tsv, OutputFormat::Csv] {
         // In order, one thread, one chunk: the reference bytes.
         let (want, _, _) = one.out(&files, format);
@@ -106,13 +114,6 @@ fuzz_target!(|case: Case| {
         let start = case.start as u64;
         let out = common::file("out.txt", &vec![b'#'; start as usize]);
         let f = std::fs::OpenOptions::new().write(true).open(&out).unwrap();
-        let (engine, schema) = run.engine();
-        let pipeline = Pipeline {
-            files: &files,
-            read: run.read(),
-            engine: &engine,
-            threads: run.threads,
-        };
         let rows = RowOutput {
             schema: &schema,
             format,
@@ -199,13 +200,6 @@ fuzz_target!(|case: Case| {
         // Part files: each a whole file; their rows in order are the rows.
         let dir = common::file("parts-dir", b"").with_extension("d");
         let _ = std::fs::remove_dir_all(&dir);
-        let (engine, schema) = run.engine();
-        let pipeline = Pipeline {
-            files: &files,
-            read: run.read(),
-            engine: &engine,
-            threads: run.threads,
-        };
         let rows = RowOutput {
             schema: &schema,
             format,

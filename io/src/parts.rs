@@ -390,11 +390,7 @@ impl Pipeline<'_> {
         report: Report<'_>,
     ) -> Result<Summary, RunError> {
         let builder = BatchBuilder::new(rows.schema.clone());
-        let tf = match rows.format {
-            OutputFormat::Jsonl => TextFormat::Jsonl,
-            OutputFormat::Tsv => TextFormat::Tsv,
-            _ => TextFormat::Csv,
-        };
+        let tf = rows.format.text().unwrap_or(TextFormat::Csv);
         let header = if rows.header && rows.format.is_text() && tf != TextFormat::Jsonl {
             TextWriter::new(tf, rows.schema.clone()).header()
         } else {
@@ -405,14 +401,10 @@ impl Pipeline<'_> {
             header,
             arrow: builder.arrow_schema(),
         };
-        let parts = Parts {
-            compress: rows.compress.or(parts.compress),
-            ..parts.clone()
-        };
         let schema = rows.schema;
         if rows.format.is_text() {
             self.write_parts(
-                &parts,
+                parts,
                 &kind,
                 || (TextWriter::new(tf, schema.clone()), Vec::new()),
                 |(w, buf), rows, part| {
@@ -424,7 +416,7 @@ impl Pipeline<'_> {
             )
         } else {
             self.write_parts(
-                &parts,
+                parts,
                 &kind,
                 || (),
                 |_, rows, part| {

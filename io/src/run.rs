@@ -223,10 +223,17 @@ pub enum OutputFormat {
 impl OutputFormat {
     /// Whether rows in it are text lines (JSON Lines, TSV, CSV).
     pub fn is_text(self) -> bool {
-        matches!(
-            self,
-            OutputFormat::Jsonl | OutputFormat::Tsv | OutputFormat::Csv
-        )
+        self.text().is_some()
+    }
+
+    /// Its text encoder's format (none for Arrow and Parquet).
+    pub fn text(self) -> Option<TextFormat> {
+        match self {
+            OutputFormat::Jsonl => Some(TextFormat::Jsonl),
+            OutputFormat::Tsv => Some(TextFormat::Tsv),
+            OutputFormat::Csv => Some(TextFormat::Csv),
+            OutputFormat::Arrow | OutputFormat::Parquet => None,
+        }
     }
 }
 
@@ -487,11 +494,7 @@ impl Pipeline<'_> {
             progress,
         } = report;
         let mut summary = Summary::default();
-        let tf = match format {
-            OutputFormat::Jsonl => TextFormat::Jsonl,
-            OutputFormat::Tsv => TextFormat::Tsv,
-            _ => TextFormat::Csv,
-        };
+        let tf = format.text().unwrap_or(TextFormat::Csv);
         let mut head = if header && tf != TextFormat::Jsonl {
             TextWriter::new(tf, schema.clone()).header()
         } else {

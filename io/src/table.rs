@@ -35,7 +35,7 @@ enum Body {
 impl Rows {
     /// No rows yet, to be written in `format`.
     pub fn new(columns: Columns, format: OutputFormat) -> Rows {
-        let body = match text_format(format) {
+        let body = match format.text() {
             Some(f) => Body::Text(RowText::new(f, &columns), Vec::new(), None),
             None => Body::Arrow(arrow_cols(&columns)),
         };
@@ -129,12 +129,13 @@ impl Rows {
     }
 }
 
-fn text_format(f: OutputFormat) -> Option<TextFormat> {
-    match f {
-        OutputFormat::Jsonl => Some(TextFormat::Jsonl),
-        OutputFormat::Tsv => Some(TextFormat::Tsv),
-        OutputFormat::Csv => Some(TextFormat::Csv),
-        OutputFormat::Arrow | OutputFormat::Parquet => None,
+/// The header line rows of `columns` start with in `format`: CSV's
+/// always, TSV's when `header` asks, none otherwise.
+pub fn header_line(columns: &Columns, format: OutputFormat, header: bool) -> Vec<u8> {
+    match format {
+        OutputFormat::Csv => columns.header(TextFormat::Csv),
+        OutputFormat::Tsv if header => columns.header(TextFormat::Tsv),
+        _ => Vec::new(),
     }
 }
 
@@ -228,12 +229,8 @@ impl TableSink {
         mut out: Box<dyn Write + Send>,
         how: Option<crate::compress::Compression>,
     ) -> Result<TableSink, RunError> {
-        if how.is_some() && text_format(format).is_some() {
-            let head = match format {
-                OutputFormat::Csv => columns.header(TextFormat::Csv),
-                OutputFormat::Tsv if header => columns.header(TextFormat::Tsv),
-                _ => Vec::new(),
-            };
+        if how.is_some() && format.is_text() {
+            let head = header_line(columns, format, header);
             let mut z = Vec::new();
             crate::compress::Framer::new(how).frame(&head, &mut z)?;
             out.write_all(&z)?;
@@ -253,15 +250,10 @@ impl TableSink {
                 encoder = Some(s.encoder());
                 Inner::Parquet(s)
             }
-            OutputFormat::Csv => {
-                out.write_all(&columns.header(TextFormat::Csv))?;
+            _ => {
+                out.write_all(&header_line(columns, format, header))?;
                 Inner::Text(out)
             }
-            OutputFormat::Tsv if header => {
-                out.write_all(&columns.header(TextFormat::Tsv))?;
-                Inner::Text(out)
-            }
-            _ => Inner::Text(out),
         };
         Ok(TableSink {
             inner,

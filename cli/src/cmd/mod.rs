@@ -193,16 +193,9 @@ pub fn run_rows<S: Send>(
             ));
         }
         crate::sink::parts_interrupt(parts)?;
-        let tf = match format {
-            OutputFormat::Tsv => urilex_io::text::TextFormat::Tsv,
-            _ => urilex_io::text::TextFormat::Csv,
-        };
         let kind = urilex_io::parts::PartKind {
             format,
-            header: match header && format.is_text() && format != OutputFormat::Jsonl {
-                true => out.columns.header(tf),
-                false => Vec::new(),
-            },
+            header: urilex_io::table::header_line(&out.columns, format, header),
             arrow: out.columns.arrow(),
         };
         let columns = &out.columns;
