@@ -58,6 +58,15 @@ pub struct ReadOptions {
     /// row groups are all whole chunks (a stream's, at most 512 KiB: the
     /// memory bound), never the scraps a pipe delivers at a time.
     pub full_chunks: bool,
+    /// Of each input, only the records that start in this byte range
+    /// `[start, end)` (a record starts at byte 0 or after an LF), their
+    /// lines numbered as in the whole input: disjoint ranges that cover a
+    /// file give each record once, so that several readers can share one
+    /// file (a SQL scan's partitions). Only for a file read in place
+    /// (not compressed, not a stream; any other input is a fault) and a
+    /// format whose records are lines and need nothing from before them
+    /// ([`crate::format::InputFormat::splittable`]).
+    pub range: Option<(u64, u64)>,
 }
 
 impl Default for ReadOptions {
@@ -70,6 +79,7 @@ impl Default for ReadOptions {
             number_lines: true,
             decompress_ahead: 2,
             full_chunks: false,
+            range: None,
         }
     }
 }
@@ -241,6 +251,8 @@ enum Current {
         name: Arc<str>,
         map: Arc<Mapped>,
         pos: usize,
+        /// Where its records end (the file's end, or a range's).
+        end: usize,
         line: u64,
     },
     Stream {
@@ -307,7 +319,16 @@ impl Reader {
                 state: StreamState::new(stream),
             });
         }
+        let ranged = |what: &str| {
+            format!(
+                "{}: a byte range of {what} cannot be read (only of a file read in place)",
+                path.display()
+            )
+        };
         if path.as_os_str() == "-" {
+            if self.opts.range.is_some() {
+                return Err(ranged("standard input"));
+            }
             let stream = spawn_stream(Box::new(io::stdin()));
             return Ok(Current::Stream {
                 input: i,
@@ -317,13 +338,43 @@ impl Reader {
         }
         let fail = |e: io::Error| format!("{}: {e}", path.display());
         match open_file(&path).map_err(fail)? {
-            Opened::Mapped(map) => Ok(Current::Mapped {
-                input: i,
-                name,
-                map: Arc::new(map),
-                pos: 0,
-                line: 1,
-            }),
+            Opened::Mapped(map) => {
+                let (pos, end) = match self.opts.range {
+                    Some((start, end)) => range_records(&map, start, end),
+                    None => (0, map.len()),
+                };
+                let line = if self.opts.number_lines && pos > 0 {
+                    1 + count_lfs(&map[..pos])
+                } else {
+                    1
+                };
+                Ok(Current::Mapped {
+                    input: i,
+                    name,
+                    map: Arc::new(map),
+                    pos,
+                    end,
+                    line,
+                })
+            }
+            // An empty file is read as a stream (it cannot be mapped): its
+            // ranges hold nothing.
+            Opened::Stream(_)
+                if self.opts.range.is_some()
+                    && std::fs::metadata(&path).is_ok_and(|m| m.is_file() && m.len() == 0) =>
+            {
+                Ok(Current::Mapped {
+                    input: i,
+                    name,
+                    map: Arc::new(Mapped::Read(Vec::new())),
+                    pos: 0,
+                    end: 0,
+                    line: 1,
+                })
+            }
+            Opened::Stream(_) if self.opts.range.is_some() => {
+                Err(ranged("a compressed file or a stream"))
+            }
             Opened::Stream(s) => Ok(Current::Stream {
                 input: i,
                 name,
@@ -355,9 +406,10 @@ impl Reader {
         name: &Arc<str>,
         map: &Arc<Mapped>,
         pos: &mut usize,
+        end: usize,
         line: &mut u64,
     ) -> Option<Item> {
-        let rest = &map[*pos..];
+        let rest = &map[*pos..end];
         if rest.is_empty() {
             return None;
         }
@@ -383,7 +435,10 @@ impl Reader {
         }
         // The LF that ends an overlong record is part of it.
         let mut skip = skip;
-        if matches!(kind, ChunkKind::Overlong { .. }) && map.get(*pos + skip) == Some(&b'\n') {
+        if matches!(kind, ChunkKind::Overlong { .. })
+            && *pos + skip < end
+            && map[*pos + skip] == b'\n'
+        {
             skip += 1;
             if opts.number_lines {
                 *line += 1;
@@ -426,8 +481,9 @@ impl Iterator for Reader {
                     name,
                     map,
                     pos,
+                    end,
                     line,
-                } => Reader::next_mapped(&opts, *input, name, map, pos, line),
+                } => Reader::next_mapped(&opts, *input, name, map, pos, *end, line),
                 Current::Stream { input, name, state } => state.next(&opts, *input, name),
             };
             match item {
@@ -714,6 +770,24 @@ fn first_overlong(buf: &[u8], opts: &ReadOptions) -> Option<Range<usize>> {
 }
 
 /// How many LFs `bytes` holds.
+/// Where the records that start in `[start, end)` of `bytes` begin and
+/// end: from the first record start at or after `start` (byte 0, or a byte
+/// after an LF) to the end of the last record that starts before `end`.
+fn range_records(bytes: &[u8], start: u64, end: u64) -> (usize, usize) {
+    let len = bytes.len();
+    let start = usize::try_from(start).unwrap_or(usize::MAX).min(len);
+    let end = usize::try_from(end).unwrap_or(usize::MAX).min(len);
+    // The record starting at `k` is the range's when the byte before it
+    // (k - 1) is an LF: search from `start - 1`.
+    let after_lf = |from: usize| match memchr::memchr(b'\n', &bytes[from..]) {
+        Some(k) => from + k + 1,
+        None => len,
+    };
+    let first = if start == 0 { 0 } else { after_lf(start - 1) };
+    let last = if end == 0 { 0 } else { after_lf(end - 1) };
+    (first, last.max(first))
+}
+
 pub(crate) fn count_lfs(bytes: &[u8]) -> u64 {
     memchr::memchr_iter(b'\n', bytes).count() as u64
 }
@@ -733,6 +807,14 @@ fn compression(head: &[u8]) -> Option<Compression> {
     } else {
         None
     }
+}
+
+/// Whether `path` is a file the reader maps and reads in place (a
+/// non-empty regular file, not compressed): what a byte range
+/// ([`ReadOptions::range`]) can be read of.
+pub fn read_in_place(path: &Path) -> bool {
+    std::fs::metadata(path).is_ok_and(|m| m.is_file() && m.len() > 0)
+        && is_compressed(path).is_ok_and(|c| !c)
 }
 
 fn is_compressed(path: &Path) -> io::Result<bool> {
@@ -921,6 +1003,87 @@ mod tests {
         }
         assert!(mapped > 100, "the file was mapped and cut: {mapped} chunks");
         assert_eq!(joined, text);
+        let _ = std::fs::remove_dir_all(dir);
+    }
+
+    /// Reads `path` with `range`: its chunks' first lines and bytes.
+    fn ranged(path: &Path, range: (u64, u64), chunk_bytes: usize) -> Vec<(u64, Vec<u8>)> {
+        let opts = ReadOptions {
+            chunk_bytes,
+            range: Some(range),
+            ..ReadOptions::default()
+        };
+        Reader::new(&[path.to_path_buf()], opts)
+            .map(|i| match i {
+                Item::Chunk(c) => (c.first_line, c.data.to_vec()),
+                Item::Fault(m) => panic!("{m}"),
+            })
+            .collect()
+    }
+
+    #[test]
+    fn byte_ranges_that_cover_a_file_give_each_record_once() {
+        // Every way to cut the file in three (cuts at LFs, just after,
+        // inside records, at the ends, empty ranges): the ranges' chunks
+        // joined are the file, each numbered as in the whole file.
+        let dir = std::env::temp_dir().join(format!("urilex-io-range-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        for text in [&b"a\nbb\n\nccc\ndddd\ne"[..], b"\n\nx\n", b"one", b""] {
+            let p = dir.join("ranges.txt");
+            std::fs::write(&p, text).unwrap();
+            let n = text.len() as u64;
+            for a in 0..=n + 1 {
+                for b in a..=n + 1 {
+                    for chunk_bytes in [2, 100] {
+                        let mut joined = Vec::new();
+                        for r in [(0, a), (a, b), (b, n + 5)] {
+                            for (first, bytes) in ranged(&p, r, chunk_bytes) {
+                                let at = joined.len();
+                                assert_eq!(first, 1 + count_lfs(&text[..at]), "{r:?}");
+                                joined.extend_from_slice(&bytes);
+                            }
+                        }
+                        assert_eq!(joined, text, "cut at {a} and {b}, chunks of {chunk_bytes}");
+                    }
+                }
+            }
+        }
+        // An overlong record in a range is one chunk, its LF with it.
+        let mut text = b"a\n".to_vec();
+        text.extend(std::iter::repeat_n(b'x', 100));
+        text.extend(b"\nb\n");
+        let p = dir.join("overlong.txt");
+        std::fs::write(&p, &text).unwrap();
+        let opts = ReadOptions {
+            chunk_bytes: 8,
+            max_record_bytes: 50,
+            range: Some((1, 50)),
+            ..ReadOptions::default()
+        };
+        let v: Vec<_> = Reader::new(std::slice::from_ref(&p), opts)
+            .map(|i| match i {
+                Item::Chunk(c) => (c.first_line, c.kind),
+                Item::Fault(m) => panic!("{m}"),
+            })
+            .collect();
+        assert_eq!(v, [(2, ChunkKind::Overlong { bytes: 100 })]);
+        // A compressed file cannot be cut: a fault naming it.
+        let gz = dir.join("x.gz");
+        std::fs::write(
+            &gz,
+            [
+                0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 3, 3, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+            ],
+        )
+        .unwrap();
+        let opts = ReadOptions {
+            range: Some((0, 10)),
+            ..ReadOptions::default()
+        };
+        let items: Vec<_> = Reader::new(std::slice::from_ref(&gz), opts).collect();
+        assert!(
+            matches!(&items[..], [Item::Fault(m)] if m.contains("x.gz") && m.contains("byte range")),
+        );
         let _ = std::fs::remove_dir_all(dir);
     }
 

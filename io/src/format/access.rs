@@ -40,6 +40,10 @@ struct Access {
 }
 
 impl Decoder for Access {
+    fn splittable(&self) -> bool {
+        true
+    }
+
     fn spec(&self) -> String {
         self.name().into()
     }

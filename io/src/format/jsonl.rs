@@ -24,6 +24,10 @@ struct Jsonl {
 }
 
 impl Decoder for Jsonl {
+    fn splittable(&self) -> bool {
+        true
+    }
+
     fn spec(&self) -> String {
         format!("jsonl:{}", self.path)
     }

@@ -14,6 +14,10 @@ pub(super) const REGISTERED: Registered = Registered {
 pub(super) struct Lines;
 
 impl Decoder for Lines {
+    fn splittable(&self) -> bool {
+        true
+    }
+
     fn spec(&self) -> String {
         "lines".into()
     }

@@ -51,6 +51,12 @@ pub trait Decoder: Send + Sync {
     fn in_place(&self) -> bool {
         false
     }
+    /// Whether readers of separate byte ranges of one file get its rows
+    /// right (`ReadOptions::range`): its records are lines that need
+    /// nothing from the records before them (no header, no directive).
+    fn splittable(&self) -> bool {
+        false
+    }
     /// The fields it can carry into rows, in row order (`--fields all`).
     fn carried(&self) -> &'static [Carried] {
         &[]
@@ -187,6 +193,11 @@ impl InputFormat {
     /// Whether records may span lines (quoted CSV fields).
     pub fn csv_quotes(&self) -> bool {
         self.decoder.cut() == Cut::CsvQuotes
+    }
+    /// Whether one file can be read as byte ranges by separate readers
+    /// ([`Decoder::splittable`]).
+    pub fn splittable(&self) -> bool {
+        self.decoder.splittable()
     }
     /// Whether its rows are requests (access logs, W3C logs).
     pub fn is_log(&self) -> bool {
@@ -591,4 +602,28 @@ pub fn numbered_lines(chunk: &Chunk) -> impl Iterator<Item = (u64, &[u8])> {
     urilex::lines(&chunk.data)
         .enumerate()
         .map(move |(k, (_, rec))| (first_line + k as u64, rec))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The formats whose files may be read in byte ranges are those whose
+    /// records are lines needing nothing from before them: not W3C (its
+    /// `#Fields` directive), TSV and CSV (a header, quoted line breaks).
+    #[test]
+    fn splittable_formats() {
+        let split: Vec<&str> = DECODERS
+            .iter()
+            .filter(|r| (r.make)(Some("1")).is_ok_and(|d| d.splittable()))
+            .map(|r| r.name)
+            .collect();
+        assert_eq!(split, ["lines", "common", "combined", "jsonl"]);
+        for f in ["lines", "combined", "jsonl:url"] {
+            assert!(f.parse::<InputFormat>().unwrap().splittable(), "{f}");
+        }
+        for f in ["w3c", "tsv:2", "csv:url"] {
+            assert!(!f.parse::<InputFormat>().unwrap().splittable(), "{f}");
+        }
+    }
 }
