@@ -2,7 +2,9 @@
 //! started as processes on localhost (`urilex-sql scheduler`,
 //! `urilex-sql executor`), the README's queries sent to it over Parquet
 //! made from the sample log, and the results exactly those of the
-//! embedded run.
+//! embedded run; then queries over a folder of compressed and plain
+//! access logs, read by the executors themselves, equal to the embedded
+//! run's.
 
 use std::net::TcpListener;
 use std::path::{Path, PathBuf};
@@ -146,6 +148,65 @@ fn ballista_with_two_executors_gives_the_embedded_result() {
     let on_cluster = run(&["--remote", &remote, "-t", &csv_table, "--format", "csv", q]).unwrap();
     assert!(embedded.lines().count() > 1, "{q}: no rows");
     assert_eq!(on_cluster, embedded, "{q} over CSV");
+    // A folder of logs as users keep them: three gzip files and one plain
+    // one large enough to be cut into byte ranges. The table travels to
+    // the scheduler, its scan's partitions (whole files, byte ranges) to
+    // the executors, each reading its own; the rows are the embedded
+    // run's.
+    let logs = dir.join("logs");
+    std::fs::create_dir_all(&logs).unwrap();
+    let text = std::fs::read(sample()).unwrap();
+    let lines: Vec<&[u8]> = text.split_inclusive(|&b| b == b'\n').collect();
+    for k in 0..3 {
+        use std::io::Write;
+        let part: Vec<u8> = lines[k * lines.len() / 3..(k + 1) * lines.len() / 3].concat();
+        let f = std::fs::File::create(logs.join(format!("access.{k}.log.gz"))).unwrap();
+        let mut gz = flate2::write::GzEncoder::new(f, flate2::Compression::fast());
+        gz.write_all(&part).unwrap();
+        gz.finish().unwrap();
+    }
+    std::fs::write(logs.join("access.log"), text.repeat(8)).unwrap();
+    let log_table = format!("logs={}:combined", logs.display());
+    let log_queries = [
+        "SELECT file, count(*) AS n, sum(line) AS lines, max(line) AS last FROM logs GROUP BY file ORDER BY file",
+        "SELECT uri_host(referer) AS host, count(*) AS n FROM logs WHERE uri_valid(referer) \
+         GROUP BY 1 ORDER BY n DESC, host LIMIT 10",
+        "SELECT count(*) AS n, count(DISTINCT host) AS hosts, sum(length(path)) AS path_bytes FROM logs WHERE valid",
+        "SELECT file, line, input, error['kind'] AS kind, error['message'] AS message FROM logs \
+         WHERE NOT valid ORDER BY file, line LIMIT 20",
+    ];
+    // Several partitions: the plain file is cut into byte ranges.
+    let plan = run(&[
+        "--partitions",
+        "6",
+        "-t",
+        &log_table,
+        &format!("EXPLAIN {}", log_queries[0]),
+    ])
+    .unwrap();
+    // Each gzip file a group of its own, the plain one in byte ranges.
+    assert!(plan.contains("file_type=log"), "{plan}");
+    for k in 0..3 {
+        assert!(plan.contains(&format!("access.{k}.log.gz]")), "{plan}");
+    }
+    assert!(plan.contains("access.log:0.."), "{plan}");
+    for q in log_queries {
+        let embedded = run(&["--partitions", "1", "-t", &log_table, "--format", "csv", q]).unwrap();
+        assert!(embedded.lines().count() > 1, "{q}: no rows");
+        let on_cluster = run(&[
+            "--remote",
+            &remote,
+            "--partitions",
+            "6",
+            "-t",
+            &log_table,
+            "--format",
+            "csv",
+            q,
+        ])
+        .unwrap_or_else(|e| panic!("{q} on the cluster: {e}"));
+        assert_eq!(on_cluster, embedded, "{q} over a folder of logs");
+    }
     drop(procs);
     let _ = std::fs::remove_dir_all(&dir);
 }

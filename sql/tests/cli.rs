@@ -289,3 +289,160 @@ fn a_scan_builds_only_the_columns_it_uses() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A folder of logs, gzip and plain: the same rows in one partition and
+/// in many (whole files, and byte ranges of the plain one), line numbers
+/// and error rows included; a format whose records need a header is not
+/// cut.
+#[test]
+fn a_folder_of_logs_is_read_in_partitions() {
+    let dir = std::env::temp_dir().join(format!("urilex-sql-folder-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let logs = dir.join("logs");
+    std::fs::create_dir_all(&logs).unwrap();
+    let text = std::fs::read(sample()).unwrap();
+    for k in 0..2 {
+        let f = std::fs::File::create(logs.join(format!("a{k}.log.gz"))).unwrap();
+        let mut gz = flate2::write::GzEncoder::new(f, flate2::Compression::fast());
+        gz.write_all(&text[..text.len() / (k + 2)]).unwrap();
+        gz.finish().unwrap();
+    }
+    // A plain log of 2.5 MB, its last line without an LF, and a line
+    // that does not fit the format; a hidden file is not the table's.
+    let mut big = text.repeat(8);
+    big.extend_from_slice(b"not a log line\n");
+    big.extend_from_slice(&text[..text.iter().position(|&b| b == b'\n').unwrap()]);
+    std::fs::write(logs.join("b.log"), &big).unwrap();
+    std::fs::write(logs.join(".hidden"), b"x\n").unwrap();
+    let table = format!("logs={}:combined", logs.display());
+    let queries = [
+        "SELECT file, count(*) AS n, sum(line) AS lines, max(line) AS last, sum(CAST(valid AS INT)) AS ok \
+         FROM logs GROUP BY file ORDER BY file",
+        "SELECT uri_host(referer) AS host, count(*) AS n FROM logs WHERE uri_valid(referer) \
+         GROUP BY 1 ORDER BY n DESC, host LIMIT 5",
+        "SELECT file, line, error['message'] AS message FROM logs WHERE NOT valid ORDER BY file, line",
+    ];
+    for q in queries {
+        let (code, one, err) = run(&["--partitions", "1", "-t", &table, "--format", "csv", q]);
+        assert_eq!(code, 0, "{err}");
+        assert!(one.lines().count() > 1, "{q}: no rows");
+        for p in ["3", "7"] {
+            let (code, many, err) = run(&["--partitions", p, "-t", &table, "--format", "csv", q]);
+            assert_eq!(code, 0, "{err}");
+            assert_eq!(many, one, "{q} in {p} partitions");
+        }
+    }
+    let (_, files, _) = run(&["-t", &table, "--format", "csv", queries[0]]);
+    assert_eq!(
+        files.lines().count(),
+        4,
+        "three files and a header: {files}"
+    );
+    assert!(files.contains("b.log,16130,"), "{files}");
+    let (code, plan, err) = run(&[
+        "--partitions",
+        "7",
+        "-t",
+        &table,
+        &format!("EXPLAIN {}", queries[0]),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        plan.contains("a0.log.gz]") && plan.contains("b.log:0.."),
+        "{plan}"
+    );
+    // TSV with a header: each file whole, whatever the partitions.
+    let tsv = dir.join("hosts.tsv");
+    let mut t = b"n\turl\n".to_vec();
+    for k in 0..120_000 {
+        t.extend_from_slice(format!("{k}\thttp://h{}.example/p?q={k}\n", k % 7).as_bytes());
+    }
+    std::fs::write(&tsv, &t).unwrap();
+    let tsv_table = format!("u={}:tsv:url", tsv.display());
+    let q = "SELECT host, count(*) AS n, sum(line) AS lines FROM u GROUP BY 1 ORDER BY 1";
+    let (_, plan, _) = run(&[
+        "--partitions",
+        "4",
+        "-t",
+        &tsv_table,
+        &format!("EXPLAIN {q}"),
+    ]);
+    assert!(!plan.contains("hosts.tsv:0.."), "{plan}");
+    let (code, one, err) = run(&["--partitions", "1", "-t", &tsv_table, "--format", "csv", q]);
+    assert_eq!(code, 0, "{err}");
+    let (_, four, _) = run(&["--partitions", "4", "-t", &tsv_table, "--format", "csv", q]);
+    assert_eq!(four, one);
+    assert!(one.contains("h0.example,17143,"), "{one}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A log scan as it travels to a cluster's executors: decoded, it has
+/// the same partitions and gives the same rows; a table's runs of whole
+/// files keep their order and leave no file out.
+#[test]
+fn a_log_scan_travels_whole() {
+    use datafusion::physical_plan::{collect, ExecutionPlan};
+    use urilex_datafusion::table::{decode_scan, encode_scan, LogTable};
+    let dir = std::env::temp_dir().join(format!("urilex-sql-wire-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let text = std::fs::read(sample()).unwrap();
+    let mut files = Vec::new();
+    for k in 0..5 {
+        let p = dir.join(format!("{k}.log"));
+        std::fs::write(&p, text.repeat(k + 1)).unwrap();
+        files.push(p);
+    }
+    let field = urilex_io::format::LogField::Referer;
+    let table = LogTable::new(files.clone(), "combined", field, "rfc3986", 4).unwrap();
+    let schema = table.schema();
+    let host = schema.index_of("host").unwrap();
+    let line = schema.index_of("line").unwrap();
+    let input = schema.index_of("input").unwrap();
+    let kept = table.filtered(&[line, host], &[input]);
+    for n in [1, 2, 3, 5, 9] {
+        let parts = kept.parts(n);
+        let mut all: Vec<usize> = parts.iter().flat_map(|p| p.files.clone()).collect();
+        all.dedup();
+        assert_eq!(all, [0, 1, 2, 3, 4], "{n} partitions: {parts:?}");
+        if n <= 5 {
+            assert_eq!(parts.len(), n, "{parts:?}");
+        } else {
+            assert!(parts.iter().any(|p| p.range.is_some()), "{parts:?}");
+        }
+        let scan = kept.scan(&parts);
+        let mut bytes = Vec::new();
+        encode_scan(scan.as_ref(), &mut bytes).unwrap().unwrap();
+        let back = decode_scan(&bytes).unwrap();
+        let mut again = Vec::new();
+        encode_scan(back.as_ref(), &mut again).unwrap().unwrap();
+        assert_eq!(again, bytes);
+        assert_eq!(
+            back.properties().output_partitioning().partition_count(),
+            parts.len()
+        );
+        let ctx = datafusion::prelude::SessionContext::new();
+        let rt = tokio::runtime::Runtime::new().unwrap();
+        let rows = |plan: std::sync::Arc<dyn ExecutionPlan>| {
+            let batches = rt.block_on(collect(plan, ctx.task_ctx())).unwrap();
+            let mut lines: Vec<String> =
+                datafusion::arrow::util::pretty::pretty_format_batches(&batches)
+                    .unwrap()
+                    .to_string()
+                    .lines()
+                    .map(str::to_string)
+                    .collect();
+            lines.sort();
+            lines
+        };
+        assert_eq!(rows(back), rows(scan), "{n} partitions");
+    }
+    // Bytes that end early, or name a file the table lacks, are errors.
+    let scan = kept.scan(&kept.parts(2));
+    let mut bytes = Vec::new();
+    encode_scan(scan.as_ref(), &mut bytes).unwrap().unwrap();
+    for cut in [10, bytes.len() / 2, bytes.len() - 1] {
+        assert!(decode_scan(&bytes[..cut]).is_err(), "cut at {cut}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

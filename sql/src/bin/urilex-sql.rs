@@ -74,7 +74,8 @@ struct QueryArgs {
     /// FORMAT is a log format of `urilex parse --input` (lines, combined,
     /// common, jsonl:FIELD, tsv:COLUMN, csv:COLUMN); without one, `.parquet`,
     /// `.csv` and `.json`/`.jsonl`/`.ndjson` files are read as such, and
-    /// anything else as lines.
+    /// anything else as lines. A log's PATH may be a folder: its files, in
+    /// name order, each compressed or not.
     #[arg(long = "table", short = 't', value_name = "NAME=PATH[:FORMAT]")]
     tables: Vec<String>,
     /// How rows are printed.
@@ -94,8 +95,9 @@ struct QueryArgs {
     #[arg(long, value_enum, default_value_t = Field::Target)]
     field: Field,
     /// Run on the Ballista scheduler at this URL (`df://host:port`).
-    /// Log tables are not sent to a cluster: convert them to Parquet
-    /// first (`COPY (SELECT * FROM logs) TO 'logs.parquet'`).
+    /// A log table's files are read by the executors, by the same paths
+    /// (absolute, as this machine resolves them): each reads its own
+    /// files, or byte ranges of an uncompressed one.
     #[arg(long, value_name = "URL")]
     remote: Option<String>,
 }
@@ -268,6 +270,27 @@ fn write_rows(
     Ok(())
 }
 
+/// A log table's files: `path`, or the files in folder `path` (not those
+/// whose names start with `.`), in the order of their names.
+fn log_files(path: &Path) -> std::io::Result<Vec<PathBuf>> {
+    if !path.is_dir() {
+        return Ok(vec![path.to_path_buf()]);
+    }
+    let mut files = Vec::new();
+    for e in std::fs::read_dir(path)? {
+        let e = e?;
+        let hidden = e.file_name().to_string_lossy().starts_with('.');
+        if !hidden && e.file_type()?.is_file() {
+            files.push(e.path());
+        }
+    }
+    if files.is_empty() {
+        return Err(std::io::Error::other("a folder with no files"));
+    }
+    files.sort();
+    Ok(files)
+}
+
 /// Registers one `--table`.
 async fn register_table(ctx: &SessionContext, spec: &str, a: &QueryArgs) -> Result<()> {
     let (name, rest) = match spec.split_once('=') {
@@ -312,14 +335,8 @@ async fn register_table(ctx: &SessionContext, spec: &str, a: &QueryArgs) -> Resu
                 .await
         }
         (format, _) => {
-            if a.remote.is_some() {
-                return Err(DataFusionError::Plan(format!(
-                    "--table {spec}: a log is read on this machine only; convert it to Parquet first (urilex-sql -t logs={path}:{} \"COPY (SELECT * FROM logs) TO 'logs.parquet'\")",
-                    format.unwrap_or("lines")
-                )));
-            }
-            let profile = urilex::Profile::by_name(&a.profile)
-                .map_err(|e| DataFusionError::Plan(e.to_string()))?;
+            let files = log_files(Path::new(&full))
+                .map_err(|e| DataFusionError::Plan(format!("--table {spec}: {path}: {e}")))?;
             let field = match a.field {
                 Field::Target => LogField::Target,
                 Field::Referer => LogField::Referer,
@@ -327,13 +344,8 @@ async fn register_table(ctx: &SessionContext, spec: &str, a: &QueryArgs) -> Resu
             let threads = a
                 .partitions
                 .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
-            let table = LogTable::new(
-                vec![full.into()],
-                format.unwrap_or("lines"),
-                field,
-                profile,
-                threads,
-            )?;
+            let table =
+                LogTable::new(files, format.unwrap_or("lines"), field, &a.profile, threads)?;
             ctx.register_table(name.as_str(), Arc::new(table.provider()?))
                 .map(|_| ())
         }
