@@ -208,3 +208,77 @@ fn engine_files_depend_one_way() {
     let tables = deps.get("tables").cloned().unwrap_or_default();
     assert!(tables.iter().all(|d| d == "line"), "{deps:?}");
 }
+
+/// The kernels' files (`src/scan`) depend one way too, read by their
+/// `super::` paths: the scalar families (`skip.rs`, `rows.rs`, ...) reach
+/// an architecture's kernels through its `mod.rs`, and each kernel file
+/// (`x86_64/skip.rs`, `aarch64/skip.rs`) uses its scalar twin's family,
+/// never the other way round within one file.
+#[test]
+fn scan_files_depend_one_way() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/scan");
+    let mut all = Vec::new();
+    files(&dir, &mut all);
+    // A file's node: `skip` for scan/skip.rs, `x86_64` for its mod.rs,
+    // `x86_64/skip` for the files beside that.
+    let node = |p: &Path| -> String {
+        let rel = p.strip_prefix(&dir).unwrap().with_extension("");
+        let s = rel.to_string_lossy().into_owned();
+        s.strip_suffix("/mod").map(String::from).unwrap_or(s)
+    };
+    let names: BTreeSet<String> = all.iter().map(|p| node(p)).collect();
+    assert!(
+        names.contains("aarch64") && names.contains("x86_64/skip"),
+        "{names:?}"
+    );
+    let mut deps: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    for p in &all {
+        let n = node(p);
+        // The folder whose children `super::NAME` names.
+        let nested = p.parent().unwrap() != dir && !p.ends_with("mod.rs");
+        let here = n.split('/').next().unwrap().to_string();
+        let text = code(&std::fs::read_to_string(p).unwrap());
+        let mut used: Vec<(bool, String)> = Vec::new();
+        for (at, _) in text.match_indices("super::") {
+            // Each path once, from its first `super::`.
+            if text[..at].ends_with("super::") {
+                continue;
+            }
+            let mut rest = &text[at..];
+            let mut ups = 0;
+            while let Some(r) = rest.strip_prefix("super::") {
+                rest = r;
+                ups += 1;
+            }
+            // `super::X` in a nested file is a sibling (or the folder's
+            // mod.rs); `super::super::X` there, or `super::X` in a file
+            // of scan itself, is scan's X.
+            let in_folder = nested && ups == 1;
+            if let Some(list) = rest.strip_prefix('{') {
+                for w in words(list.split('}').next().unwrap_or("")) {
+                    used.push((in_folder, w.to_string()));
+                }
+            } else if let Some(w) = words(rest).next() {
+                used.push((in_folder, w.to_string()));
+            }
+        }
+        for (in_folder, u) in used {
+            let target = if in_folder {
+                let sib = format!("{here}/{u}");
+                if names.contains(&sib) {
+                    sib
+                } else {
+                    here.clone()
+                }
+            } else if names.contains(&u) {
+                u
+            } else {
+                continue;
+            };
+            if target != n {
+                deps.entry(n.clone()).or_default().insert(target);
+            }
+        }
+    }
+    assert_no_circle(&names, &deps, "scan file ");
+}
