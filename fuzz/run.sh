@@ -10,7 +10,7 @@ set -euo pipefail
 cd "$(dirname "$0")"
 SECONDS_PER_TARGET="${1:-30}"
 export RUSTC_BOOTSTRAP=1
-targets=(parse dfa_vs_reference resolve against_fluent_uri simd_vs_scalar batch_vs_single batch_offsets extract fast_path edit csv jsonl access_log compressed writers table_rows whatwg columns)
+targets=(parse dfa_vs_reference resolve against_fluent_uri simd_vs_scalar batch_vs_single batch_offsets extract fast_path edit csv jsonl access_log compressed ranges writers table_rows whatwg columns)
 # Seed corpora: every input, base and reference of the published vectors.
 for t in "${targets[@]}"; do
     mkdir -p "corpus/$t"
