@@ -73,6 +73,11 @@ const PEERS: &[Peer] = &[
         call: Call::Line(|l| ada_url::Url::parse(l, None).is_ok()),
     },
     Peer {
+        name: "ada can_parse",
+        grammar: "WHATWG URL, a verdict only (ada's C++ `can_parse` through `ada_url::Url::can_parse`, no base): rejects relative references; builds no URL",
+        call: Call::Line(|l| ada_url::Url::can_parse(l, None)),
+    },
+    Peer {
         name: "http",
         grammar: "HTTP request target (`http::Uri`): rejects what a request line cannot carry (e.g. a fragment, most relative references, non-ASCII)",
         call: Call::Line(|l| l.parse::<http::Uri>().is_ok()),
