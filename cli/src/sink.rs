@@ -103,6 +103,25 @@ pub fn in_order(
     }))
 }
 
+/// `out` compressed as `how` says, by the thread that writes it: the
+/// text in frames (gzip members) of about 1 MiB, each one write of `out`
+/// (so that an interrupt cuts back to whole frames), an empty frame
+/// first (an output with no text is still a stream `zstd -d` reads). For
+/// the operations, whose rows come in order from one writer; `parse`'s
+/// workers compress their own chunks instead.
+pub fn compressed(
+    mut out: Box<dyn Write + Send>,
+    how: Compression,
+) -> Result<Box<dyn Write + Send>, Failure> {
+    let mut empty = Vec::new();
+    urilex_io::compress::Framer::new(Some(how)).frame(b"", &mut empty)?;
+    out.write_all(&empty)?;
+    Ok(Box::new(std::io::BufWriter::with_capacity(
+        1 << 20,
+        urilex_io::compress::FramedWrite::new(out, how),
+    )))
+}
+
 /// Parse rows, written as `rows` says to `path` (standard output when
 /// none): text into a regular file at each chunk's offset by up to four
 /// writers at once (an interrupt leaves the rows before the first gap),

@@ -525,3 +525,77 @@ fn an_interrupt_leaves_whole_parts() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// The operations (`get`, `params`, ...) compress their one output too:
+/// by `--compress` or the file's name, rows and counts alike, each
+/// decompressing to the plain output (invalid lines still reported, the
+/// exit status the plain run's); empty output is still a stream; part
+/// files and compressed Parquet are refused with a message.
+#[test]
+fn operations_compress_their_output() {
+    let dir = temp_dir("ops");
+    let input = input(&dir);
+    let input = input.to_str().unwrap();
+    let cases: [&[&str]; 4] = [
+        &["get", "{host}{path}"],
+        &["params", "--format", "jsonl"],
+        &["get", "{host}", "--count", "--format", "csv"],
+        &["keys", "--unique", "--format", "tsv", "--header"],
+    ];
+    for args in cases {
+        let (code, plain, err) = urilex(&[args, &[input]].concat(), b"");
+        assert!(!plain.is_empty(), "{args:?}: {err}");
+        for (how, name) in [("zstd", "o.zst"), ("gzip", "o.gz"), ("zstd", "o.txt")] {
+            let f = dir.join(name);
+            let f = f.to_str().unwrap();
+            let mut a = [args, &[input, "-o", f]].concat();
+            if name == "o.txt" {
+                a.extend(["--compress", "zstd:3"]);
+            }
+            let (c, _, e) = urilex(&a, b"");
+            assert_eq!(c, code, "{a:?}: {e}");
+            let bytes = std::fs::read(f).unwrap();
+            if plain.len() > 4096 {
+                assert!(bytes.len() < plain.len() / 2, "{a:?}: not compressed");
+            }
+            assert_eq!(decompressed(&bytes, how), plain, "{a:?}");
+        }
+    }
+    // No values at all: one empty frame, which decompresses to nothing.
+    let empty = dir.join("empty.txt");
+    std::fs::write(&empty, b"").unwrap();
+    for (how, name) in [("zstd", "e.zst"), ("gzip", "e.gz")] {
+        let f = dir.join(name);
+        run(&[
+            "get",
+            "{host}",
+            empty.to_str().unwrap(),
+            "-o",
+            f.to_str().unwrap(),
+        ]);
+        let bytes = std::fs::read(&f).unwrap();
+        assert!(!bytes.is_empty(), "{name}");
+        assert!(decompressed(&bytes, how).is_empty(), "{name}");
+    }
+    let (code, _, err) = urilex(
+        &["get", "{host}", input, "-o", &format!("{}/", dir.display())],
+        b"",
+    );
+    assert_eq!(code, 2);
+    assert!(err.contains("an operation writes one file"), "{err}");
+    let (code, _, err) = urilex(
+        &[
+            "get",
+            "{host}",
+            "--format",
+            "parquet",
+            "--compress",
+            "gzip",
+            input,
+        ],
+        b"",
+    );
+    assert_eq!(code, 2);
+    assert!(err.contains("--compress is for text rows"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

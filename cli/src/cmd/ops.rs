@@ -71,9 +71,16 @@ pub struct Common {
     /// Print a header row first (TSV; CSV always has one).
     #[arg(long)]
     pub header: bool,
-    /// Write to this file instead of standard output.
+    /// Write to this file instead of standard output (one file: part
+    /// files, `-o DIR/`, are `parse`'s and the other row commands').
     #[arg(short, long, value_name = "FILE")]
     pub output: Option<PathBuf>,
+    /// Compress the output (text lines, JSON Lines, TSV, CSV): `zstd` or
+    /// `gzip`, a level after a colon (`zstd:9`); in frames (gzip members)
+    /// of about 1 MiB of text, one stream `zstd -d` and `gzip -d` read.
+    /// Implied by `-o FILE.zst` or `-o FILE.gz`.
+    #[arg(long, value_name = "HOW", value_parser = |s: &str| s.parse::<urilex_io::compress::Compression>())]
+    pub compress: Option<urilex_io::compress::Compression>,
     /// Each distinct value once, in the order first seen (memory grows
     /// with the number of distinct values only).
     #[arg(long, conflicts_with = "count")]
@@ -117,7 +124,22 @@ pub fn run(c: &Common, op: &dyn Operation) -> Result<(), Failure> {
         top: c.top,
     };
     let binary = matches!(c.format, OpFormat::Arrow | OpFormat::Parquet);
-    let out = crate::sink::in_order(c.output.as_deref(), binary, false)?;
+    let spread = crate::args::SpreadArg {
+        compress: c.compress,
+        part_bytes: u64::MAX,
+    };
+    let dest = crate::sink::destination(c.output.as_deref(), &spread, !binary)?;
+    if let Some(parts) = &dest.parts {
+        return Err(Failure::Message(format!(
+            "{}: part files (-o DIR/) are written by parse, lint, urn, resolve and normalize; an operation writes one file (-o FILE)",
+            parts.dir.display()
+        )));
+    }
+    let out = crate::sink::in_order(dest.path, binary, dest.compress.is_some())?;
+    let out = match dest.compress {
+        Some(how) => crate::sink::compressed(out, how)?,
+        None => out,
+    };
     let pipeline = Pipeline {
         files: &c.inputs.files,
         read: c.inputs.read_options(true),
