@@ -172,8 +172,11 @@ fn ballista_with_two_executors_gives_the_embedded_result() {
         "SELECT uri_host(referer) AS host, count(*) AS n FROM logs WHERE uri_valid(referer) \
          GROUP BY 1 ORDER BY n DESC, host LIMIT 10",
         "SELECT count(*) AS n, count(DISTINCT host) AS hosts, sum(length(path)) AS path_bytes FROM logs WHERE valid",
-        "SELECT file, line, input, error['kind'] AS kind, error['message'] AS message FROM logs \
-         WHERE NOT valid ORDER BY file, line LIMIT 20",
+        // The error kind is a dictionary: cast, as above (a shuffle of
+        // Ballista 55 may hand on plain strings where a dictionary is
+        // expected; seen once in CI on this query).
+        "SELECT file, line, input, CAST(error['kind'] AS VARCHAR) AS kind, error['message'] AS message \
+         FROM logs WHERE NOT valid ORDER BY file, line LIMIT 20",
     ];
     // Several partitions: the plain file is cut into byte ranges.
     let plan = run(&[
