@@ -10,7 +10,8 @@
 //! in several partitions (file groups), each a run of whole
 //! files or a byte range of one uncompressed file (a format whose records
 //! are lines that need nothing before them: `lines`, `common`,
-//! `combined`, `jsonl`), so that one large log is read on every core, and
+//! `combined`, `jsonl`, `tsv` by column number), so that one large log is
+//! read on every core, and
 //! on a Ballista cluster every executor reads and parses its own files
 //! or ranges: the table and its scans travel to the cluster's processes
 //! through [`crate::cluster`]'s codecs ([`LogTable::encode`]).

@@ -40,6 +40,11 @@ impl Decoder for Tsv {
     fn label(&self) -> &'static str {
         "TSV"
     }
+    /// By number its records are lines needing nothing before them; by
+    /// name each input's header comes first.
+    fn splittable(&self) -> bool {
+        matches!(self.column, ColumnRef::Number(_))
+    }
     fn sequence(&self) -> Box<dyn Sequence> {
         header::sequence(&self.column, fields)
     }
