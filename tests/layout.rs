@@ -32,6 +32,33 @@ fn code(text: &str) -> String {
         .join("\n")
 }
 
+/// The names `code` reaches through `super::` paths, each with how many
+/// `super::` it goes up (`super::super::skip::x` is `(2, "skip")`; a
+/// `super::{a, b}` list gives each name).
+fn super_paths(code: &str) -> Vec<(usize, String)> {
+    let mut used = Vec::new();
+    for (at, _) in code.match_indices("super::") {
+        // Each path once, from its first `super::`.
+        if code[..at].ends_with("super::") {
+            continue;
+        }
+        let mut rest = &code[at..];
+        let mut ups = 0;
+        while let Some(r) = rest.strip_prefix("super::") {
+            rest = r;
+            ups += 1;
+        }
+        if let Some(list) = rest.strip_prefix('{') {
+            for w in words(list.split('}').next().unwrap_or("")) {
+                used.push((ups, w.to_string()));
+            }
+        } else if let Some(w) = words(rest).next() {
+            used.push((ups, w.to_string()));
+        }
+    }
+    used
+}
+
 /// Fails when some node of `deps` reaches itself.
 fn assert_no_circle(
     nodes: &BTreeSet<String>,
@@ -187,15 +214,7 @@ fn engine_files_depend_one_way() {
                 "engine/{n}.rs (or the generated code) names `{forbidden}`"
             );
         }
-        let mut used = Vec::new();
-        for part in text.split("super::").skip(1) {
-            let part = part.trim_start_matches("super::");
-            if let Some(list) = part.strip_prefix('{') {
-                used.extend(words(list.split('}').next().unwrap_or("")).map(String::from));
-            } else if let Some(w) = words(part).next() {
-                used.push(w.to_string());
-            }
-        }
+        let used = super_paths(&text).into_iter().map(|(_, w)| w);
         for u in used {
             if names.contains(&u) && u != *n {
                 deps.entry(n.clone()).or_default().insert(u);
@@ -238,30 +257,12 @@ fn scan_files_depend_one_way() {
         let nested = p.parent().unwrap() != dir && !p.ends_with("mod.rs");
         let here = n.split('/').next().unwrap().to_string();
         let text = code(&std::fs::read_to_string(p).unwrap());
-        let mut used: Vec<(bool, String)> = Vec::new();
-        for (at, _) in text.match_indices("super::") {
-            // Each path once, from its first `super::`.
-            if text[..at].ends_with("super::") {
-                continue;
-            }
-            let mut rest = &text[at..];
-            let mut ups = 0;
-            while let Some(r) = rest.strip_prefix("super::") {
-                rest = r;
-                ups += 1;
-            }
-            // `super::X` in a nested file is a sibling (or the folder's
-            // mod.rs); `super::super::X` there, or `super::X` in a file
-            // of scan itself, is scan's X.
-            let in_folder = nested && ups == 1;
-            if let Some(list) = rest.strip_prefix('{') {
-                for w in words(list.split('}').next().unwrap_or("")) {
-                    used.push((in_folder, w.to_string()));
-                }
-            } else if let Some(w) = words(rest).next() {
-                used.push((in_folder, w.to_string()));
-            }
-        }
+        // `super::X` in a nested file is a sibling (or the folder's
+        // mod.rs); `super::super::X` there, or `super::X` in a file of
+        // scan itself, is scan's X.
+        let used = super_paths(&text)
+            .into_iter()
+            .map(|(ups, w)| (nested && ups == 1, w));
         for (in_folder, u) in used {
             let target = if in_folder {
                 let sib = format!("{here}/{u}");

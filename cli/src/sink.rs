@@ -33,22 +33,12 @@ pub fn destination<'a>(
     spread: &SpreadArg,
     text: bool,
 ) -> Result<Dest<'a>, Failure> {
-    if spread.compress.is_some() && !text {
-        return Err(Failure::Message(
-            "--compress is for text rows (JSON Lines, TSV, CSV): Parquet's pages are compressed (zstd) already, and Arrow IPC is for reading in place".into(),
-        ));
-    }
-    let dir = path.filter(|p| {
-        p.as_os_str()
-            .to_string_lossy()
-            .ends_with(std::path::MAIN_SEPARATOR)
-            || p.is_dir()
-    });
-    let implied = match (dir, path) {
-        (None, Some(p)) if text => Compression::of_path(p),
-        _ => None,
-    };
-    let compress = spread.compress.or(implied);
+    let dir = part_dir(path);
+    let compress = compression(
+        if dir.is_some() { None } else { path },
+        spread.compress,
+        text,
+    )?;
     Ok(Dest {
         path,
         compress,
@@ -58,6 +48,34 @@ pub fn destination<'a>(
             input_bytes: spread.part_bytes,
         }),
     })
+}
+
+/// The directory of part files `-o PATH` names: a path that ends in `/`,
+/// or an existing directory.
+pub fn part_dir(path: Option<&Path>) -> Option<&Path> {
+    path.filter(|p| {
+        p.as_os_str()
+            .to_string_lossy()
+            .ends_with(std::path::MAIN_SEPARATOR)
+            || p.is_dir()
+    })
+}
+
+/// How text written to `file` (none: standard output, or parts) is
+/// compressed: as `asked` (`--compress`), else as the file's name says
+/// (`.zst`, `.gz`); only text (`text`) may be.
+pub fn compression(
+    file: Option<&Path>,
+    asked: Option<Compression>,
+    text: bool,
+) -> Result<Option<Compression>, Failure> {
+    if asked.is_some() && !text {
+        return Err(Failure::Message(
+            "--compress is for text rows (JSON Lines, TSV, CSV): Parquet's pages are compressed (zstd) already, and Arrow IPC is for reading in place".into(),
+        ));
+    }
+    let implied = file.filter(|_| text).and_then(Compression::of_path);
+    Ok(asked.or(implied))
 }
 
 /// Part files' interrupt: the parts being written (hidden files) are

@@ -319,7 +319,8 @@ impl LogTable {
             .iter()
             .map(|f| std::fs::metadata(f).map_or(0, |m| m.len()))
             .collect();
-        if n == 1 || self.files.len() <= 1 && !self.engine.extractor.format.splittable() {
+        let splittable = self.engine.extractor.format.splittable();
+        if n == 1 || self.files.len() <= 1 && !splittable {
             return vec![Part {
                 files: (0..self.files.len()).collect(),
                 range: None,
@@ -330,7 +331,6 @@ impl LogTable {
         }
         let total: u64 = sizes.iter().sum();
         let piece = total.div_ceil(n as u64).max(MIN_RANGE);
-        let splittable = self.engine.extractor.format.splittable();
         let mut parts = Vec::new();
         for (k, (f, &size)) in self.files.iter().zip(&sizes).enumerate() {
             if splittable && size > piece && urilex_io::source::read_in_place(f) {
@@ -398,8 +398,13 @@ impl LogTable {
     /// tasks group by group. The table's threads are shared among the
     /// partitions, at least one each.
     pub fn scan(&self, parts: &[Part]) -> Arc<DataSourceExec> {
+        self.scan_in(parts, (self.threads / parts.len().max(1)).max(1))
+    }
+
+    /// [`scan`](Self::scan) with `threads` workers for each partition.
+    fn scan_in(&self, parts: &[Part], threads: usize) -> Arc<DataSourceExec> {
         let mut table = self.clone();
-        table.threads = (self.threads / parts.len().max(1)).max(1);
+        table.threads = threads;
         let groups = parts
             .iter()
             .map(|p| {
@@ -433,12 +438,6 @@ impl LogTable {
     /// The parts of `scan`, a scan of this table ([`scan`](Self::scan)),
     /// as they are now (a Ballista task's scan holds its own groups only).
     fn scan_parts(&self, config: &FileScanConfig) -> Result<Vec<Part>> {
-        let index: std::collections::HashMap<String, usize> = self
-            .files
-            .iter()
-            .enumerate()
-            .map(|(k, f)| (location(f), k))
-            .collect();
         config
             .file_groups
             .iter()
@@ -448,19 +447,29 @@ impl LogTable {
                     range: None,
                 };
                 for f in g.files() {
-                    let Some(&k) = index.get(f.object_meta.location.as_ref()) else {
-                        return Err(DataFusionError::Internal(format!(
-                            "log scan: {} is not one of the table's files",
-                            f.object_meta.location
-                        )));
-                    };
-                    part.files.push(k);
-                    part.range = f.range.as_ref().map(|r| (r.start as u64, r.end as u64));
+                    part.files.push(self.file_index(f)?);
+                    part.range = file_range(f);
                 }
                 Ok(part)
             })
             .collect()
     }
+
+    /// Which of the table's files a scan's `file` is.
+    fn file_index(&self, file: &PartitionedFile) -> Result<usize> {
+        let at = file.object_meta.location.as_ref();
+        self.files
+            .iter()
+            .position(|f| location(f) == at)
+            .ok_or_else(|| {
+                DataFusionError::Internal(format!("log scan: {at} is not one of the table's files"))
+            })
+    }
+}
+
+/// The byte range of a scan's `file`, when it has one.
+fn file_range(file: &PartitionedFile) -> Option<(u64, u64)> {
+    file.range.as_ref().map(|r| (r.start as u64, r.end as u64))
 }
 
 /// A file's name as a scan's file groups hold it (an object store path).
@@ -590,19 +599,8 @@ struct LogOpener {
 
 impl FileOpener for LogOpener {
     fn open(&self, file: PartitionedFile) -> Result<FileOpenFuture> {
-        let Some(path) = self
-            .table
-            .files
-            .iter()
-            .find(|f| location(f) == file.object_meta.location.as_ref())
-        else {
-            return Err(DataFusionError::Internal(format!(
-                "log scan: {} is not one of the table's files",
-                file.object_meta.location
-            )));
-        };
-        let range = file.range.as_ref().map(|r| (r.start as u64, r.end as u64));
-        let stream = self.table.stream(vec![path.clone()], range);
+        let path = self.table.files[self.table.file_index(&file)?].clone();
+        let stream = self.table.stream(vec![path], file_range(&file));
         Ok(Box::pin(futures::future::ready(Ok(stream))))
     }
 }
@@ -761,8 +759,7 @@ pub fn log_scan(plan: &dyn ExecutionPlan) -> Option<(&LogTable, &FileScanConfig)
 /// its file groups as parts. `None` when `plan` is not a log scan.
 pub fn encode_scan(plan: &dyn ExecutionPlan, out: &mut Vec<u8>) -> Option<Result<()>> {
     let (table, config) = log_scan(plan)?;
-    Some((|| {
-        let parts = table.scan_parts(config)?;
+    Some(table.scan_parts(config).and_then(|parts| {
         table.encode(out)?;
         put_u64(out, parts.len() as u64);
         for p in &parts {
@@ -777,12 +774,12 @@ pub fn encode_scan(plan: &dyn ExecutionPlan, out: &mut Vec<u8>) -> Option<Result
             }
         }
         Ok(())
-    })())
+    }))
 }
 
 /// The scan [`encode_scan`] wrote.
 pub fn decode_scan(bytes: &[u8]) -> Result<Arc<DataSourceExec>> {
-    let (mut table, rest) = LogTable::decode(bytes)?;
+    let (table, rest) = LogTable::decode(bytes)?;
     let mut w = Wire(rest);
     let n = w.usize()?;
     let mut parts = Vec::new();
@@ -800,6 +797,5 @@ pub fn decode_scan(bytes: &[u8]) -> Result<Arc<DataSourceExec>> {
         parts.push(Part { files, range });
     }
     // The threads encoded are each partition's already.
-    table.threads *= parts.len().max(1);
-    Ok(table.scan(&parts))
+    Ok(table.scan_in(&parts, table.threads))
 }

@@ -24,6 +24,16 @@ fn sample() -> String {
         .to_string()
 }
 
+/// `bytes` gzip-compressed into the file `path`.
+fn gzip(path: &Path, bytes: &[u8]) {
+    let mut e = flate2::write::GzEncoder::new(
+        std::fs::File::create(path).unwrap(),
+        flate2::Compression::fast(),
+    );
+    e.write_all(bytes).unwrap();
+    e.finish().unwrap();
+}
+
 /// The README's example: the top registrable domains of the sample log's
 /// referers (counted by hand from the log: `grep -c` of each domain's
 /// referers agrees).
@@ -92,12 +102,7 @@ fn compressed_logs_and_json_lines() {
     let dir = std::env::temp_dir().join(format!("urilex-sql-cli-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let gz = dir.join("access.log.gz");
-    let mut e = flate2::write::GzEncoder::new(
-        std::fs::File::create(&gz).unwrap(),
-        flate2::Compression::fast(),
-    );
-    e.write_all(&std::fs::read(sample()).unwrap()).unwrap();
-    e.finish().unwrap();
+    gzip(&gz, &std::fs::read(sample()).unwrap());
     let q = "SELECT count(*) AS n, count(referer) AS r, sum(CASE WHEN valid THEN 1 ELSE 0 END) AS v FROM logs";
     let plain = run(&[
         "-t",
@@ -302,10 +307,10 @@ fn a_folder_of_logs_is_read_in_partitions() {
     std::fs::create_dir_all(&logs).unwrap();
     let text = std::fs::read(sample()).unwrap();
     for k in 0..2 {
-        let f = std::fs::File::create(logs.join(format!("a{k}.log.gz"))).unwrap();
-        let mut gz = flate2::write::GzEncoder::new(f, flate2::Compression::fast());
-        gz.write_all(&text[..text.len() / (k + 2)]).unwrap();
-        gz.finish().unwrap();
+        gzip(
+            &logs.join(format!("a{k}.log.gz")),
+            &text[..text.len() / (k + 2)],
+        );
     }
     // A plain log of 2.5 MB, its last line without an LF, and a line
     // that does not fit the format; a hidden file is not the table's.

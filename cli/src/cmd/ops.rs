@@ -124,19 +124,15 @@ pub fn run(c: &Common, op: &dyn Operation) -> Result<(), Failure> {
         top: c.top,
     };
     let binary = matches!(c.format, OpFormat::Arrow | OpFormat::Parquet);
-    let spread = crate::args::SpreadArg {
-        compress: c.compress,
-        part_bytes: u64::MAX,
-    };
-    let dest = crate::sink::destination(c.output.as_deref(), &spread, !binary)?;
-    if let Some(parts) = &dest.parts {
+    if let Some(dir) = crate::sink::part_dir(c.output.as_deref()) {
         return Err(Failure::Message(format!(
             "{}: part files (-o DIR/) are written by parse, lint, urn, resolve and normalize; an operation writes one file (-o FILE)",
-            parts.dir.display()
+            dir.display()
         )));
     }
-    let out = crate::sink::in_order(dest.path, binary, dest.compress.is_some())?;
-    let out = match dest.compress {
+    let compress = crate::sink::compression(c.output.as_deref(), c.compress, !binary)?;
+    let out = crate::sink::in_order(c.output.as_deref(), binary, compress.is_some())?;
+    let out = match compress {
         Some(how) => crate::sink::compressed(out, how)?,
         None => out,
     };
