@@ -265,6 +265,24 @@ enum Current {
 struct Stream {
     rx: mpsc::Receiver<Block>,
     read: Arc<AtomicU64>,
+    /// The reading thread, joined when the stream is dropped where its
+    /// input is a file: once the queue is closed it ends after at most
+    /// one more block, so nothing it holds outlives the reader. Standard
+    /// input's is left to end on its own, since a read of a terminal or
+    /// an idle pipe may wait for ever.
+    thread: Option<std::thread::JoinHandle<()>>,
+}
+
+impl Drop for Stream {
+    fn drop(&mut self) {
+        if let Some(thread) = self.thread.take() {
+            // Close the queue first, so that a thread waiting to send
+            // gives up.
+            let (_, closed) = mpsc::sync_channel(0);
+            drop(std::mem::replace(&mut self.rx, closed));
+            let _ = thread.join();
+        }
+    }
 }
 
 struct StreamState {
@@ -329,7 +347,7 @@ impl Reader {
             if self.opts.range.is_some() {
                 return Err(ranged("standard input"));
             }
-            let stream = spawn_stream(Box::new(io::stdin()));
+            let stream = spawn_stream(Box::new(io::stdin()), false);
             return Ok(Current::Stream {
                 input: i,
                 name,
@@ -852,12 +870,13 @@ impl<R: Read> Read for Counting<R> {
 }
 
 /// A thread that reads `input` (decompressing it when its first bytes say
-/// it is compressed) into a bounded queue of blocks.
-fn spawn_stream(input: Box<dyn Read + Send>) -> Stream {
+/// it is compressed) into a bounded queue of blocks; `join` says whether
+/// dropping the stream waits for the thread (`Stream::thread`).
+fn spawn_stream(input: Box<dyn Read + Send>, join: bool) -> Stream {
     let (tx, rx) = mpsc::sync_channel::<Block>(QUEUED);
     let read = Arc::new(AtomicU64::new(0));
     let counter = read.clone();
-    std::thread::spawn(move || {
+    let thread = std::thread::spawn(move || {
         let mut input = Counting {
             inner: input,
             read: counter,
@@ -910,7 +929,11 @@ fn spawn_stream(input: Box<dyn Read + Send>) -> Stream {
             }
         }
     });
-    Stream { rx, read }
+    Stream {
+        rx,
+        read,
+        thread: join.then_some(thread),
+    }
 }
 
 enum Opened {
@@ -927,13 +950,15 @@ fn open_file(path: &Path) -> io::Result<Opened> {
         return Err(io::Error::other("is a directory"));
     }
     if !meta.is_file() || meta.len() == 0 {
-        return Ok(Opened::Stream(spawn_stream(Box::new(file))));
+        // A pipe or a device may wait for ever: not joined.
+        let join = meta.is_file();
+        return Ok(Opened::Stream(spawn_stream(Box::new(file), join)));
     }
     let mut head = [0u8; 4];
     let n = read_head(&mut file, &mut head)?;
     if compression(&head[..n]).is_some() {
         let file = File::open(path)?;
-        return Ok(Opened::Stream(spawn_stream(Box::new(file))));
+        return Ok(Opened::Stream(spawn_stream(Box::new(file), true)));
     }
     // SAFETY: the map is read-only and lives as long as the chunks cut from
     // it (they hold an `Arc` of it). If another process changes the file
@@ -1198,6 +1223,6 @@ mod tests {
     }
 
     fn test_stream(bytes: Vec<u8>) -> Stream {
-        spawn_stream(Box::new(std::io::Cursor::new(bytes)))
+        spawn_stream(Box::new(std::io::Cursor::new(bytes)), true)
     }
 }
