@@ -12,6 +12,7 @@ mod cmd;
 mod failure;
 mod input;
 mod interrupt;
+mod memory;
 mod semantics;
 mod sink;
 
@@ -89,6 +90,7 @@ enum Command {
 }
 
 fn main() -> ExitCode {
+    memory::keep_freed_memory();
     // The kernels this run uses (URILEX_KERNEL may choose a lower family,
     // for measurement): a family the CPU lacks is refused here, before
     // any work.
