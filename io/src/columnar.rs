@@ -209,14 +209,7 @@ impl Col {
     #[inline]
     fn push_dict(&mut self, name: &'static str) {
         if let Col::Dict { keys, valid, names } = self {
-            let k = match names.iter().position(|n| *n == name) {
-                Some(k) => k,
-                None => {
-                    names.push(name);
-                    names.len() - 1
-                }
-            };
-            keys.push(k as i16);
+            keys.push(dict_key(names, name));
             valid.append(true);
         }
     }
@@ -251,6 +244,39 @@ impl Col {
             }
             Col::List(b) => b.append(false),
             Col::Error(e) => e.push_null(),
+        }
+    }
+
+    /// `n` nulls.
+    fn push_nulls(&mut self, n: usize) {
+        match self {
+            Col::U64(v, ok) => {
+                v.resize(v.len() + n, 0);
+                ok.append_n(n, false);
+            }
+            Col::U16(v, ok) => {
+                v.resize(v.len() + n, 0);
+                ok.append_n(n, false);
+            }
+            Col::Bool(v, ok) => {
+                v.append_n(n, false);
+                ok.append_n(n, false);
+            }
+            Col::Bytes {
+                offsets,
+                bytes,
+                valid,
+                ..
+            } => {
+                offsets.resize(offsets.len() + n, bytes.len() as i32);
+                valid.append_n(n, false);
+            }
+            Col::Dict { keys, valid, .. } => {
+                keys.resize(keys.len() + n, 0);
+                valid.append_n(n, false);
+            }
+            Col::List(b) => (0..n).for_each(|_| b.append(false)),
+            Col::Error(e) => e.rows += n,
         }
     }
 
@@ -358,21 +384,26 @@ impl ErrorCol {
         let mut index = vec![0u64; n];
         let mut index_ok = Bits::new(n);
         index_ok.append_n(n, false);
-        // Text children: lengths per row, bytes in row order, validity.
+        // Text children: offsets (the rows without an error empty, filled
+        // in runs), bytes in row order, validity. The errors are in row
+        // order, one per row at most.
         let text = |pick: &dyn Fn(&ErrorRow) -> Option<&[u8]>| {
-            let mut lens = vec![0usize; n];
+            let mut offsets = Vec::with_capacity(n + 1);
+            offsets.push(0i32);
             let mut bytes = Vec::new();
             let mut ok = Bits::new(n);
             ok.append_n(n, false);
             for (r, e) in &self.errors {
+                offsets.resize(r + 1, bytes.len() as i32);
                 if let Some(t) = pick(e) {
-                    lens[*r] = t.len();
                     bytes.extend_from_slice(t);
                     ok.set_bit(*r, true);
                 }
+                offsets.push(bytes.len() as i32);
             }
+            offsets.resize(n + 1, bytes.len() as i32);
             (
-                OffsetBuffer::<i32>::from_lengths(lens),
+                OffsetBuffer::new(ScalarBuffer::from(offsets)),
                 Buffer::from_vec(bytes),
                 ok,
             )
@@ -504,25 +535,30 @@ impl BatchBuilder {
     pub fn build(&self, rows: &ChunkRows<'_>) -> RecordBatch {
         let n = rows.len();
         let mut cols = self.columns(n);
-        let one = rows.ex.uris.len() == 1;
+        let Some(fast) = self.fast.as_deref().filter(|_| rows.ex.uris.len() == 1) else {
+            for r in 0..n {
+                self.schema.cells(rows, r, |k, cell| cols[k].append(cell));
+            }
+            return self.finish(cols, n);
+        };
+        // Valid references' rows a run at a time, column by column (each
+        // column's loop over the run's records); any other row (absent,
+        // invalid, parsed on its own) cell by cell between the runs.
+        let mut run: Vec<(urilex::Entry<'_>, &[u8])> = Vec::with_capacity(n);
+        let mut first = 0;
         for r in 0..n {
-            if let (Some(fast), true) = (&self.fast, one) {
-                if let Value::Entry { entry, buf, .. } = rows.value(0, r) {
-                    if entry.is_valid() {
-                        fast_row(
-                            &mut cols,
-                            fast,
-                            entry,
-                            buf,
-                            || rows.line(r),
-                            || rows.form(r),
-                        );
-                        continue;
-                    }
+            if let Value::Entry { entry, buf, .. } = rows.value(0, r) {
+                if entry.is_valid() {
+                    run.push((entry, &buf[entry.line_start()..]));
+                    continue;
                 }
             }
+            fast_run(&mut cols, fast, &run, first, rows);
+            run.clear();
             self.schema.cells(rows, r, |k, cell| cols[k].append(cell));
+            first = r + 1;
         }
+        fast_run(&mut cols, fast, &run, first, rows);
         self.finish(cols, n)
     }
 
@@ -541,7 +577,8 @@ impl BatchBuilder {
         for (i, entry) in batch.entries().enumerate() {
             let here = present(i);
             if let (Some(fast), true, true) = (&self.fast, here, entry.is_valid()) {
-                fast_row(&mut cols, fast, entry, buf, || 0, || None);
+                let line = &buf[entry.line_start()..];
+                fast_row(&mut cols, fast, entry, line, || 0, || None);
                 continue;
             }
             let value = here.then_some((batch, buf, i));
@@ -552,8 +589,166 @@ impl BatchBuilder {
     }
 }
 
+/// The rows `first..first + run.len()` of `rows`, each a valid reference
+/// whose parts come from its batch record (with the line it starts in),
+/// column by column: a loop per column over the run, its vectors and
+/// bitmaps taken out of the column once.
+fn fast_run(
+    cols: &mut [Col],
+    fast: &[FastCol],
+    run: &[(urilex::Entry<'_>, &[u8])],
+    first: usize,
+    rows: &ChunkRows<'_>,
+) {
+    let n = run.len();
+    if n == 0 {
+        return;
+    }
+    for (c, f) in cols.iter_mut().zip(fast) {
+        match (*f, c) {
+            (FastCol::Line, Col::U64(v, ok)) => {
+                v.extend((first..first + n).map(|r| rows.line(r)));
+                ok.append_n(n, true);
+            }
+            (FastCol::Valid, Col::Bool(v, ok)) => {
+                v.append_n(n, true);
+                ok.append_n(n, true);
+            }
+            (
+                FastCol::Part(p),
+                Col::Bytes {
+                    offsets,
+                    bytes,
+                    valid,
+                    ..
+                },
+            ) => {
+                let mut ok = Gather::new(valid);
+                for (e, line) in run {
+                    let s = e.span(p);
+                    ok.push(s.is_some());
+                    if let Some(s) = s {
+                        push_part(bytes, line, s);
+                    }
+                    offsets.push(bytes.len() as i32);
+                }
+                ok.finish();
+            }
+            (FastCol::Kind, Col::Dict { keys, valid, names }) => {
+                // Each kind's key looked up once per run, not per row.
+                let mut key = [None::<i16>; urilex::HostKind::ALL.len()];
+                let mut ok = Gather::new(valid);
+                for (e, _) in run {
+                    let k = e.host_kind();
+                    ok.push(k.is_some());
+                    keys.push(match k {
+                        Some(k) => {
+                            *key[k as usize].get_or_insert_with(|| dict_key(names, k.as_str()))
+                        }
+                        None => 0,
+                    });
+                }
+                ok.finish();
+            }
+            (FastCol::Port, Col::U16(v, ok)) => {
+                let mut ok = Gather::new(ok);
+                for (e, line) in run {
+                    let port = e.span(Component::Port).map(|s| &line[s]);
+                    let n = port.and_then(urilex::port_number);
+                    ok.push(n.is_some());
+                    v.push(n.unwrap_or(0));
+                }
+                ok.finish();
+            }
+            (FastCol::Null, c) => c.push_nulls(n),
+            (FastCol::Form, c) => {
+                for r in first..first + n {
+                    match rows.form(r) {
+                        Some(f) => c.push_dict(f.as_str()),
+                        None => c.push_null(),
+                    }
+                }
+            }
+            // A column of another type than its kind's (not made by
+            // `Col::for_field`): row by row, as a cell.
+            (f, c) => {
+                for (k, (e, line)) in run.iter().enumerate() {
+                    fast_row(
+                        std::slice::from_mut(c),
+                        &[f],
+                        *e,
+                        line,
+                        || rows.line(first + k),
+                        || rows.form(first + k),
+                    );
+                }
+            }
+        }
+    }
+}
+
+/// Bits gathered a word at a time and appended to a bitmap 64 at once
+/// (a bit at a time costs a call and a capacity check per value).
+struct Gather<'b> {
+    to: &'b mut Bits,
+    word: u64,
+    n: u32,
+}
+
+impl<'b> Gather<'b> {
+    fn new(to: &'b mut Bits) -> Gather<'b> {
+        Gather { to, word: 0, n: 0 }
+    }
+
+    #[inline(always)]
+    fn push(&mut self, bit: bool) {
+        self.word |= u64::from(bit) << self.n;
+        self.n += 1;
+        if self.n == 64 {
+            self.to.append_packed_range(0..64, &self.word.to_le_bytes());
+            self.word = 0;
+            self.n = 0;
+        }
+    }
+
+    fn finish(self) {
+        if self.n > 0 {
+            self.to
+                .append_packed_range(0..self.n as usize, &self.word.to_le_bytes());
+        }
+    }
+}
+
+/// Appends `line[s]` to `bytes`: a part of 16 bytes or less, where the
+/// line has 16 bytes from its start on, as one fixed 16-byte copy cut back
+/// to its length (no call to a copy routine for the short parts most are).
+#[inline(always)]
+fn push_part(bytes: &mut Vec<u8>, line: &[u8], s: std::ops::Range<usize>) {
+    let len = s.len();
+    match line.get(s.start..s.start + 16) {
+        Some(w) if len <= 16 => {
+            let at = bytes.len();
+            let w: &[u8; 16] = w.try_into().expect("16 bytes");
+            bytes.extend_from_slice(w);
+            bytes.truncate(at + len);
+        }
+        _ => bytes.extend_from_slice(&line[s]),
+    }
+}
+
+/// The key of `name` among a dictionary column's `names`, added when new.
+fn dict_key(names: &mut Vec<&'static str>, name: &'static str) -> i16 {
+    match names.iter().position(|n| *n == name) {
+        Some(k) => k as i16,
+        None => {
+            names.push(name);
+            (names.len() - 1) as i16
+        }
+    }
+}
+
 /// One row of a valid reference whose parts come from its batch record
-/// (`buf` the buffer the batch parsed), through the straight line of
+/// (`line` the buffer from its line's start), through the straight line of
 /// `fast`; its line number and target form asked for only when a column
 /// holds them.
 #[inline]
@@ -561,11 +756,10 @@ fn fast_row(
     cols: &mut [Col],
     fast: &[FastCol],
     entry: urilex::Entry<'_>,
-    buf: &[u8],
+    line: &[u8],
     line_no: impl Fn() -> u64,
     form: impl Fn() -> Option<crate::format::TargetForm>,
 ) {
-    let line = &buf[entry.line_start()..];
     for (c, f) in cols.iter_mut().zip(fast) {
         match *f {
             FastCol::Line => c.append(Cell::U64(line_no())),
