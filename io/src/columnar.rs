@@ -874,6 +874,11 @@ impl<W: Write + Send> ParquetSink<W> {
         self.writer.close()?;
         Ok(())
     }
+
+    /// Writes the footer and gives the output back, flushed.
+    pub fn into_inner(self) -> parquet::errors::Result<W> {
+        self.writer.into_inner()
+    }
 }
 
 /// Encodes a record batch's columns into a row group (a worker's share of

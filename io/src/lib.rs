@@ -32,6 +32,7 @@ pub mod compress;
 pub mod delimited;
 mod fast;
 pub mod format;
+mod handoff;
 pub mod json;
 pub mod logline;
 pub mod model;

@@ -5,6 +5,7 @@
 use crate::columnar::{encode_row_group, BatchBuilder, EncodedRowGroup, ParquetSink};
 use crate::compress::{Compression, Framer};
 use crate::format::InputFormat;
+use crate::handoff::Handoff;
 use crate::pipeline::run_ordered;
 use crate::rows::{ChunkRows, Engine, Job, Worker};
 use crate::schema::Schema;
@@ -285,7 +286,11 @@ impl Pipeline<'_> {
                 };
                 summary = self.write_text(rows, TextOut::Stream(out), report, &mut end)?;
             }
-            OutputFormat::Arrow => {
+            // The encoded batches are written on a thread of their own
+            // (`Handoff`), so that the copy into the output overlaps the
+            // next batch's work, with one worker as with several.
+            OutputFormat::Arrow => std::thread::scope(|scope| -> Result<(), RunError> {
+                let out = Handoff::new(scope, out);
                 let builder = BatchBuilder::new(schema.clone());
                 let mut w = arrow_ipc::writer::StreamWriter::try_new(out, &builder.arrow_schema())
                     .map_err(|e| RunError::Other(e.to_string()))?;
@@ -301,9 +306,11 @@ impl Pipeline<'_> {
                     }),
                 )?;
                 w.finish().map_err(arrow_error)?;
-                w.into_inner().map_err(arrow_error)?.flush()?;
-            }
-            OutputFormat::Parquet => {
+                w.into_inner().map_err(arrow_error)?.finish()?;
+                Ok(())
+            })?,
+            OutputFormat::Parquet => std::thread::scope(|scope| -> Result<(), RunError> {
+                let out = Handoff::new(scope, out);
                 let builder = BatchBuilder::new(schema.clone());
                 let mut sink =
                     ParquetSink::new(out, builder.arrow_schema()).map_err(parquet_error)?;
@@ -325,8 +332,9 @@ impl Pipeline<'_> {
                         },
                     ),
                 )?;
-                sink.finish().map_err(parquet_error)?;
-            }
+                sink.into_inner().map_err(parquet_error)?.finish()?;
+                Ok(())
+            })?,
         }
         Ok(summary)
     }
