@@ -103,6 +103,14 @@ fn part_text<'r>(refs: &'r Refs<'_>, batch: &Batch, i: usize, c: Component) -> O
     std::str::from_utf8(&refs.value(i)[r]).ok()
 }
 
+/// Where the values of `refs` lie in their buffer (`Refs::buffer`).
+fn values_range(refs: &Refs<'_>) -> std::ops::Range<usize> {
+    match refs.is_empty() {
+        true => 0..0,
+        false => refs.start(0)..refs.start(refs.len()),
+    }
+}
+
 /// Where `sub`, a slice of `whole`, lies in it.
 #[inline]
 fn offset_in(whole: &str, sub: &str) -> std::ops::Range<usize> {
@@ -113,7 +121,7 @@ fn offset_in(whole: &str, sub: &str) -> std::ops::Range<usize> {
 /// `c` of every value (`uri_host` and the like).
 pub fn part(refs: &Refs<'_>, batch: &Batch, c: Component) -> ArrayRef {
     if let Some(buffer) = refs.buffer() {
-        let mut out = SpanViews::new(buffer, refs.len());
+        let mut out = SpanViews::new(buffer, refs.len()).ascii_within(values_range(refs));
         for (i, e) in batch.entries().enumerate() {
             match e.span(c).filter(|_| !refs.is_null(i)) {
                 Some(r) => out.span(refs.start(i) + r.start, r.len()),
@@ -225,7 +233,9 @@ fn parse_columns(
         .iter()
         .map(|k| kinds.iter().position(|n| *n == k.as_str()).unwrap_or(0) as i16)
         .collect();
-    let mut views: Vec<SpanViews<'_>> = parts.iter().map(|_| SpanViews::new(buffer, n)).collect();
+    // The values' bytes are checked ASCII once here, for every column.
+    let known = SpanViews::new(buffer, 0).ascii_within(values_range(refs));
+    let mut views: Vec<SpanViews<'_>> = parts.iter().map(|_| known.like(n)).collect();
     let mut valid = BooleanBufferBuilder::new(n);
     let mut kind_keys = Vec::with_capacity(n);
     let mut kind_valid = BooleanBufferBuilder::new(n);

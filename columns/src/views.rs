@@ -2,7 +2,7 @@
 //! its buffers, other text copied into one buffer.
 
 use crate::refs::Refs;
-use arrow_array::builder::{make_view, BooleanBufferBuilder, StringViewBuilder};
+use arrow_array::builder::{make_view, StringViewBuilder};
 use arrow_array::{ArrayRef, StringViewArray};
 use arrow_buffer::{Buffer, NullBuffer, ScalarBuffer};
 use std::ops::Range;
@@ -94,10 +94,17 @@ pub struct SpanViews<'a> {
     bytes: &'a [u8],
     buffer: &'a Buffer,
     views: Vec<u128>,
-    valid: BooleanBufferBuilder,
+    /// The validity bits, 64 a word, and the word being filled with its
+    /// count (a bit at a time into a builder costs a call per value).
+    valid: Vec<u64>,
+    word: u64,
+    filled: u32,
     /// Whether every span pushed is ASCII (then the views need no UTF-8
     /// check: see `finish`).
     ascii: bool,
+    /// Bytes of the buffer found ASCII at once ([`SpanViews::ascii_within`]):
+    /// a span inside them needs no check of its own.
+    known: std::ops::Range<usize>,
 }
 
 impl<'a> SpanViews<'a> {
@@ -109,9 +116,30 @@ impl<'a> SpanViews<'a> {
             bytes: buffer.as_slice(),
             buffer,
             views: Vec::with_capacity(rows),
-            valid: BooleanBufferBuilder::new(rows),
+            valid: Vec::with_capacity(rows.div_ceil(64)),
+            word: 0,
+            filled: 0,
             ascii: true,
+            known: 0..0,
         }
+    }
+
+    /// Says that bytes `range` of the buffer are ASCII, checked here once
+    /// (the values the spans will come from): a span inside them is not
+    /// checked again. Nothing is assumed where they are not.
+    pub fn ascii_within(mut self, range: std::ops::Range<usize>) -> SpanViews<'a> {
+        if self.bytes[range.clone()].is_ascii() {
+            self.known = range;
+        }
+        self
+    }
+
+    /// A result of `rows` values from the same buffer, with what is known
+    /// of its bytes.
+    pub fn like(&self, rows: usize) -> SpanViews<'a> {
+        let mut v = SpanViews::new(self.buffer, rows);
+        v.known = self.known.clone();
+        v
     }
 
     /// Bytes `at..at + len` of the buffer (a part of a valid reference:
@@ -119,24 +147,42 @@ impl<'a> SpanViews<'a> {
     #[inline]
     pub fn span(&mut self, at: usize, len: usize) {
         let bytes = &self.bytes[at..at + len];
-        // A word at a time: a few instructions a part, where Arrow's own
-        // check costs a call to `str::from_utf8` per value.
-        self.ascii &= bytes.is_ascii();
+        if at < self.known.start || at + len > self.known.end {
+            // A word at a time: a few instructions a part, where Arrow's
+            // own check costs a call to `str::from_utf8` per value.
+            self.ascii &= bytes.is_ascii();
+        }
         // The offset fits: the buffer is no longer than u32::MAX.
         self.views.push(make_view(bytes, 0, at as u32));
-        self.valid.append(true);
+        self.bit(true);
     }
 
     /// A null.
     #[inline]
     pub fn null(&mut self) {
         self.views.push(0);
-        self.valid.append(false);
+        self.bit(false);
+    }
+
+    #[inline(always)]
+    fn bit(&mut self, set: bool) {
+        self.word |= u64::from(set) << self.filled;
+        self.filled += 1;
+        if self.filled == 64 {
+            self.valid.push(self.word);
+            self.word = 0;
+            self.filled = 0;
+        }
     }
 
     /// The column.
     pub fn finish(mut self) -> ArrayRef {
-        let nulls = NullBuffer::from(self.valid.finish());
+        let rows = self.views.len();
+        if self.filled > 0 {
+            self.valid.push(self.word);
+        }
+        let bits = arrow_buffer::BooleanBuffer::new(Buffer::from_vec(self.valid), 0, rows);
+        let nulls = NullBuffer::new(bits);
         let nulls = (nulls.null_count() > 0).then_some(nulls);
         let views = ScalarBuffer::from(self.views);
         let buffers = vec![self.buffer.clone()];
@@ -154,8 +200,9 @@ impl<'a> SpanViews<'a> {
         // `at..at + len` of `self.buffer`, the only buffer given (index 0),
         // sliced in `span` (so in bounds: slicing panics otherwise) at an
         // offset below 2^32 (the buffer is no longer, `Refs::buffer`), and
-        // found ASCII there (`self.ascii`, checked on every span pushed),
-        // and ASCII is UTF-8. `make_view` copies values of 12 bytes or less
+        // found ASCII there (`self.ascii`, checked on every span pushed
+        // that does not lie inside `self.known`, a range of the buffer
+        // checked ASCII as a whole in `ascii_within`), and ASCII is UTF-8. `make_view` copies values of 12 bytes or less
         // inline with zero padding and stores the first four bytes as the
         // prefix of longer ones, as the format asks. The views and the
         // nulls have one entry per row.
@@ -217,6 +264,49 @@ mod tests {
         assert_eq!(a.value(3), "");
         assert_eq!(a.data_buffers().len(), 1);
         assert_eq!(a.data_buffers()[0].as_ptr(), b.as_ptr(), "no copy");
+    }
+
+    #[test]
+    fn bytes_known_ascii_spare_the_check_and_no_others() {
+        // Checked ASCII as a whole: the spans inside need no check.
+        let b = buffer("http://example.com/ and then héllo, more than twelve");
+        let v = SpanViews::new(&b, 2).ascii_within(0..19);
+        assert_eq!(v.known, 0..19);
+        // A range that is not all ASCII is not taken as known.
+        let w = SpanViews::new(&b, 2).ascii_within(0..b.len());
+        assert_eq!(w.known, 0..0);
+        // A span reaching past the known bytes is still checked: cut
+        // inside a character, it is copied with U+FFFD, not viewed.
+        let mut v = v.like(2);
+        v.span(7, 11);
+        v.span(29, 2);
+        let a = v.finish();
+        let a = a.as_string_view();
+        assert_eq!(a.value(0), "example.com");
+        assert_eq!(a.value(1), "h\u{FFFD}");
+    }
+
+    #[test]
+    fn validity_bits_cross_words() {
+        // 64-bit words of validity: nulls before, at and after a boundary.
+        let b = buffer("abcdefghijklmnopqrstuvwxyz");
+        let mut v = SpanViews::new(&b, 200);
+        for i in 0..200 {
+            match i % 3 == 0 || i == 63 || i == 64 {
+                true => v.null(),
+                false => v.span(i % 20, 3),
+            }
+        }
+        let a = v.finish();
+        let a = a.as_string_view();
+        assert_eq!(a.len(), 200);
+        for i in 0..200 {
+            let null = i % 3 == 0 || i == 63 || i == 64;
+            assert_eq!(a.is_null(i), null, "row {i}");
+            if !null {
+                assert_eq!(a.value(i).as_bytes(), &b.as_slice()[i % 20..i % 20 + 3]);
+            }
+        }
     }
 
     #[test]
