@@ -37,6 +37,7 @@ rows=(
     "\`parse --compress zstd\` → one file|parse FILE --compress zstd -o OUT/rows.jsonl.zst"
     "\`parse --compress zstd\` → part files|parse FILE --compress zstd -o OUT/zparts/"
     "\`parse --format tsv\` → one file|parse --format tsv FILE -o OUT/rows.tsv"
+    "\`parse --format arrow\` → one file|parse --format arrow FILE -o OUT/rows.arrow"
     "\`parse --format parquet\` → one file|parse --format parquet FILE -o OUT/rows.parquet"
     "\`parse --format parquet\` → part files|parse --format parquet FILE -o OUT/pparts/"
     "\`get '{host}' --count\` → one file|get {host} --count FILE -o OUT/hosts.txt"
