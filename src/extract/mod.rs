@@ -177,8 +177,12 @@ impl ExtractOptions {
 /// assert_eq!(&text[hits[1].span.clone()], b"ftp://foo.example.\ncom/rfc/");
 /// ```
 pub fn find_iter(text: &[u8], options: ExtractOptions) -> FindIter<'_> {
-    let parser = Parser::new().profile(options.profile).syntax(Syntax::Uri);
-    let token = token_set(options.profile);
+    let Setup {
+        parser,
+        class,
+        token,
+        fast,
+    } = setup(options.profile).clone();
     FindIter {
         text,
         pos: 0,
@@ -186,7 +190,7 @@ pub fn find_iter(text: &[u8], options: ExtractOptions) -> FindIter<'_> {
         floor: 0,
         parser,
         options,
-        class: classes(options.profile),
+        class,
         token,
         kern: crate::scan::classifier(),
         trigger: [trigger_set(options)],
@@ -198,9 +202,42 @@ pub fn find_iter(text: &[u8], options: ExtractOptions) -> FindIter<'_> {
         pending: 0,
         word: 0,
         word_at: 0,
-        fast: Fast::of(&parser, token.as_ref().map(|(n, _)| n)),
+        fast,
         token_bits: Token::new(),
     }
+}
+
+/// What a search needs of its profile: its parser, byte classes, token
+/// set and bitmap validator. Made once per profile and kept (about 24,000
+/// instructions each time before: a search of one short text, such as
+/// one value of a column, paid that per value).
+#[derive(Clone)]
+struct Setup {
+    parser: Parser,
+    class: [u8; 256],
+    token: Option<(crate::scan::Nibbles, crate::scan::Ranges)>,
+    fast: Option<Fast>,
+}
+
+fn setup(profile: Profile) -> &'static Setup {
+    use std::sync::OnceLock;
+    // A slot per profile, each made when first searched with.
+    static MADE: OnceLock<Vec<OnceLock<Setup>>> = OnceLock::new();
+    let made = MADE.get_or_init(|| Profile::ALL.iter().map(|_| OnceLock::new()).collect());
+    let at = Profile::ALL
+        .iter()
+        .position(|&p| p == profile)
+        .expect("every profile is in Profile::ALL");
+    made[at].get_or_init(|| {
+        let parser = Parser::new().profile(profile).syntax(Syntax::Uri);
+        let token = token_set(profile);
+        Setup {
+            parser,
+            class: classes(profile),
+            fast: Fast::of(&parser, token.as_ref().map(|(n, _)| n)),
+            token,
+        }
+    })
 }
 
 /// The bytes a candidate is looked for at, as a classifier set (bit `h` of
