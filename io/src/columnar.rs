@@ -247,39 +247,6 @@ impl Col {
         }
     }
 
-    /// `n` nulls.
-    fn push_nulls(&mut self, n: usize) {
-        match self {
-            Col::U64(v, ok) => {
-                v.resize(v.len() + n, 0);
-                ok.append_n(n, false);
-            }
-            Col::U16(v, ok) => {
-                v.resize(v.len() + n, 0);
-                ok.append_n(n, false);
-            }
-            Col::Bool(v, ok) => {
-                v.append_n(n, false);
-                ok.append_n(n, false);
-            }
-            Col::Bytes {
-                offsets,
-                bytes,
-                valid,
-                ..
-            } => {
-                offsets.resize(offsets.len() + n, bytes.len() as i32);
-                valid.append_n(n, false);
-            }
-            Col::Dict { keys, valid, .. } => {
-                keys.resize(keys.len() + n, 0);
-                valid.append_n(n, false);
-            }
-            Col::List(b) => (0..n).for_each(|_| b.append(false)),
-            Col::Error(e) => e.rows += n,
-        }
-    }
-
     pub(crate) fn append(&mut self, cell: Cell<'_>) {
         match (self, cell) {
             (Col::U64(v, ok), Cell::U64(n)) => {
@@ -660,7 +627,8 @@ fn fast_run(
                 }
                 ok.finish();
             }
-            (FastCol::Null, c) => c.push_nulls(n),
+            // The error struct: no error in a valid reference's row.
+            (FastCol::Null, Col::Error(e)) => e.rows += n,
             (FastCol::Form, c) => {
                 for r in first..first + n {
                     match rows.form(r) {
