@@ -6,6 +6,8 @@
 #   fuzz/run.sh 30                    # 30 s per target
 #   RUNS=10000000 fuzz/run.sh         # a fixed number of executions per target
 #   RUNS=20000 SEED=1 fuzz/run.sh     # deterministic (what CI runs)
+#   PRUNE=1 fuzz/run.sh               # least disk: a target's binary is built
+#                                     # just before its run, deleted after it
 set -euo pipefail
 cd "$(dirname "$0")"
 SECONDS_PER_TARGET="${1:-30}"
@@ -37,7 +39,12 @@ for t in ("parse", "dfa_vs_reference", "against_fluent_uri", "resolve", "batch_v
         with open(f"corpus/{t}/seed-{h}", "wb") as f:
             f.write(data)
 PY
-cargo fuzz build --release
+# All at once links in parallel; PRUNE=1 keeps one target's binary on disk
+# at a time (the sanitizer makes each 40 to 280 MB, 2 GB in all).
+bin_dir="target/x86_64-unknown-linux-gnu/release"
+if [ "${PRUNE:-0}" != 1 ]; then
+    cargo fuzz build --release
+fi
 for t in "${targets[@]}"; do
     if [ -n "${RUNS:-}" ]; then
         limit="-runs=$RUNS"
@@ -81,5 +88,8 @@ for t in "${targets[@]}"; do
     if ls "artifacts/$t"/crash-* >/dev/null 2>&1; then
         echo "crash found in $t: see fuzz/artifacts/$t" >&2
         exit 1
+    fi
+    if [ "${PRUNE:-0}" = 1 ]; then
+        rm -f "$bin_dir/$t" "$bin_dir/deps/$t"-*
     fi
 done
