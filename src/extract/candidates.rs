@@ -156,13 +156,16 @@ impl<'a> FindIter<'a> {
     #[inline(always)]
     pub(super) fn scheme_start_before(&self, p: usize) -> usize {
         let t = self.text;
-        let mut s = p;
-        while s > self.floor && self.scheme_byte(t[s - 1]) {
-            s -= 1;
-        }
-        while s < p && !self.scheme_start(t[s]) {
-            s += 1;
-        }
-        s
+        // Iterators over the bytes, without a bounds check per byte.
+        let back = t[self.floor.min(p)..p]
+            .iter()
+            .rev()
+            .take_while(|&&b| self.scheme_byte(b))
+            .count();
+        let s = p - back;
+        s + t[s..p]
+            .iter()
+            .take_while(|&&b| !self.scheme_start(b))
+            .count()
     }
 }
