@@ -381,3 +381,33 @@ fn outside_fixtures_give_valid_hits() {
     }
     assert_eq!(inputs, 230 + 155);
 }
+
+/// Found by the extract fuzz target (2026-11-28): a cut at a line start
+/// gave a bare hit trimmed and flagged where one search took it whole.
+#[test]
+fn fuzz_case_cut_within_a_bracketed_run() {
+    let data: &[u8] = &[
+        255, 48, 255, 255, 241, 241, 241, 241, 241, 241, 78, 76, 87, 31, 60, 58, 62, 194, 255, 255,
+        255, 31, 60, 102, 58, 47, 47, 89, 58, 70, 10, 58, 112, 62, 102, 40, 46, 76, 41, 87, 31, 60,
+        58, 62, 31, 60, 102, 58, 47, 47, 89, 58, 70, 10, 58, 112, 62, 102, 86, 86, 58, 47, 47, 107,
+        103, 40, 46, 41, 60, 102, 58, 47, 47, 94, 58, 76, 41, 76, 107, 104, 104, 47, 107, 70, 70,
+        46, 241, 241, 241, 76, 76, 76,
+    ];
+    for (i, p) in urilex::Profile::ALL.iter().enumerate() {
+        let o = ExtractOptions::new()
+            .profile(*p)
+            .abbreviated(i % 2 == 0)
+            .refang(i % 3 == 0);
+        let cut = data[data.len() / 2..]
+            .iter()
+            .position(|&b| b == b'\n')
+            .map(|k| data.len() / 2 + k + 1)
+            .unwrap();
+        let whole: Vec<_> = find_iter(data, o).collect();
+        assert_eq!(
+            whole,
+            parts::in_two_parts(data, o, cut),
+            "{p:?} cut at {cut}"
+        );
+    }
+}

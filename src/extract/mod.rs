@@ -325,6 +325,29 @@ impl<'a> FindIter<'a> {
         self
     }
 
+    /// Begins the search at `at`, as a search of the whole text goes on
+    /// after a hit that ends there: no hit starts before `at`, and the
+    /// bytes before it are read only as the context of a candidate at it
+    /// (whether it starts a token). A part of text searched after another
+    /// part's last hit ran past their cut starts there this way: a slice
+    /// starting at `at` would take its first byte as a token's start.
+    ///
+    /// ```
+    /// use urilex::extract::{find_iter, ExtractOptions};
+    /// let text = b"<http://a.example/>\nsee http://b.example/\n";
+    /// let o = ExtractOptions::new();
+    /// let whole: Vec<_> = find_iter(text, o).collect();
+    /// let rest: Vec<_> = find_iter(text, o).start_at(19).collect();
+    /// assert_eq!(rest, whole[1..]);
+    /// assert_eq!(rest[0].span, 24..41);
+    /// ```
+    pub fn start_at(mut self, at: usize) -> FindIter<'a> {
+        let at = at.min(self.text.len());
+        self.pos = at;
+        self.floor = at;
+        self
+    }
+
     /// Where the search goes on: after the last hit's closing delimiter
     /// (or further, past text already searched).
     pub fn position(&self) -> usize {

@@ -1,8 +1,8 @@
 //! Extraction searched in two parts, as the CLI does across cores: the
 //! first part stops at `cut` (a line start, `stop_at`), and the second
-//! begins at the cut or past the first part's last hit (`position()`),
-//! its spans moved back into the whole text. Shared by `tests/extract.rs`
-//! and the `extract` fuzz target.
+//! begins at the cut or past the first part's last hit (`position()`,
+//! `start_at`: the bytes before it are its context). Shared by
+//! `tests/extract.rs` and the `extract` fuzz target.
 
 use urilex::extract::{find_iter, ExtractOptions, Hit};
 
@@ -15,10 +15,6 @@ pub fn in_two_parts(text: &[u8], o: ExtractOptions, cut: usize) -> Vec<Hit<'_>> 
         parts.push(h);
         end = it.position();
     }
-    let from = cut.max(end);
-    parts.extend(find_iter(&text[from..], o).map(|mut h| {
-        h.span = h.span.start + from..h.span.end + from;
-        h
-    }));
+    parts.extend(find_iter(text, o).start_at(cut.max(end)));
     parts
 }

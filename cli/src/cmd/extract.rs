@@ -234,17 +234,19 @@ fn search(
     for piece in chunks(&text[..stop], 1 << 20) {
         cuts.push(cuts[cuts.len() - 1] + piece.len());
     }
+    // A piece is searched in the text up to its end (the bytes before
+    // `from` are the context of a candidate there: after another piece's
+    // hit, `from` need not start a token).
     let piece = |from: usize, to: usize| -> (Vec<Hit<'_>>, usize) {
-        let window = &text[from..text.len().min(to + need)];
-        let mut it = find_iter(window, opts).stop_at(to - from);
+        let window = &text[..text.len().min(to + need)];
+        let mut it = find_iter(window, opts).start_at(from).stop_at(to);
         let mut hits = Vec::new();
         // Where the search went on after the last hit (its closing
         // delimiter included).
         let mut end = 0;
-        while let Some(mut h) = it.next() {
-            h.span = h.span.start + from..h.span.end + from;
+        while let Some(h) = it.next() {
             hits.push(h);
-            end = from + it.position();
+            end = it.position();
         }
         (hits, end)
     };
