@@ -425,6 +425,30 @@ fn check_column(parser: &Parser, items: &[Vec<u8>], lead: usize) {
         assert_eq!(batch.line_start(i), offsets[i] as usize);
         assert_eq!(batch.entry(i).line_start(), offsets[i] as usize);
     }
+    // Keeping the host alone: the verdicts and errors of each item parsed
+    // alone, and the hosts and host kinds of the full parse (which
+    // `check_same` held to them).
+    let mut host_only = Batch::new();
+    host_only.parse_offsets_keeping(parser, &values, &offsets, Component::Host);
+    assert_eq!(host_only.len(), refs.len());
+    for (i, it) in refs.iter().enumerate() {
+        let single = parser.parse_bytes(it);
+        assert_eq!(
+            host_only.is_valid(i),
+            single.is_ok(),
+            "{:?}",
+            String::from_utf8_lossy(it)
+        );
+        assert_eq!(host_only.parse_error(i), single.as_ref().err().copied());
+        assert_eq!(
+            host_only.component(i, Component::Host, &values),
+            batch.component(i, Component::Host, &values)
+        );
+        let entry = host_only.entry(i);
+        assert_eq!(entry.span(Component::Host), batch.span(i, Component::Host));
+        assert_eq!(entry.host_kind(), batch.host_kind(i));
+        assert_eq!(entry.line_start(), offsets[i] as usize);
+    }
     let mut verdicts = Vec::new();
     urilex::validate_offsets(parser, &values, &offsets, |v| verdicts.push(v));
     let want: Vec<bool> = refs.iter().map(|l| parser.parse_bytes(l).is_ok()).collect();
@@ -461,6 +485,21 @@ fn offsets_equal_single_on_corpora_and_generated_items() {
         check_column(&parser, &items, 0);
         check_column(&parser, &items, 3);
     }
+}
+
+/// A batch that kept the host's spans alone refuses to answer for
+/// another part (rather than answer "absent").
+#[test]
+#[should_panic(expected = "kept no path spans")]
+fn a_part_not_kept_is_refused() {
+    let values = b"http://a.example/b";
+    let mut batch = Batch::new();
+    batch.parse_offsets_keeping(&Parser::new(), values, &[0i32, 18], Component::Host);
+    assert_eq!(
+        batch.component(0, Component::Host, values),
+        Some(&b"a.example"[..])
+    );
+    let _ = batch.span(0, Component::Path);
 }
 
 /// Where one item ends and the next begins, the runs must stop: an

@@ -122,9 +122,10 @@ fn offset_in(whole: &str, sub: &str) -> std::ops::Range<usize> {
 pub fn part(refs: &Refs<'_>, batch: &Batch, c: Component) -> ArrayRef {
     if let Some(buffer) = refs.buffer() {
         let mut out = SpanViews::new(buffer, refs.len()).ascii_within(values_range(refs));
+        // An entry's start is its value's in the buffer (no offsets read).
         for (i, e) in batch.entries().enumerate() {
             match e.span(c).filter(|_| !refs.is_null(i)) {
-                Some(r) => out.span(refs.start(i) + r.start, r.len()),
+                Some(r) => out.span(e.line_start() + r.start, r.len()),
                 None => out.null(),
             }
         }

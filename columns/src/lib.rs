@@ -275,6 +275,21 @@ fn parsed<T>(refs: &Refs<'_>, parser: &Parser, f: impl FnOnce(&Batch) -> T) -> T
     })
 }
 
+/// [`parsed`] for a function that reads one part of each value: the
+/// batch keeps that part's spans alone where the engine allows.
+fn parsed_keeping<T>(
+    refs: &Refs<'_>,
+    parser: &Parser,
+    part: Component,
+    f: impl FnOnce(&Batch) -> T,
+) -> T {
+    BATCH.with(|b| {
+        let mut batch = b.borrow_mut();
+        refs.parse_keeping(parser, &mut batch, part);
+        f(&batch)
+    })
+}
+
 /// The profile argument `k` names (RFC 3986 when none is given).
 fn profile(args: &dyn Args, k: usize) -> Result<Profile> {
     match args.text(k, 0) {
@@ -286,7 +301,7 @@ fn profile(args: &dyn Args, k: usize) -> Result<Profile> {
 macro_rules! part {
     ($f:ident, $c:ident) => {
         fn $f(refs: &Refs<'_>, _: &dyn Args) -> Result<ArrayRef> {
-            Ok(parsed(refs, &Parser::new(), |b| {
+            Ok(parsed_keeping(refs, &Parser::new(), Component::$c, |b| {
                 kernel::part(refs, b, Component::$c)
             }))
         }
@@ -521,7 +536,11 @@ pub static FUNCTIONS: &[Function] = &[
             Example { input: Some("http://10.0.0.1/"), args: &[], want: "null" },
         ],
         output: utf8,
-        kernel: |refs, _| Ok(parsed(refs, &Parser::new(), |b| kernel::domain(refs, b, true))),
+        kernel: |refs, _| {
+            Ok(parsed_keeping(refs, &Parser::new(), Component::Host, |b| {
+                kernel::domain(refs, b, true)
+            }))
+        },
     },
     Function {
         name: "public_suffix",
@@ -532,7 +551,11 @@ pub static FUNCTIONS: &[Function] = &[
         doc: "the host's public suffix by the same list",
         examples: &[Example { input: Some("https://a.b.example.co.uk/"), args: &[], want: "co.uk" }],
         output: utf8,
-        kernel: |refs, _| Ok(parsed(refs, &Parser::new(), |b| kernel::domain(refs, b, false))),
+        kernel: |refs, _| {
+            Ok(parsed_keeping(refs, &Parser::new(), Component::Host, |b| {
+                kernel::domain(refs, b, false)
+            }))
+        },
     },
     Function {
         name: "normalize",

@@ -10,7 +10,7 @@ use arrow_array::{Array, ArrayRef, GenericStringArray, OffsetSizeTrait, StringVi
 use arrow_buffer::{Buffer, NullBuffer};
 use arrow_schema::DataType;
 use std::ops::Range;
-use urilex::{Batch, Offset, Parser};
+use urilex::{Batch, Component, Offset, Parser};
 
 /// Offsets of a column, in its own type.
 enum Offsets<'a> {
@@ -180,6 +180,17 @@ impl<'a> Refs<'a> {
             Offsets::I32(o) => batch.parse_offsets(parser, &self.values, o),
             Offsets::I64(o) => batch.parse_offsets(parser, &self.values, o),
             Offsets::Gathered(o) => batch.parse_offsets(parser, &self.values, o),
+        }
+    }
+
+    /// [`parse`](Self::parse) for a caller that reads part `part` alone
+    /// (`Batch::parse_offsets_keeping`: the others' spans may be left
+    /// out, which saves the engine their saves).
+    pub fn parse_keeping(&self, parser: &Parser, batch: &mut Batch, part: Component) {
+        match &self.offsets {
+            Offsets::I32(o) => batch.parse_offsets_keeping(parser, &self.values, o, part),
+            Offsets::I64(o) => batch.parse_offsets_keeping(parser, &self.values, o, part),
+            Offsets::Gathered(o) => batch.parse_offsets_keeping(parser, &self.values, o, part),
         }
     }
 

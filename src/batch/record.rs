@@ -113,7 +113,7 @@ fn head_word(start: u32, status: u8, present: u8, kind: u8, err: u8) -> u64 {
 /// ([`RecordSink::record`]). Kept in words rather than in `u16`s: a record
 /// read back from narrow stores waits for them (store forwarding fails);
 /// inlined into the line loop, the words stay in registers.
-pub(super) struct RecordSink {
+pub(super) struct RecordSink<const KEEP: u8 = ALL_PARTS> {
     /// Slot `k`'s offset in bits `16 (k % 4)..` of word `k / 4`; an unset
     /// slot holds 0, so that a first save is one `|` (a record's absent
     /// parts are never read: `present` says which are there).
@@ -132,9 +132,13 @@ pub(super) struct RecordSink {
 // A part's start and end bits are one byte each; four slots to a word.
 const _: () = assert!(DEFAULT_SLOTS <= 16 && DEFAULT_SLOTS.is_multiple_of(4));
 
-impl RecordSink {
+/// Every part of the default grammar (bit c for `Component` c): what a
+/// [`RecordSink`] keeps unless told to keep fewer.
+pub(super) const ALL_PARTS: u8 = u8::MAX;
+
+impl<const KEEP: u8> RecordSink<KEEP> {
     #[inline(always)]
-    pub(super) fn new() -> RecordSink {
+    pub(super) fn new() -> RecordSink<KEEP> {
         RecordSink {
             words: [0; DEFAULT_SLOTS / 4],
             starts: 0,
@@ -165,7 +169,9 @@ impl RecordSink {
     pub(super) fn record(&self, start: usize) -> Option<[u64; 5]> {
         let both = self.starts & self.ends;
         let path = 1u8 << (Component::Path as u32);
-        if self.over || both & !self.fixed != 0 || (self.fixed & path != 0 && both & path == 0) {
+        // A path must be there where the profile has one, when it is kept.
+        let no_path = KEEP & path != 0 && self.fixed & path != 0 && both & path == 0;
+        if self.over || both & !self.fixed != 0 || no_path {
             return None;
         }
         let head = head_word(start as u32, VALID, both & self.fixed, self.kind, u8::MAX);
@@ -174,7 +180,7 @@ impl RecordSink {
     }
 }
 
-impl Sink for RecordSink {
+impl<const KEEP: u8> Sink for RecordSink<KEEP> {
     #[inline(always)]
     fn fixed(&mut self, fixed: u8) {
         self.fixed = fixed;
@@ -185,6 +191,13 @@ impl Sink for RecordSink {
         // A line of a window is shorter than 64 KB, so that the offset
         // needs no mask to stay in its 16 bits.
         debug_assert!(pos <= 0xffff);
+        // A part not kept is not saved (`slot` is a constant in the
+        // generated code, so the test and the save fold away); a slot past
+        // the default grammar's still marks the record as one it cannot
+        // hold.
+        if slot / 2 < 8 && KEEP >> (slot / 2) & 1 == 0 {
+            return;
+        }
         match self.words.get_mut(slot / 4) {
             Some(w) => {
                 *w |= (pos as u64) << (16 * (slot % 4));
