@@ -258,29 +258,7 @@ impl Batch {
     /// assert!(batch.is_valid(3));
     /// ```
     pub fn parse_offsets<O: Offset>(&mut self, parser: &Parser, buf: &[u8], offsets: &[O]) {
-        let (base, last) = offset_bounds(buf, offsets);
-        self.clear(parser, last - base, Source::Offsets);
-        self.base = base;
-        let mut out = FastRecords::<ALL_PARTS> {
-            parser,
-            // Records count from the first item's start.
-            base: 0,
-            stream: false,
-            records: &mut self.parts[0],
-            long: &mut self.long,
-        };
-        let buf = &buf[base..last];
-        let ends = checked_ends(buf.len(), base, offsets);
-        if crate::engine::bits::fast_items(
-            parser.get_profile(),
-            parser.get_syntax(),
-            buf,
-            ends,
-            &mut out,
-        ) {
-            return;
-        }
-        each_item(buf, base, offsets, |at, item| out.slow(at, item));
+        self.offsets_keeping::<ALL_PARTS, O>(parser, buf, offsets);
     }
 
     /// [`parse_offsets`](Self::parse_offsets) for a caller that reads one
@@ -312,16 +290,27 @@ impl Batch {
         part: Component,
     ) {
         const HOST: u8 = 1 << Component::Host as u8;
-        if part != Component::Host {
-            self.parse_offsets(parser, buf, offsets);
-            return;
+        match part {
+            Component::Host => self.offsets_keeping::<HOST, O>(parser, buf, offsets),
+            _ => self.parse_offsets(parser, buf, offsets),
         }
+    }
+
+    /// The items' records with the spans of the parts in `KEEP` (bit c
+    /// for `Component` c): `parse_offsets` and `parse_offsets_keeping`.
+    fn offsets_keeping<const KEEP: u8, O: Offset>(
+        &mut self,
+        parser: &Parser,
+        buf: &[u8],
+        offsets: &[O],
+    ) {
         let (base, last) = offset_bounds(buf, offsets);
         self.clear(parser, last - base, Source::Offsets);
         self.base = base;
-        self.dropped = !HOST;
-        let mut out = FastRecords::<HOST> {
+        self.dropped = !KEEP;
+        let mut out = FastRecords::<KEEP> {
             parser,
+            // Records count from the first item's start.
             base: 0,
             stream: false,
             records: &mut self.parts[0],
