@@ -383,8 +383,11 @@ fn outside_fixtures_give_valid_hits() {
 }
 
 /// Found by the extract fuzz target (2026-11-28): a cut at a line start
-/// gave a bare hit trimmed and flagged where one search took it whole.
+/// gave a bare hit trimmed and flagged where one search took it whole
+/// (RFC 1738 with `refang`, whose second part began after a bracketed hit
+/// that ran past the cut: the profile is needed for the case to bite).
 #[test]
+#[cfg(feature = "rfc1738")]
 fn fuzz_case_cut_within_a_bracketed_run() {
     let data: &[u8] = &[
         255, 48, 255, 255, 241, 241, 241, 241, 241, 241, 78, 76, 87, 31, 60, 58, 62, 194, 255, 255,

@@ -268,19 +268,16 @@ thread_local! {
 
 /// `f` over `refs` parsed by `parser` with this thread's batch.
 fn parsed<T>(refs: &Refs<'_>, parser: &Parser, f: impl FnOnce(&Batch) -> T) -> T {
-    BATCH.with(|b| {
-        let mut batch = b.borrow_mut();
-        refs.parse(parser, &mut batch);
-        f(&batch)
-    })
+    parsed_keeping(refs, parser, None, f)
 }
 
-/// [`parsed`] for a function that reads one part of each value: the
-/// batch keeps that part's spans alone where the engine allows.
+/// [`parsed`], for a function that reads one part of each value when
+/// `part` names it: the batch keeps that part's spans alone where the
+/// engine allows.
 fn parsed_keeping<T>(
     refs: &Refs<'_>,
     parser: &Parser,
-    part: Component,
+    part: Option<Component>,
     f: impl FnOnce(&Batch) -> T,
 ) -> T {
     BATCH.with(|b| {
@@ -301,9 +298,12 @@ fn profile(args: &dyn Args, k: usize) -> Result<Profile> {
 macro_rules! part {
     ($f:ident, $c:ident) => {
         fn $f(refs: &Refs<'_>, _: &dyn Args) -> Result<ArrayRef> {
-            Ok(parsed_keeping(refs, &Parser::new(), Component::$c, |b| {
-                kernel::part(refs, b, Component::$c)
-            }))
+            Ok(parsed_keeping(
+                refs,
+                &Parser::new(),
+                Some(Component::$c),
+                |b| kernel::part(refs, b, Component::$c),
+            ))
         }
     };
 }
@@ -537,7 +537,7 @@ pub static FUNCTIONS: &[Function] = &[
         ],
         output: utf8,
         kernel: |refs, _| {
-            Ok(parsed_keeping(refs, &Parser::new(), Component::Host, |b| {
+            Ok(parsed_keeping(refs, &Parser::new(), Some(Component::Host), |b| {
                 kernel::domain(refs, b, true)
             }))
         },
@@ -552,7 +552,7 @@ pub static FUNCTIONS: &[Function] = &[
         examples: &[Example { input: Some("https://a.b.example.co.uk/"), args: &[], want: "co.uk" }],
         output: utf8,
         kernel: |refs, _| {
-            Ok(parsed_keeping(refs, &Parser::new(), Component::Host, |b| {
+            Ok(parsed_keeping(refs, &Parser::new(), Some(Component::Host), |b| {
                 kernel::domain(refs, b, false)
             }))
         },

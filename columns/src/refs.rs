@@ -176,21 +176,23 @@ impl<'a> Refs<'a> {
     /// Every value parsed into `batch` by the batch engine, over the
     /// values and offsets at once.
     pub fn parse(&self, parser: &Parser, batch: &mut Batch) {
-        match &self.offsets {
-            Offsets::I32(o) => batch.parse_offsets(parser, &self.values, o),
-            Offsets::I64(o) => batch.parse_offsets(parser, &self.values, o),
-            Offsets::Gathered(o) => batch.parse_offsets(parser, &self.values, o),
-        }
+        self.parse_keeping(parser, batch, None);
     }
 
-    /// [`parse`](Self::parse) for a caller that reads part `part` alone
-    /// (`Batch::parse_offsets_keeping`: the others' spans may be left
-    /// out, which saves the engine their saves).
-    pub fn parse_keeping(&self, parser: &Parser, batch: &mut Batch, part: Component) {
+    /// [`parse`](Self::parse), for a caller that reads part `part` alone
+    /// when one is given (`Batch::parse_offsets_keeping`: the others'
+    /// spans may be left out, which saves the engine their saves).
+    pub fn parse_keeping(&self, parser: &Parser, batch: &mut Batch, part: Option<Component>) {
+        fn go<O: Offset>(b: &mut Batch, p: &Parser, v: &[u8], o: &[O], part: Option<Component>) {
+            match part {
+                Some(c) => b.parse_offsets_keeping(p, v, o, c),
+                None => b.parse_offsets(p, v, o),
+            }
+        }
         match &self.offsets {
-            Offsets::I32(o) => batch.parse_offsets_keeping(parser, &self.values, o, part),
-            Offsets::I64(o) => batch.parse_offsets_keeping(parser, &self.values, o, part),
-            Offsets::Gathered(o) => batch.parse_offsets_keeping(parser, &self.values, o, part),
+            Offsets::I32(o) => go(batch, parser, &self.values, o, part),
+            Offsets::I64(o) => go(batch, parser, &self.values, o, part),
+            Offsets::Gathered(o) => go(batch, parser, &self.values, o, part),
         }
     }
 

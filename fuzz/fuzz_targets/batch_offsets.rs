@@ -1,9 +1,9 @@
 //! The batch engine over a string column (values and offsets, no line
 //! ends between items: `Batch::parse_offsets`, `validate_offsets`, and
 //! `parse_offsets_keeping` the host alone) against single parsing of each
-//! item. The first byte picks the profile,
-//! the second the byte that cuts the rest into items (and is dropped), the
-//! third how many of the first bytes lie before the column's first offset.
+//! item. The first byte picks the profile, the second the byte that cuts
+//! the rest into items (and is dropped), the third how many of the first
+//! bytes lie before the column's first offset.
 #![no_main]
 use libfuzzer_sys::fuzz_target;
 use urilex::{Batch, Component, Parser, Profile};

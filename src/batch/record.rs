@@ -195,7 +195,7 @@ impl<const KEEP: u8> Sink for RecordSink<KEEP> {
         // generated code, so the test and the save fold away); a slot past
         // the default grammar's still marks the record as one it cannot
         // hold.
-        if slot / 2 < 8 && KEEP >> (slot / 2) & 1 == 0 {
+        if slot < DEFAULT_SLOTS && KEEP >> (slot / 2) & 1 == 0 {
             return;
         }
         match self.words.get_mut(slot / 4) {
