@@ -105,7 +105,17 @@ pub struct SpanViews<'a> {
     /// Bytes of the buffer found ASCII at once ([`SpanViews::ascii_within`]):
     /// a span inside them needs no check of its own.
     known: std::ops::Range<usize>,
+    /// Where `ascii_within` found a few bytes that are not ASCII: the range
+    /// it checked and those bytes' positions, in order. `known` is then
+    /// the window between two of them that the last span fell in, moved
+    /// as the spans move on.
+    windows: Option<(Range<usize>, Arc<[usize]>)>,
 }
+
+/// Bytes that are not ASCII `ascii_within` keeps the positions of (the
+/// values' few non-ASCII characters); with more, every span outside the
+/// ASCII range is checked on its own.
+const FEW: usize = 1 << 10;
 
 impl<'a> SpanViews<'a> {
     /// A result of `rows` values from `buffer` (at most `u32::MAX` bytes:
@@ -121,17 +131,66 @@ impl<'a> SpanViews<'a> {
             filled: 0,
             ascii: true,
             known: 0..0,
+            windows: None,
         }
     }
 
     /// Says that bytes `range` of the buffer are ASCII, checked here once
     /// (the values the spans will come from): a span inside them is not
     /// checked again. Nothing is assumed where they are not.
+    ///
+    /// Where a few of those bytes are not ASCII (a handful of values with
+    /// non-ASCII text among many), the windows between them are known
+    /// ASCII in the same way: a span inside one is not checked again.
     pub fn ascii_within(mut self, range: std::ops::Range<usize>) -> SpanViews<'a> {
-        if self.bytes[range.clone()].is_ascii() {
+        let bytes = &self.bytes[range.clone()];
+        if bytes.is_ascii() {
             self.known = range;
+            return self;
+        }
+        // A block at a time (`is_ascii` reads words), a byte at a time
+        // only in a block that has such a byte.
+        const BLOCK: usize = 256;
+        let bad: Vec<usize> = bytes
+            .chunks(BLOCK)
+            .enumerate()
+            .filter(|(_, c)| !c.is_ascii())
+            .flat_map(|(k, c)| {
+                let at = range.start + k * BLOCK;
+                c.iter()
+                    .enumerate()
+                    .filter(|(_, b)| !b.is_ascii())
+                    .map(move |(j, _)| at + j)
+            })
+            .take(FEW + 1)
+            .collect();
+        if bad.len() <= FEW {
+            self.windows = Some((range, bad.into()));
         }
         self
+    }
+
+    /// Whether `at..at + len` lies in an ASCII window of `windows`, which
+    /// becomes `known` (`false` where there are none, or the span holds a
+    /// byte that is not ASCII or lies outside the checked range).
+    #[cold]
+    fn in_window(&mut self, at: usize, len: usize) -> bool {
+        let Some((range, bad)) = &self.windows else {
+            return false;
+        };
+        if at < range.start || at + len > range.end {
+            return false;
+        }
+        // The first byte that is not ASCII at or after `at`, and the one
+        // before it: the window between them holds `at`.
+        let j = bad.partition_point(|&b| b < at);
+        let start = match j {
+            0 => range.start,
+            _ => bad[j - 1] + 1,
+        };
+        let end = bad.get(j).copied().unwrap_or(range.end);
+        self.known = start..end;
+        at + len <= end
     }
 
     /// A result of `rows` values from the same buffer, with what is known
@@ -139,6 +198,7 @@ impl<'a> SpanViews<'a> {
     pub fn like(&self, rows: usize) -> SpanViews<'a> {
         let mut v = SpanViews::new(self.buffer, rows);
         v.known = self.known.clone();
+        v.windows = self.windows.clone();
         v
     }
 
@@ -147,7 +207,7 @@ impl<'a> SpanViews<'a> {
     #[inline]
     pub fn span(&mut self, at: usize, len: usize) {
         let bytes = &self.bytes[at..at + len];
-        if at < self.known.start || at + len > self.known.end {
+        if (at < self.known.start || at + len > self.known.end) && !self.in_window(at, len) {
             // A word at a time: a few instructions a part, where Arrow's
             // own check costs a call to `str::from_utf8` per value.
             self.ascii &= bytes.is_ascii();
@@ -202,7 +262,10 @@ impl<'a> SpanViews<'a> {
         // offset below 2^32 (the buffer is no longer, `Refs::buffer`), and
         // found ASCII there (`self.ascii`, checked on every span pushed
         // that does not lie inside `self.known`, a range of the buffer
-        // checked ASCII as a whole in `ascii_within`), and ASCII is UTF-8. `make_view` copies values of 12 bytes or less
+        // checked ASCII as a whole in `ascii_within`, or a window that
+        // `in_window` placed between two of the non-ASCII bytes that
+        // `ascii_within` listed, every one in the range it checked), and
+        // ASCII is UTF-8. `make_view` copies values of 12 bytes or less
         // inline with zero padding and stores the first four bytes as the
         // prefix of longer ones, as the format asks. The views and the
         // nulls have one entry per row.
@@ -284,6 +347,52 @@ mod tests {
         let a = a.as_string_view();
         assert_eq!(a.value(0), "example.com");
         assert_eq!(a.value(1), "h\u{FFFD}");
+    }
+
+    #[test]
+    fn ascii_windows_between_a_few_other_bytes() {
+        // Two characters that are not ASCII among ASCII text: the spans
+        // between them are views; a span cut inside one is checked (and
+        // copied with U+FFFD), a span holding a whole one is checked and
+        // passes.
+        let text = "http://a.example/ é http://b.example/ ö http://c.example/";
+        let b = buffer(text);
+        let v = SpanViews::new(&b, 0).ascii_within(0..b.len());
+        assert_eq!(v.known, 0..0);
+        let (range, bad) = v.windows.clone().expect("a few bytes listed");
+        assert_eq!(range, 0..b.len());
+        assert_eq!(bad.len(), 4, "two bytes each");
+        let e = text.find('é').expect("é");
+        let o = text.find('ö').expect("ö");
+        let mut w = v.like(6);
+        w.span(7, 9); // before é
+        assert_eq!(w.known, 0..e);
+        w.span(e + 3, 17); // between é and ö
+        assert_eq!(w.known, e + 2..o);
+        w.span(o + 3, 17); // after ö
+        assert_eq!(w.known, o + 2..b.len());
+        w.span(e - 1, 3); // " é": a whole character, checked
+        w.span(0, 4);
+        let a = w.finish();
+        let a = a.as_string_view();
+        assert_eq!(a.value(0), "a.example");
+        assert_eq!(a.value(1), "http://b.example/");
+        assert_eq!(a.value(2), "http://c.example/");
+        assert_eq!(a.value(3), " é");
+        assert_eq!(a.value(4), "http");
+        // Cut inside a character: not viewed as if it were ASCII.
+        let mut w = v.like(2);
+        w.span(7, 9);
+        w.span(e + 1, 2);
+        let a = w.finish();
+        let a = a.as_string_view();
+        assert_eq!(a.value(0), "a.example");
+        assert_eq!(a.value(1), "\u{FFFD} ");
+        // Too many such bytes to list: none kept, every span checked.
+        let many = "é".repeat(FEW);
+        let b = buffer(&many);
+        let v = SpanViews::new(&b, 0).ascii_within(0..b.len());
+        assert!(v.windows.is_none());
     }
 
     #[test]
