@@ -9,6 +9,11 @@ mod text;
 
 use pyo3::prelude::*;
 
+/// Result buffers are allocated and freed once per call: see the
+/// dependency's note in Cargo.toml.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 /// urilex's parser, resolver and column functions (RFC 3986 and the
 /// profiles of its source documents).
 #[pymodule]
