@@ -16,6 +16,12 @@
 //!
 //! Build: `cargo run --release --features bench --example bench -- --help`.
 
+/// DataFusion allocates a buffer per batch and column and frees it soon
+/// after; mimalloc keeps freed pages for reuse where glibc hands large
+/// ones back to the system (as DataFusion's own CLI does).
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 use datafusion::arrow::array::{Array, ArrayRef, StringArray};
 use datafusion::arrow::datatypes::{DataType, Field, Schema};
 use datafusion::arrow::record_batch::RecordBatch;

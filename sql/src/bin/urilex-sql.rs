@@ -4,6 +4,12 @@
 //! processes (`urilex-sql scheduler`, `urilex-sql executor`). The `urilex`
 //! CLI runs it as `urilex sql`.
 
+/// DataFusion allocates a buffer per batch and column and frees it soon
+/// after; mimalloc keeps freed pages for reuse where glibc hands large
+/// ones back to the system (as DataFusion's own CLI does).
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 use clap::{Parser, Subcommand, ValueEnum};
 use datafusion::arrow::record_batch::RecordBatch;
 use datafusion::error::{DataFusionError, Result};
