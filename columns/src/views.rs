@@ -143,15 +143,10 @@ impl<'a> SpanViews<'a> {
     /// non-ASCII text among many), the windows between them are known
     /// ASCII in the same way: a span inside one is not checked again.
     pub fn ascii_within(mut self, range: std::ops::Range<usize>) -> SpanViews<'a> {
-        let bytes = &self.bytes[range.clone()];
-        if bytes.is_ascii() {
-            self.known = range;
-            return self;
-        }
-        // A block at a time (`is_ascii` reads words), a byte at a time
-        // only in a block that has such a byte.
+        // One pass, a block at a time (`is_ascii` reads words), a byte at
+        // a time only in a block that has such a byte.
         const BLOCK: usize = 256;
-        let bad: Vec<usize> = bytes
+        let bad: Vec<usize> = self.bytes[range.clone()]
             .chunks(BLOCK)
             .enumerate()
             .filter(|(_, c)| !c.is_ascii())
@@ -164,8 +159,10 @@ impl<'a> SpanViews<'a> {
             })
             .take(FEW + 1)
             .collect();
-        if bad.len() <= FEW {
-            self.windows = Some((range, bad.into()));
+        match bad.len() {
+            0 => self.known = range,
+            n if n <= FEW => self.windows = Some((range, bad.into())),
+            _ => {}
         }
         self
     }
