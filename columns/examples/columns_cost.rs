@@ -8,6 +8,10 @@ use arrow_array::{ArrayRef, StringArray};
 use std::sync::Arc;
 use urilex_columns::{function, Literals};
 
+/// As in the Python package and urilex-sql, whose calls these time.
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     let text = std::fs::read(&args[1]).expect("a corpus");
