@@ -11,7 +11,7 @@
 //! value, so that one function serves a literal and a column of them.
 
 use crate::refs::Refs;
-use crate::views::{SpanViews, Views};
+use crate::views::{Bits, SpanViews, Views};
 
 use arrow_array::builder::{
     BooleanBufferBuilder, ListBuilder, StringBuilder, UInt16Builder, UInt64Builder,
@@ -177,8 +177,8 @@ pub fn error(refs: &Refs<'_>, batch: &Batch) -> ArrayRef {
 /// `error`) are built as the log pipeline's rows are. Otherwise every
 /// column is built that way and the parts are then viewed in place.
 pub fn parse(refs: &Refs<'_>, batch: &Batch, profile: Profile) -> ArrayRef {
-    let schema = Schema::references(profile, Syntax::Reference);
-    let fields = parse_fields(&schema);
+    let made = parse_schema(profile);
+    let (schema, fields) = &*made;
     let present = |i: usize| !refs.is_null(i);
     let fast = schema.fast()
         && schema.columns.iter().all(|c| {
@@ -189,7 +189,7 @@ pub fn parse(refs: &Refs<'_>, batch: &Batch, profile: Profile) -> ArrayRef {
                 )
         });
     let columns: Vec<ArrayRef> = match refs.buffer().filter(|_| fast) {
-        Some(buffer) => parse_columns(refs, batch, &schema, &fields, buffer),
+        Some(buffer) => parse_columns(refs, batch, schema, fields, buffer),
         None => {
             let rows =
                 BatchBuilder::new(schema.clone()).build_references(batch, refs.values(), present);
@@ -204,7 +204,33 @@ pub fn parse(refs: &Refs<'_>, batch: &Batch, profile: Profile) -> ArrayRef {
                 .collect()
         }
     };
-    Arc::new(StructArray::new(fields, columns, refs.nulls().cloned()))
+    Arc::new(StructArray::new(
+        fields.clone(),
+        columns,
+        refs.nulls().cloned(),
+    ))
+}
+
+/// A profile's reference columns and [`parse`]'s fields for them.
+type ParseSchema = (Schema, Fields);
+
+/// [`parse`]'s schema and fields for `profile`, made once per process:
+/// a call over a short column (a Python call over some thousand URLs)
+/// would otherwise spend a good part of its time naming columns.
+fn parse_schema(profile: Profile) -> Arc<ParseSchema> {
+    static MADE: std::sync::Mutex<Vec<(Profile, Arc<ParseSchema>)>> =
+        std::sync::Mutex::new(Vec::new());
+    let mut made = MADE
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    if let Some((_, s)) = made.iter().find(|(p, _)| *p == profile) {
+        return s.clone();
+    }
+    let schema = Schema::references(profile, Syntax::Reference);
+    let fields = parse_fields(&schema);
+    let s = Arc::new((schema, fields));
+    made.push((profile, s.clone()));
+    s
 }
 
 /// [`parse`]'s columns made in one pass over the batch's records, for a
@@ -237,28 +263,24 @@ fn parse_columns(
     // The values' bytes are checked ASCII once here, for every column.
     let known = SpanViews::new(buffer, 0).ascii_within(values_range(refs));
     let mut views: Vec<SpanViews<'_>> = parts.iter().map(|_| known.like(n)).collect();
-    let mut valid = BooleanBufferBuilder::new(n);
+    let mut valid = Bits::new(n);
     let mut kind_keys = Vec::with_capacity(n);
-    let mut kind_valid = BooleanBufferBuilder::new(n);
+    let mut kind_valid = Bits::new(n);
     let mut ports = Vec::with_capacity(n);
-    let mut port_valid = BooleanBufferBuilder::new(n);
-    // The invalid values' rows (an error each), and where each row's error
-    // is among them.
+    let mut port_valid = Bits::new(n);
+    // The invalid values' rows (an error each).
     let mut invalid = Vec::new();
-    let mut error_at: Vec<Option<u32>> = Vec::new();
     for (i, e) in batch.entries().enumerate() {
         let present = !refs.is_null(i);
         let ok = present && e.is_valid();
-        valid.append(ok);
+        valid.push(ok);
         if !ok {
             views.iter_mut().for_each(SpanViews::null);
             kind_keys.push(0);
-            kind_valid.append(false);
+            kind_valid.push(false);
             ports.push(0);
-            port_valid.append(false);
+            port_valid.push(false);
             if present {
-                error_at.resize(i, None);
-                error_at.push(Some(invalid.len() as u32));
                 invalid.push(i);
             }
             continue;
@@ -273,31 +295,27 @@ fn parse_columns(
         match e.host_kind() {
             Some(k) => {
                 kind_keys.push(kind_key[k as usize]);
-                kind_valid.append(true);
+                kind_valid.push(true);
             }
             None => {
                 kind_keys.push(0);
-                kind_valid.append(false);
+                kind_valid.push(false);
             }
         }
         let port = e
             .span(Component::Port)
             .and_then(|r| urilex::port_number(&refs.value(i)[r]));
         ports.push(port.unwrap_or(0));
-        port_valid.append(port.is_some());
+        port_valid.push(port.is_some());
     }
-    let bits = |mut b: BooleanBufferBuilder| {
-        let n = NullBuffer::new(b.finish());
-        (n.null_count() > 0).then_some(n)
-    };
     let valid: ArrayRef = Arc::new(BooleanArray::new(valid.finish(), refs.nulls().cloned()));
     let kind = urilex_io::columnar::dictionary(
         &kinds,
-        arrow_array::Int16Array::new(kind_keys.into(), bits(kind_valid)),
+        arrow_array::Int16Array::new(kind_keys.into(), kind_valid.nulls()),
     );
     let port: ArrayRef = Arc::new(arrow_array::UInt16Array::new(
         ports.into(),
-        bits(port_valid),
+        port_valid.nulls(),
     ));
     let mut views = views.into_iter().map(SpanViews::finish);
     schema
@@ -308,21 +326,20 @@ fn parse_columns(
             Column::Valid(_) => valid.clone(),
             Column::Kind(_) => kind.clone(),
             Column::PortNumber(_) => port.clone(),
-            Column::Error(_) => errors(refs, batch, schema.profile, &invalid, &error_at, f),
+            Column::Error(_) => errors(refs, batch, schema.profile, &invalid, f),
             _ => views.next().expect("a view column per part"),
         })
         .collect()
 }
 
 /// The error column of [`parse_columns`]: the errors of the rows
-/// `invalid`, row `i`'s at `error_at[i]` (nulls past its end, and all
-/// nulls when no value is invalid).
+/// `invalid` (in order), built for those rows alone and then placed at
+/// them; nulls elsewhere, and all nulls when no value is invalid.
 fn errors(
     refs: &Refs<'_>,
     batch: &Batch,
     profile: Profile,
     invalid: &[usize],
-    error_at: &[Option<u32>],
     field: &Field,
 ) -> ArrayRef {
     if invalid.is_empty() {
@@ -339,9 +356,16 @@ fn errors(
         rows.push([cell]);
     }
     let small = rows.take_batch().column(0).clone();
-    let mut at = error_at.to_vec();
-    at.resize(refs.len(), None);
-    let indices = arrow_array::UInt32Array::from(at);
+    // Row i takes error k where i is `invalid[k]`, a null elsewhere: the
+    // indices made at once (zeros, a bit per invalid row).
+    let mut at = vec![0u32; refs.len()];
+    let mut set = BooleanBufferBuilder::new(refs.len());
+    set.append_n(refs.len(), false);
+    for (k, &i) in invalid.iter().enumerate() {
+        at[i] = k as u32;
+        set.set_bit(i, true);
+    }
+    let indices = arrow_array::UInt32Array::new(at.into(), Some(NullBuffer::new(set.finish())));
     arrow_select::take::take(&small, &indices, None).expect("indices within the errors")
 }
 

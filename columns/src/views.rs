@@ -86,6 +86,55 @@ impl Views {
     }
 }
 
+/// Bits appended one at a time, kept 64 a word with the word being filled
+/// and its count (a bit at a time into Arrow's builder costs a call and a
+/// capacity check per value).
+pub struct Bits {
+    words: Vec<u64>,
+    word: u64,
+    filled: u32,
+    len: usize,
+}
+
+impl Bits {
+    /// Room for `n` bits.
+    pub fn new(n: usize) -> Bits {
+        Bits {
+            words: Vec::with_capacity(n.div_ceil(64)),
+            word: 0,
+            filled: 0,
+            len: 0,
+        }
+    }
+
+    /// Appends `set`.
+    #[inline(always)]
+    pub fn push(&mut self, set: bool) {
+        self.word |= u64::from(set) << self.filled;
+        self.filled += 1;
+        self.len += 1;
+        if self.filled == 64 {
+            self.words.push(self.word);
+            self.word = 0;
+            self.filled = 0;
+        }
+    }
+
+    /// The bits.
+    pub fn finish(mut self) -> arrow_buffer::BooleanBuffer {
+        if self.filled > 0 {
+            self.words.push(self.word);
+        }
+        arrow_buffer::BooleanBuffer::new(Buffer::from_vec(self.words), 0, self.len)
+    }
+
+    /// The bits as validity: `None` when every one is set.
+    pub fn nulls(self) -> Option<NullBuffer> {
+        let nulls = NullBuffer::new(self.finish());
+        (nulls.null_count() > 0).then_some(nulls)
+    }
+}
+
 /// A `Utf8View` result of substrings of the values of one buffer (a `Utf8`
 /// or `LargeUtf8` input), made at once: one 16-byte view a row pushed in
 /// place (exact size, no builder's checks per value), the nulls a bitmap,
@@ -94,11 +143,8 @@ pub struct SpanViews<'a> {
     bytes: &'a [u8],
     buffer: &'a Buffer,
     views: Vec<u128>,
-    /// The validity bits, 64 a word, and the word being filled with its
-    /// count (a bit at a time into a builder costs a call per value).
-    valid: Vec<u64>,
-    word: u64,
-    filled: u32,
+    /// The validity bits.
+    valid: Bits,
     /// Whether every span pushed is ASCII (then the views need no UTF-8
     /// check: see `finish`).
     ascii: bool,
@@ -126,9 +172,7 @@ impl<'a> SpanViews<'a> {
             bytes: buffer.as_slice(),
             buffer,
             views: Vec::with_capacity(rows),
-            valid: Vec::with_capacity(rows.div_ceil(64)),
-            word: 0,
-            filled: 0,
+            valid: Bits::new(rows),
             ascii: true,
             known: 0..0,
             windows: None,
@@ -211,36 +255,19 @@ impl<'a> SpanViews<'a> {
         }
         // The offset fits: the buffer is no longer than u32::MAX.
         self.views.push(make_view(bytes, 0, at as u32));
-        self.bit(true);
+        self.valid.push(true);
     }
 
     /// A null.
     #[inline]
     pub fn null(&mut self) {
         self.views.push(0);
-        self.bit(false);
-    }
-
-    #[inline(always)]
-    fn bit(&mut self, set: bool) {
-        self.word |= u64::from(set) << self.filled;
-        self.filled += 1;
-        if self.filled == 64 {
-            self.valid.push(self.word);
-            self.word = 0;
-            self.filled = 0;
-        }
+        self.valid.push(false);
     }
 
     /// The column.
-    pub fn finish(mut self) -> ArrayRef {
-        let rows = self.views.len();
-        if self.filled > 0 {
-            self.valid.push(self.word);
-        }
-        let bits = arrow_buffer::BooleanBuffer::new(Buffer::from_vec(self.valid), 0, rows);
-        let nulls = NullBuffer::new(bits);
-        let nulls = (nulls.null_count() > 0).then_some(nulls);
+    pub fn finish(self) -> ArrayRef {
+        let nulls = self.valid.nulls();
         let views = ScalarBuffer::from(self.views);
         let buffers = vec![self.buffer.clone()];
         if !self.ascii {
@@ -390,6 +417,25 @@ mod tests {
         let b = buffer(&many);
         let v = SpanViews::new(&b, 0).ascii_within(0..b.len());
         assert!(v.windows.is_none());
+    }
+
+    #[test]
+    fn bits_in_words_and_as_validity() {
+        for n in [0, 1, 63, 64, 65, 130] {
+            let mut b = Bits::new(n);
+            (0..n).for_each(|i| b.push(i % 5 != 2));
+            let bits = b.finish();
+            assert_eq!(bits.len(), n);
+            assert!((0..n).all(|i| bits.value(i) == (i % 5 != 2)), "{n} bits");
+            let mut all = Bits::new(n);
+            (0..n).for_each(|_| all.push(true));
+            assert!(all.nulls().is_none(), "no nulls where every bit is set");
+        }
+        let mut b = Bits::new(3);
+        [true, false, true].into_iter().for_each(|v| b.push(v));
+        let nulls = b.nulls().expect("a null");
+        assert_eq!(nulls.null_count(), 1);
+        assert!(nulls.is_null(1));
     }
 
     #[test]
