@@ -88,12 +88,11 @@ impl Views {
 
 /// Bits appended one at a time, kept 64 a word with the word being filled
 /// and its count (a bit at a time into Arrow's builder costs a call and a
-/// capacity check per value).
+/// capacity check per value); their number is `64 words + filled`.
 pub struct Bits {
     words: Vec<u64>,
     word: u64,
     filled: u32,
-    len: usize,
 }
 
 impl Bits {
@@ -103,7 +102,6 @@ impl Bits {
             words: Vec::with_capacity(n.div_ceil(64)),
             word: 0,
             filled: 0,
-            len: 0,
         }
     }
 
@@ -112,7 +110,6 @@ impl Bits {
     pub fn push(&mut self, set: bool) {
         self.word |= u64::from(set) << self.filled;
         self.filled += 1;
-        self.len += 1;
         if self.filled == 64 {
             self.words.push(self.word);
             self.word = 0;
@@ -122,10 +119,11 @@ impl Bits {
 
     /// The bits.
     pub fn finish(mut self) -> arrow_buffer::BooleanBuffer {
+        let len = 64 * self.words.len() + self.filled as usize;
         if self.filled > 0 {
             self.words.push(self.word);
         }
-        arrow_buffer::BooleanBuffer::new(Buffer::from_vec(self.words), 0, self.len)
+        arrow_buffer::BooleanBuffer::new(Buffer::from_vec(self.words), 0, len)
     }
 
     /// The bits as validity: `None` when every one is set.
