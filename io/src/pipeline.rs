@@ -83,6 +83,9 @@ where
         for _ in 0..threads {
             let out_tx = out_tx.clone();
             workers.push(scope.spawn(move || {
+                // A panic here stops the others (the sink would wait for
+                // this item forever), then goes on up at the join below.
+                let _stop = StopOnPanic(stop);
                 let mut w = init();
                 loop {
                     let next = match job_rx.lock() {
@@ -129,9 +132,29 @@ where
             }
         }
         result?;
-        // A worker that panicked has made the scope panic already.
-        Ok(workers.into_iter().filter_map(|w| w.join().ok()).collect())
+        // A worker that panicked sent no output for its item, so the items
+        // after it were never written: its panic goes on up (a join that
+        // took it would leave a short output and a success behind).
+        let mut done = Vec::with_capacity(workers.len());
+        for w in workers {
+            match w.join() {
+                Ok(w) => done.push(w),
+                Err(panic) => std::panic::resume_unwind(panic),
+            }
+        }
+        Ok(done)
     })
+}
+
+/// Sets its flag when dropped by a panic.
+struct StopOnPanic<'a>(&'a AtomicBool);
+
+impl Drop for StopOnPanic<'_> {
+    fn drop(&mut self) {
+        if std::thread::panicking() {
+            self.0.store(true, Ordering::Relaxed);
+        }
+    }
 }
 
 #[cfg(test)]
@@ -159,6 +182,21 @@ mod tests {
             .unwrap();
             assert_eq!(seen, (0..1000).map(|i| i * 2).collect::<Vec<_>>());
         }
+    }
+
+    #[test]
+    #[should_panic(expected = "item 5")]
+    fn a_worker_that_panics_fails_the_run() {
+        let _ = super::run_ordered(
+            2,
+            0..100_000u32,
+            || (),
+            |_, i| {
+                assert!(i != 5, "item {i}");
+                i
+            },
+            |_| -> Result<(), ()> { Ok(()) },
+        );
     }
 
     #[test]
