@@ -30,7 +30,7 @@ use parquet::arrow::ArrowSchemaConverter;
 use parquet::basic::{Compression, Encoding, ZstdLevel};
 use parquet::file::properties::{EnabledStatistics, WriterProperties};
 use parquet::file::writer::SerializedFileWriter;
-use parquet::schema::types::ColumnPath;
+use parquet::schema::types::{ColumnDescPtr, ColumnPath};
 use std::fmt::Write as _;
 use std::io::Write;
 use std::sync::Arc;
@@ -801,27 +801,94 @@ pub fn parquet_properties(arrow: &ArrowSchema) -> WriterProperties {
 /// A Parquet file written one encoded row group at a time.
 pub struct ParquetSink<W: Write + Send> {
     writer: SerializedFileWriter<W>,
-    factory: Arc<ArrowRowGroupWriterFactory>,
+    encoder: Arc<RowGroupEncoder>,
+}
+
+/// How a worker encodes a record batch's columns into a row group: the
+/// top-level string, binary and dictionary columns by
+/// [`pages`](crate::pages), the others (numbers, booleans, the error
+/// struct) by the `parquet` crate's Arrow writer.
+pub struct RowGroupEncoder {
+    /// The crate's writers, for the columns not encoded here (a schema of
+    /// just those: their leaves' descriptors are the file's).
+    crate_columns: ArrowRowGroupWriterFactory,
+    /// Per top-level field, its leaf column's descriptor and whether it
+    /// gets a dictionary, when it is encoded here.
+    own: Vec<Option<(ColumnDescPtr, bool)>>,
+    level: ZstdLevel,
+}
+
+/// A column chunk of an encoded row group.
+enum Chunk {
+    Crate(ArrowColumnChunk),
+    Own(crate::pages::OwnChunk),
 }
 
 /// A row group's column chunks, encoded (by a worker).
-pub struct EncodedRowGroup(Vec<ArrowColumnChunk>);
+pub struct EncodedRowGroup(Vec<Chunk>);
+
+/// Whether a field's column is encoded by [`pages`](crate::pages).
+fn encoded_here(f: &Field) -> bool {
+    crate::pages::encodes(f.data_type())
+}
 
 impl<W: Write + Send> ParquetSink<W> {
     /// Starts a file of rows of `arrow` on `out`.
     pub fn new(out: W, arrow: SchemaRef) -> parquet::errors::Result<ParquetSink<W>> {
         let props = Arc::new(parquet_properties(&arrow));
-        let parquet_schema = ArrowSchemaConverter::new()
-            .with_coerce_types(props.coerce_types())
-            .convert(&arrow)?;
+        let converter = ArrowSchemaConverter::new().with_coerce_types(props.coerce_types());
+        let parquet_schema = converter.convert(&arrow)?;
+        // The columns the crate's writer encodes, as a file of their own
+        // (never written to) for its factory.
+        let rest: Vec<_> = arrow
+            .fields()
+            .iter()
+            .filter(|f| !encoded_here(f))
+            .cloned()
+            .collect();
+        let rest = Arc::new(ArrowSchema::new_with_metadata(
+            rest,
+            arrow.metadata().clone(),
+        ));
+        let rest_schema = converter.convert(&rest)?;
+        let shadow = SerializedFileWriter::new(
+            std::io::sink(),
+            rest_schema.root_schema_ptr(),
+            props.clone(),
+        )?;
+        let crate_columns = ArrowRowGroupWriterFactory::new(&shadow, rest);
+        let mut leaves = parquet_schema.columns().iter();
+        let mut own = Vec::new();
+        for f in arrow.fields() {
+            let n = compute_leaves_count(f);
+            let first = leaves.next().cloned();
+            for _ in 1..n {
+                leaves.next();
+            }
+            own.push(match (encoded_here(f), first) {
+                (true, Some(d)) => {
+                    let dictionary = props.dictionary_enabled(d.path());
+                    Some((d, dictionary))
+                }
+                _ => None,
+            });
+        }
+        let level = match props.compression(&ColumnPath::from(vec![])) {
+            Compression::ZSTD(l) => l,
+            _ => ZstdLevel::default(),
+        };
         let writer = SerializedFileWriter::new(out, parquet_schema.root_schema_ptr(), props)?;
-        let factory = Arc::new(ArrowRowGroupWriterFactory::new(&writer, arrow));
-        Ok(ParquetSink { writer, factory })
+        let encoder = Arc::new(RowGroupEncoder {
+            crate_columns,
+            own,
+            level,
+        });
+        Ok(ParquetSink { writer, encoder })
     }
 
     /// What the workers encode row groups with.
-    pub fn encoder(&self) -> Arc<ArrowRowGroupWriterFactory> {
-        self.factory.clone()
+    pub fn encoder(&self) -> Arc<RowGroupEncoder> {
+        self.encoder.clone()
     }
 
     /// Appends an encoded row group.
@@ -831,7 +898,10 @@ impl<W: Write + Send> ParquetSink<W> {
         }
         let mut w = self.writer.next_row_group()?;
         for c in rg.0 {
-            c.append_to_row_group(&mut w)?;
+            match c {
+                Chunk::Crate(c) => c.append_to_row_group(&mut w)?,
+                Chunk::Own(c) => w.append_column(&c.data, c.close)?,
+            }
         }
         w.close()?;
         Ok(())
@@ -849,25 +919,46 @@ impl<W: Write + Send> ParquetSink<W> {
     }
 }
 
+/// Leaf columns of a field (a struct's children's, a list's item's).
+fn compute_leaves_count(f: &Field) -> usize {
+    match f.data_type() {
+        DataType::Struct(children) => children.iter().map(|c| compute_leaves_count(c)).sum(),
+        DataType::List(item) | DataType::LargeList(item) | DataType::FixedSizeList(item, _) => {
+            compute_leaves_count(item)
+        }
+        DataType::Map(entries, _) => compute_leaves_count(entries),
+        _ => 1,
+    }
+}
+
 /// Encodes a record batch's columns into a row group (a worker's share of
 /// Parquet output).
 pub fn encode_row_group(
-    factory: &ArrowRowGroupWriterFactory,
+    encoder: &RowGroupEncoder,
     batch: &RecordBatch,
 ) -> parquet::errors::Result<EncodedRowGroup> {
     if batch.num_rows() == 0 {
         return Ok(EncodedRowGroup(Vec::new()));
     }
-    let mut writers = factory.create_column_writers(0)?;
-    let mut w = writers.iter_mut();
-    for (array, field) in batch.columns().iter().zip(batch.schema().fields()) {
+    let mut writers = encoder.crate_columns.create_column_writers(0)?.into_iter();
+    let mut chunks = Vec::with_capacity(batch.num_columns());
+    let fields = batch.schema();
+    for ((array, field), own) in batch
+        .columns()
+        .iter()
+        .zip(fields.fields())
+        .zip(&encoder.own)
+    {
+        if let Some((descr, dictionary)) = own {
+            let c = crate::pages::encode(descr.clone(), array, *dictionary, encoder.level)?;
+            chunks.push(Chunk::Own(c));
+            continue;
+        }
         for leaf in compute_leaves(field, array)? {
-            w.next().expect("a writer per leaf column").write(&leaf)?;
+            let mut w = writers.next().expect("a writer per leaf column");
+            w.write(&leaf)?;
+            chunks.push(Chunk::Crate(w.close()?));
         }
     }
-    let chunks = writers
-        .into_iter()
-        .map(|w| w.close())
-        .collect::<parquet::errors::Result<Vec<_>>>()?;
     Ok(EncodedRowGroup(chunks))
 }

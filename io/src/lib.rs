@@ -13,7 +13,8 @@
 //!   typed columns, `docs/schema.md`); [`schema`]: parse rows' columns and
 //!   cells; [`table`]: every other command's rows;
 //! - [`text`] and [`columnar`]: the encoders, one per format (JSON Lines,
-//!   TSV, CSV; Arrow IPC and Parquet);
+//!   TSV, CSV; Arrow IPC and Parquet), and [`pages`]: Parquet's string
+//!   columns encoded from their Arrow arrays;
 //! - [`pipeline`]: chunks across threads, outputs in input order;
 //! - [`compress`]: text rows compressed on the workers, a frame per chunk;
 //! - [`parts`]: part files (`-o DIR/`), written by the workers;
@@ -37,6 +38,7 @@ pub mod json;
 pub mod logline;
 pub mod model;
 pub mod ops;
+pub mod pages;
 pub mod parts;
 pub mod pipeline;
 pub mod rows;

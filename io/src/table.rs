@@ -163,7 +163,7 @@ pub enum Encoded {
 /// Where tables go: text, Arrow IPC or Parquet on a stream.
 pub struct TableSink {
     inner: Inner,
-    encoder: Option<Arc<parquet::arrow::arrow_writer::ArrowRowGroupWriterFactory>>,
+    encoder: Option<Arc<crate::columnar::RowGroupEncoder>>,
     format: OutputFormat,
 }
 
@@ -177,7 +177,7 @@ enum Inner {
 #[derive(Clone)]
 pub struct TableEncoder {
     format: OutputFormat,
-    encoder: Option<Arc<parquet::arrow::arrow_writer::ArrowRowGroupWriterFactory>>,
+    encoder: Option<Arc<crate::columnar::RowGroupEncoder>>,
 }
 
 impl TableEncoder {
