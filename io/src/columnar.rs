@@ -812,10 +812,10 @@ pub struct RowGroupEncoder {
     /// The crate's writers, for the columns not encoded here (a schema of
     /// just those: their leaves' descriptors are the file's).
     crate_columns: ArrowRowGroupWriterFactory,
-    /// Per top-level field, its leaf column's descriptor and whether it
-    /// gets a dictionary, when it is encoded here.
-    own: Vec<Option<(ColumnDescPtr, bool)>>,
-    level: ZstdLevel,
+    /// Per top-level field, when it is encoded here: its leaf column's
+    /// descriptor, whether it gets a dictionary, its zstd level (as the
+    /// properties say).
+    own: Vec<Option<(ColumnDescPtr, bool, ZstdLevel)>>,
 }
 
 /// A column chunk of an encoded row group.
@@ -857,32 +857,22 @@ impl<W: Write + Send> ParquetSink<W> {
             props.clone(),
         )?;
         let crate_columns = ArrowRowGroupWriterFactory::new(&shadow, rest);
-        let mut leaves = parquet_schema.columns().iter();
-        let mut own = Vec::new();
-        for f in arrow.fields() {
-            let n = compute_leaves_count(f);
-            let first = leaves.next().cloned();
-            for _ in 1..n {
-                leaves.next();
+        // A column encoded here is one leaf: the leaf whose root is its
+        // field.
+        let mut own = vec![None; arrow.fields().len()];
+        for (i, d) in parquet_schema.columns().iter().enumerate() {
+            let field = parquet_schema.get_column_root_idx(i);
+            if encoded_here(&arrow.fields()[field]) {
+                let dictionary = props.dictionary_enabled(d.path());
+                let level = match props.compression(d.path()) {
+                    Compression::ZSTD(l) => l,
+                    _ => ZstdLevel::default(),
+                };
+                own[field] = Some((d.clone(), dictionary, level));
             }
-            own.push(match (encoded_here(f), first) {
-                (true, Some(d)) => {
-                    let dictionary = props.dictionary_enabled(d.path());
-                    Some((d, dictionary))
-                }
-                _ => None,
-            });
         }
-        let level = match props.compression(&ColumnPath::from(vec![])) {
-            Compression::ZSTD(l) => l,
-            _ => ZstdLevel::default(),
-        };
         let writer = SerializedFileWriter::new(out, parquet_schema.root_schema_ptr(), props)?;
-        let encoder = Arc::new(RowGroupEncoder {
-            crate_columns,
-            own,
-            level,
-        });
+        let encoder = Arc::new(RowGroupEncoder { crate_columns, own });
         Ok(ParquetSink { writer, encoder })
     }
 
@@ -919,18 +909,6 @@ impl<W: Write + Send> ParquetSink<W> {
     }
 }
 
-/// Leaf columns of a field (a struct's children's, a list's item's).
-fn compute_leaves_count(f: &Field) -> usize {
-    match f.data_type() {
-        DataType::Struct(children) => children.iter().map(|c| compute_leaves_count(c)).sum(),
-        DataType::List(item) | DataType::LargeList(item) | DataType::FixedSizeList(item, _) => {
-            compute_leaves_count(item)
-        }
-        DataType::Map(entries, _) => compute_leaves_count(entries),
-        _ => 1,
-    }
-}
-
 /// Encodes a record batch's columns into a row group (a worker's share of
 /// Parquet output).
 pub fn encode_row_group(
@@ -949,8 +927,8 @@ pub fn encode_row_group(
         .zip(fields.fields())
         .zip(&encoder.own)
     {
-        if let Some((descr, dictionary)) = own {
-            let c = crate::pages::encode(descr.clone(), array, *dictionary, encoder.level)?;
+        if let Some((descr, dictionary, level)) = own {
+            let c = crate::pages::encode(descr.clone(), array, *dictionary, *level)?;
             chunks.push(Chunk::Own(c));
             continue;
         }

@@ -51,7 +51,7 @@ const MAX_PROBE: usize = 64;
 
 /// A string or binary column's values: `offsets` into `values`, and
 /// which rows are null.
-pub struct Strings<'a> {
+struct Strings<'a> {
     offsets: &'a [i32],
     values: &'a [u8],
     nulls: Option<&'a NullBuffer>,
@@ -60,7 +60,7 @@ pub struct Strings<'a> {
 
 impl<'a> Strings<'a> {
     /// The values of `array` when it is `Utf8` or `Binary` (32-bit offsets).
-    pub fn of(array: &'a ArrayRef) -> Option<Strings<'a>> {
+    fn of(array: &'a ArrayRef) -> Option<Strings<'a>> {
         let (offsets, values, utf8) = match array.data_type() {
             DataType::Utf8 => {
                 let a = array.as_string::<i32>();
@@ -75,19 +75,14 @@ impl<'a> Strings<'a> {
         Some(Strings {
             offsets,
             values,
-            nulls: array.logical_nulls_ref(),
+            nulls: null_rows(array),
             utf8,
         })
     }
 
     /// Rows.
-    pub fn len(&self) -> usize {
+    fn len(&self) -> usize {
         self.offsets.len() - 1
-    }
-
-    /// Whether there are no rows.
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
     }
 
     #[inline(always)]
@@ -102,23 +97,22 @@ impl<'a> Strings<'a> {
     }
 
     fn null_count(&self, rows: Range<usize>) -> usize {
-        match self.nulls {
-            None => 0,
-            Some(n) if rows == (0..self.len()) => n.null_count(),
-            Some(n) => rows.len() - n.inner().slice(rows.start, rows.len()).count_set_bits(),
-        }
+        nulls_in(self.nulls, rows)
     }
 }
 
-/// `logical_nulls` without a copy: the arrays here have no logical nulls
-/// other than their null buffers.
-trait NullsRef {
-    fn logical_nulls_ref(&self) -> Option<&NullBuffer>;
+/// An array's null rows, when it has any (the arrays here have no
+/// logical nulls other than their null buffers).
+fn null_rows(array: &ArrayRef) -> Option<&NullBuffer> {
+    array.nulls().filter(|n| n.null_count() > 0)
 }
 
-impl NullsRef for ArrayRef {
-    fn logical_nulls_ref(&self) -> Option<&NullBuffer> {
-        self.nulls().filter(|n| n.null_count() > 0)
+/// The null rows among `rows`.
+fn nulls_in(nulls: Option<&NullBuffer>, rows: Range<usize>) -> usize {
+    match nulls {
+        None => 0,
+        Some(n) if rows == (0..n.len()) => n.null_count(),
+        Some(n) => rows.len() - n.inner().slice(rows.start, rows.len()).count_set_bits(),
     }
 }
 
@@ -277,9 +271,7 @@ impl<'a> MinMax<'a> {
             // The last byte that can grow and stay a string (ASCII below
             // DEL; any byte below 0xFF in binary), grown, the rest cut.
             let top = if utf8 { 0x7E } else { 0xFE };
-            let k = v[..n]
-                .iter()
-                .rposition(|&b| b <= top && (!utf8 || b < 0x80))?;
+            let k = v[..n].iter().rposition(|&b| b <= top)?;
             let mut m = v[..=k].to_vec();
             m[k] += 1;
             Some((ByteArray::from(m), false))
@@ -420,14 +412,14 @@ pub fn encode(
             descr.path()
         )));
     }
-    let nulls = array.logical_nulls_ref();
+    let nulls = null_rows(array);
     if descr.max_def_level() == 0 && nulls.is_some() {
         return Err(ParquetError::General(format!(
             "nulls in required column {}",
             descr.path()
         )));
     }
-    let mut w = Writer::new(descr, level.compression_level());
+    let mut w = Writer::new(descr, level);
     if let DataType::Dictionary(..) = array.data_type() {
         let d = array.as_dictionary::<arrow_array::types::Int16Type>();
         let values = d.values().as_string::<i32>();
@@ -511,10 +503,6 @@ fn dictionary_pages(
     mm: MinMax<'_>,
     utf8: bool,
 ) -> Result<OwnChunk> {
-    let null_count = |rows: Range<usize>| match nulls {
-        None => 0,
-        Some(b) => rows.len() - b.inner().slice(rows.start, rows.len()).count_set_bits(),
-    };
     let mut page = Vec::with_capacity(values.iter().map(|v| 4 + v.len()).sum());
     for v in values {
         plain(&mut page, v);
@@ -525,7 +513,7 @@ fn dictionary_pages(
     let mut start = 0;
     while start < n {
         let end = (start + PAGE_ROWS).min(n);
-        let nulls_here = null_count(start..end);
+        let nulls_here = nulls_in(nulls, start..end);
         let count = end - start - nulls_here;
         let mut page = Vec::with_capacity(16 + (end - start) / 8 + count * 4);
         if w.optional() {
@@ -539,7 +527,7 @@ fn dictionary_pages(
     }
     w.finish(
         n,
-        mm.statistics(null_count(0..n), utf8),
+        mm.statistics(nulls_in(nulls, 0..n), utf8),
         &[Encoding::PLAIN, Encoding::RLE, Encoding::RLE_DICTIONARY],
     )
 }
@@ -572,17 +560,18 @@ fn keys<'a>(s: &Strings<'a>) -> Option<(Dictionary<'a>, Vec<u32>)> {
 /// serialized by the crate, their places noted for the offset index.
 struct Writer {
     descr: ColumnDescPtr,
-    level: i32,
+    level: ZstdLevel,
     out: TrackedWrite<Vec<u8>>,
     index: OffsetIndexBuilder,
     dictionary: Option<u64>,
     first_data: Option<u64>,
-    compressed: u64,
+    /// The pages' sizes before compression, headers included (after it,
+    /// they are `out`'s length).
     uncompressed: u64,
 }
 
 impl Writer {
-    fn new(descr: ColumnDescPtr, level: i32) -> Writer {
+    fn new(descr: ColumnDescPtr, level: ZstdLevel) -> Writer {
         Writer {
             descr,
             level,
@@ -590,7 +579,6 @@ impl Writer {
             index: OffsetIndexBuilder::new(),
             dictionary: None,
             first_data: None,
-            compressed: 0,
             uncompressed: 0,
         }
     }
@@ -606,13 +594,12 @@ impl Writer {
     ) -> Result<parquet::column::page::PageWriteSpec> {
         let mut pw = SerializedPageWriter::new(&mut self.out);
         let spec = pw.write_page(CompressedPage::new(page, uncompressed))?;
-        self.compressed += spec.compressed_size as u64;
         self.uncompressed += spec.uncompressed_size as u64;
         Ok(spec)
     }
 
     fn dictionary(&mut self, page: &[u8], values: usize) -> Result<()> {
-        let buf = Bytes::from(compress(self.level, page)?);
+        let buf = Bytes::from(compress(self.level.compression_level(), page)?);
         let spec = self.write(
             Page::DictionaryPage {
                 buf,
@@ -627,7 +614,7 @@ impl Writer {
     }
 
     fn data(&mut self, page: &[u8], rows: Range<usize>, encoding: Encoding) -> Result<()> {
-        let buf = Bytes::from(compress(self.level, page)?);
+        let buf = Bytes::from(compress(self.level.compression_level(), page)?);
         let spec = self.write(
             Page::DataPage {
                 buf,
@@ -653,13 +640,12 @@ impl Writer {
         encodings: &[Encoding],
     ) -> Result<OwnChunk> {
         let data = Bytes::from(self.out.into_inner()?);
+        let compressed = data.len() as u64;
         let metadata = ColumnChunkMetaData::builder(self.descr)
-            .set_compression(Compression::ZSTD(
-                ZstdLevel::try_new(self.level).unwrap_or_default(),
-            ))
+            .set_compression(Compression::ZSTD(self.level))
             .set_encodings(encodings.to_vec())
             .set_num_values(rows as i64)
-            .set_total_compressed_size(self.compressed as i64)
+            .set_total_compressed_size(compressed as i64)
             .set_total_uncompressed_size(self.uncompressed as i64)
             .set_data_page_offset(self.first_data.unwrap_or(0) as i64)
             .set_dictionary_page_offset(self.dictionary.map(|d| d as i64))
@@ -668,7 +654,7 @@ impl Writer {
         Ok(OwnChunk {
             data,
             close: ColumnCloseResult {
-                bytes_written: self.compressed,
+                bytes_written: compressed,
                 rows_written: rows as u64,
                 metadata,
                 bloom_filter: None,
@@ -956,6 +942,23 @@ mod tests {
         assert_eq!(kind.min_opt().unwrap().data(), b"ipv4");
         assert_eq!(kind.max_opt().unwrap().data(), b"ipv4");
         assert_eq!(kind.null_count_opt(), Some(1));
+    }
+
+    #[test]
+    fn a_lookup_that_probes_too_long_gives_up() {
+        // Every slot taken by another value's hash: the lookup stops after
+        // MAX_PROBE slots instead of going round the table.
+        let mut d = Dictionary::new();
+        let h = d.hash(b"example.com");
+        d.values.push(b"other");
+        let taken = (u64::from(h ^ 1) << 32) | 1;
+        d.slots.iter_mut().for_each(|s| *s = taken);
+        assert_eq!(d.key(b"example.com"), None);
+        // A free slot within reach: the value is added.
+        let mask = d.slots.len() - 1;
+        d.slots[((h as usize & mask) + MAX_PROBE - 1) & mask] = 0;
+        assert_eq!(d.key(b"example.com"), Some(1));
+        assert_eq!(d.key(b"example.com"), Some(1));
     }
 
     #[test]
