@@ -233,6 +233,7 @@ pub enum Item {
 const BLOCK: usize = 256 << 10;
 const QUEUED: usize = 16;
 
+/// A stream's block; an empty one is its end marker (see [`cut_short`]).
 type Block = io::Result<Vec<u8>>;
 
 /// The inputs as an iterator of [`Item`]s.
@@ -608,27 +609,30 @@ impl StreamState {
             }
             // Wait for a block, then take what else has arrived.
             match self.stream.rx.recv() {
+                Ok(Ok(b)) if b.is_empty() => self.eof = true,
                 Ok(Ok(b)) => self.buf.extend_from_slice(&b),
                 Ok(Err(e)) => self.fail(name, e),
-                Err(_) => self.eof = true,
+                Err(_) => self.fail(name, cut_short()),
             }
             self.dry = false;
             while !self.eof && self.buf.len() < stream_chunk(opts) {
                 match self.stream.rx.try_recv() {
+                    Ok(Ok(b)) if b.is_empty() => self.eof = true,
                     Ok(Ok(b)) => self.buf.extend_from_slice(&b),
                     Ok(Err(e)) => self.fail(name, e),
                     Err(mpsc::TryRecvError::Empty) => {
                         self.dry = true;
                         break;
                     }
-                    Err(mpsc::TryRecvError::Disconnected) => self.eof = true,
+                    Err(mpsc::TryRecvError::Disconnected) => self.fail(name, cut_short()),
                 }
             }
         }
     }
 
     /// The stream broke: what arrived before is still read, then the fault
-    /// is reported.
+    /// is reported (a reading thread that ended without its end marker
+    /// among them: see [`cut_short`]).
     fn fail(&mut self, name: &str, e: io::Error) {
         self.eof = true;
         self.fault = Some(Item::Fault(format!("{name}: {e}")));
@@ -909,7 +913,11 @@ fn spawn_stream(input: Box<dyn Read + Send>, join: bool) -> Stream {
         loop {
             let mut block = vec![0u8; BLOCK];
             match reader.read(&mut block) {
-                Ok(0) => break,
+                Ok(0) => {
+                    // The end marker: no other block is empty.
+                    let _ = tx.send(Ok(Vec::new()));
+                    break;
+                }
                 Ok(n) => {
                     block.truncate(n);
                     if tx.send(Ok(block)).is_err() {
@@ -934,6 +942,14 @@ fn spawn_stream(input: Box<dyn Read + Send>, join: bool) -> Stream {
         read,
         thread: join.then_some(thread),
     }
+}
+
+/// What a stream whose reading thread ended before its input did reports
+/// (the thread panicked: in a decoder, or in the input's own `read`):
+/// the blocks before it are read, then the input is a fault, never a
+/// clean end with its last records silently missing.
+fn cut_short() -> io::Error {
+    io::Error::other("the reading thread stopped before the end of the input")
 }
 
 enum Opened {
@@ -1220,6 +1236,37 @@ mod tests {
             }
             assert_eq!(got, text);
         }
+    }
+
+    /// A reading thread that panics (here the input's own `read`, after
+    /// two lines) makes the stream a fault after the records that came
+    /// before it; it was once a clean end, the rest of the input silently
+    /// missing and the run's status 0.
+    #[test]
+    fn a_reading_thread_that_panics_is_a_fault_not_an_end() {
+        struct Breaks(&'static [u8]);
+        impl Read for Breaks {
+            fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+                assert!(!self.0.is_empty(), "a decoder's bug");
+                let n = buf.len().min(self.0.len());
+                buf[..n].copy_from_slice(&self.0[..n]);
+                self.0 = &self.0[n..];
+                Ok(n)
+            }
+        }
+        let opts = Reader::new(&[], ReadOptions::default()).opts;
+        let mut st = StreamState::new(spawn_stream(Box::new(Breaks(b"http://a/\nb\n")), true));
+        let name: Arc<str> = Arc::from("-");
+        let (mut got, mut fault) = (Vec::new(), None);
+        while let Some(item) = st.next(&opts, 0, &name) {
+            match item {
+                Item::Chunk(c) => got.extend_from_slice(&c.data),
+                Item::Fault(f) => fault = Some(f),
+            }
+        }
+        assert_eq!(got, b"http://a/\nb\n");
+        let fault = fault.expect("a fault, not an end");
+        assert!(fault.contains("stopped before the end"), "{fault}");
     }
 
     fn test_stream(bytes: Vec<u8>) -> Stream {
