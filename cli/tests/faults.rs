@@ -432,6 +432,33 @@ fn a_write_error_leaves_whole_rows() {
     let _ = std::fs::remove_dir_all(dir);
 }
 
+/// The same fault for the columnar formats, encoded and written on
+/// threads of their own (`io/src/handoff.rs`): the run fails with the
+/// write's error, not with a hang or a status of 0.
+#[test]
+fn a_columnar_write_error_fails_the_run() {
+    let dir = temp_dir("efbig-columnar");
+    std::fs::write(dir.join("in.txt"), numbered_lines(200_000)).unwrap();
+    let bin = env!("CARGO_BIN_EXE_urilex");
+    for format in ["arrow", "parquet"] {
+        for threads in ["1", "2"] {
+            // 100 blocks: 50 or 100 KB (the shell's blocks), under either
+            // file (several MB of Arrow, some 200 KB of Parquet).
+            let status = sh(
+                &dir,
+                &format!(
+                    "trap '' XFSZ; ulimit -f 100; '{bin}' parse --threads {threads} \
+                     --format {format} in.txt -o out 2> err"
+                ),
+            );
+            assert_eq!(status.code(), Some(2), "{format}, threads {threads}");
+            let err = std::fs::read_to_string(dir.join("err")).unwrap();
+            assert!(err.contains("File too large"), "{format}: {err}");
+        }
+    }
+    let _ = std::fs::remove_dir_all(dir);
+}
+
 /// Fault 2: an interrupt (SIGTERM, SIGHUP; SIGINT takes the same way, but
 /// a background job of `sh -c` starts with it ignored, and ignored it
 /// stays) while rows go into a file leaves a prefix of whole rows, and the

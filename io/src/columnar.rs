@@ -33,6 +33,7 @@ use parquet::file::writer::SerializedFileWriter;
 use parquet::schema::types::{ColumnDescPtr, ColumnPath};
 use std::fmt::Write as _;
 use std::io::Write;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 use urilex::Component;
 
@@ -83,12 +84,12 @@ struct ErrorRow {
     raw: Option<Vec<u8>>,
 }
 
-fn bytes_col(rows: usize, binary: bool) -> Col {
+fn bytes_col(rows: usize, bytes: usize, binary: bool) -> Col {
     let mut offsets = Vec::with_capacity(rows + 1);
     offsets.push(0);
     Col::Bytes {
         offsets,
-        bytes: Vec::with_capacity(rows * 8),
+        bytes: Vec::with_capacity(bytes),
         valid: Bits::new(rows),
         binary,
     }
@@ -136,7 +137,9 @@ fn nulls(mut valid: Bits) -> Option<NullBuffer> {
 }
 
 impl Col {
-    pub(crate) fn for_field(f: &Field, rows: usize, kinds: &[&'static str]) -> Col {
+    /// An empty column of `f`'s type for `rows` rows; a text or binary
+    /// one with room for `bytes` bytes of values.
+    pub(crate) fn for_field(f: &Field, rows: usize, bytes: usize, kinds: &[&'static str]) -> Col {
         match f.data_type() {
             DataType::UInt64 => Col::U64(Vec::with_capacity(rows), Bits::new(rows)),
             DataType::UInt16 => Col::U16(Vec::with_capacity(rows), Bits::new(rows)),
@@ -159,8 +162,8 @@ impl Col {
                 rows: 0,
                 errors: Vec::new(),
             })),
-            DataType::Binary => bytes_col(rows, true),
-            _ => bytes_col(rows, false),
+            DataType::Binary => bytes_col(rows, bytes, true),
+            _ => bytes_col(rows, bytes, false),
         }
     }
 
@@ -417,7 +420,15 @@ pub struct BatchBuilder {
     kinds: Vec<&'static str>,
     /// Per column, what the straight line for valid rows does.
     fast: Option<Vec<FastCol>>,
+    /// Per column, the bytes of values per 16 rows in the last chunk
+    /// built (any thread's), so that the next chunk's text columns start
+    /// near their size instead of doubling into it (each doubling a copy
+    /// of what is there).
+    widths: Vec<AtomicUsize>,
 }
+
+/// A text column's bytes per 16 rows before any chunk is built.
+const FIRST_WIDTH: usize = 8 * 16;
 
 /// A column of a row of one valid reference whose parts come from its
 /// batch record.
@@ -456,11 +467,15 @@ impl BatchBuilder {
                     .collect::<Option<Vec<_>>>()
             })
             .flatten();
+        let widths = (0..arrow.fields().len())
+            .map(|_| AtomicUsize::new(FIRST_WIDTH))
+            .collect();
         BatchBuilder {
             schema,
             arrow,
             kinds,
             fast,
+            widths,
         }
     }
 
@@ -474,12 +489,22 @@ impl BatchBuilder {
         self.arrow
             .fields()
             .iter()
-            .map(|f| Col::for_field(f, n, &self.kinds))
+            .zip(&self.widths)
+            .map(|(f, w)| {
+                // The last chunk's width and an eighth more.
+                let bytes = n * w.load(Ordering::Relaxed) / 16;
+                Col::for_field(f, n, bytes + bytes / 8, &self.kinds)
+            })
             .collect()
     }
 
     /// The columns as a record batch of `n` rows.
     fn finish(&self, cols: Vec<Col>, n: usize) -> RecordBatch {
+        for (c, w) in cols.iter().zip(&self.widths) {
+            if let (Col::Bytes { bytes, .. }, true) = (c, n > 0) {
+                w.store(bytes.len() * 16 / n, Ordering::Relaxed);
+            }
+        }
         let arrays: Vec<ArrayRef> = cols.into_iter().map(Col::finish).collect();
         debug_assert!(arrays.iter().all(|a| a.len() == n));
         // A projection of no columns (`count(*)`) still has its rows.

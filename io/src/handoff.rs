@@ -1,9 +1,12 @@
-//! A writer whose writes happen on a thread of its own: what is written
-//! is gathered into blocks of about [`BLOCK`] bytes, and a scoped thread
-//! writes them to the real output in order. The encoder that writes into
-//! it (Arrow IPC, Parquet) goes on with the next batch while the kernel
-//! copies the last one into the file, as the text writer's thread does
-//! for text rows: with one worker, the work and the writes overlap.
+//! Work handed to a thread of its own, in order. [`Queue`]: items taken
+//! one by one by a scoped thread (the Arrow IPC encoder takes the record
+//! batches, so that its copies and the writes run beside the workers).
+//! [`Handoff`]: a writer whose bytes are gathered into blocks of about
+//! [`BLOCK`] bytes and written to the real output on such a thread (the
+//! Parquet file's row groups). Either way the caller goes on with the next
+//! batch while the kernel copies the last one into the file, as the text
+//! writer's thread does for text rows: with one worker, the work and the
+//! writes overlap.
 
 use std::io::{self, Write};
 use std::sync::mpsc;
@@ -16,14 +19,66 @@ pub const BLOCK: usize = 1 << 20;
 /// write, few enough to bound the memory.
 const QUEUED: usize = 4;
 
+/// Items for a scoped thread, which takes them in the order sent. Dropped
+/// without [`Queue::finish`], the queue closes and the thread ends with
+/// the scope, its result unseen.
+pub struct Queue<'scope, T, E> {
+    tx: Option<mpsc::SyncSender<T>>,
+    thread: Option<ScopedJoinHandle<'scope, Result<(), E>>>,
+}
+
+impl<'scope, T: Send + 'scope, E: From<io::Error> + Send + 'scope> Queue<'scope, T, E> {
+    /// `take` on a thread of `scope`, given the items as they are sent
+    /// (at most `depth` wait for it); it returns when the queue closes, or
+    /// at its first error, which [`Queue::send`] or [`Queue::finish`]
+    /// then returns.
+    pub fn new<'env>(
+        scope: &'scope Scope<'scope, 'env>,
+        depth: usize,
+        take: impl FnOnce(mpsc::Receiver<T>) -> Result<(), E> + Send + 'scope,
+    ) -> Queue<'scope, T, E> {
+        let (tx, rx) = mpsc::sync_channel::<T>(depth);
+        Queue {
+            tx: Some(tx),
+            thread: Some(scope.spawn(move || take(rx))),
+        }
+    }
+
+    /// Hands `item` to the thread (waiting while `depth` items wait); the
+    /// thread's error if it has stopped on one.
+    pub fn send(&mut self, item: T) -> Result<(), E> {
+        match &self.tx {
+            Some(tx) if tx.send(item).is_ok() => Ok(()),
+            _ => Err(self.end().err().unwrap_or_else(|| closed().into())),
+        }
+    }
+
+    /// Closes the queue and waits for the thread: its result.
+    fn end(&mut self) -> Result<(), E> {
+        self.tx = None;
+        match self.thread.take().map(ScopedJoinHandle::join) {
+            Some(Ok(r)) => r,
+            Some(Err(_)) => Err(io::Error::other("the writing thread panicked").into()),
+            None => Err(closed().into()),
+        }
+    }
+
+    /// Closes the queue and waits for the thread to take every item: the
+    /// first error it met.
+    pub fn finish(mut self) -> Result<(), E> {
+        self.end()
+    }
+}
+
 /// See the module's text. Dropped without [`Handoff::finish`], the blocks
 /// gathered so far are written and the thread ends with the scope.
 pub struct Handoff<'scope> {
     buf: Vec<u8>,
-    tx: Option<mpsc::SyncSender<Vec<u8>>>,
+    queue: Queue<'scope, Vec<u8>, io::Error>,
     /// Blocks written, back for reuse.
     spare: mpsc::Receiver<Vec<u8>>,
-    thread: Option<ScopedJoinHandle<'scope, io::Result<()>>>,
+    /// Whether [`Handoff::finish`] has ended the queue.
+    done: bool,
 }
 
 impl<'scope> Handoff<'scope> {
@@ -32,9 +87,8 @@ impl<'scope> Handoff<'scope> {
         scope: &'scope Scope<'scope, 'env>,
         mut out: W,
     ) -> Handoff<'scope> {
-        let (tx, rx) = mpsc::sync_channel::<Vec<u8>>(QUEUED);
         let (back, spare) = mpsc::sync_channel::<Vec<u8>>(QUEUED + 1);
-        let thread = scope.spawn(move || {
+        let queue = Queue::new(scope, QUEUED, move |rx: mpsc::Receiver<Vec<u8>>| {
             for block in rx {
                 out.write_all(&block)?;
                 let _ = back.try_send(block);
@@ -43,9 +97,9 @@ impl<'scope> Handoff<'scope> {
         });
         Handoff {
             buf: Vec::with_capacity(BLOCK),
-            tx: Some(tx),
+            queue,
             spare,
-            thread: Some(thread),
+            done: false,
         }
     }
 
@@ -59,27 +113,15 @@ impl<'scope> Handoff<'scope> {
         next.clear();
         next.reserve(BLOCK);
         let full = std::mem::replace(&mut self.buf, next);
-        match &self.tx {
-            Some(tx) if tx.send(full).is_ok() => Ok(()),
-            _ => Err(self.end().err().unwrap_or_else(closed)),
-        }
-    }
-
-    /// Closes the queue and waits for the thread: its result.
-    fn end(&mut self) -> io::Result<()> {
-        self.tx = None;
-        match self.thread.take().map(ScopedJoinHandle::join) {
-            Some(Ok(r)) => r,
-            Some(Err(_)) => Err(io::Error::other("the writing thread panicked")),
-            None => Err(closed()),
-        }
+        self.queue.send(full)
     }
 
     /// Writes what is left and waits for every write: the first error
     /// any of them met.
     pub fn finish(mut self) -> io::Result<()> {
+        self.done = true;
         self.ship()?;
-        self.end()
+        self.queue.end()
     }
 }
 
@@ -105,9 +147,9 @@ impl Write for Handoff<'_> {
 
 impl Drop for Handoff<'_> {
     fn drop(&mut self) {
-        if self.thread.is_some() {
+        if !self.done {
             let _ = self.ship();
-            let _ = self.end();
+            let _ = self.queue.end();
         }
     }
 }

@@ -5,7 +5,7 @@
 use crate::columnar::{encode_row_group, BatchBuilder, EncodedRowGroup, ParquetSink};
 use crate::compress::{Compression, Framer};
 use crate::format::InputFormat;
-use crate::handoff::Handoff;
+use crate::handoff::{Handoff, Queue};
 use crate::pipeline::run_ordered;
 use crate::rows::{ChunkRows, Engine, Job, Worker};
 use crate::schema::Schema;
@@ -286,28 +286,45 @@ impl Pipeline<'_> {
                 };
                 summary = self.write_text(rows, TextOut::Stream(out), report, &mut end)?;
             }
-            // The encoded batches are written on a thread of their own
-            // (`Handoff`), so that the copy into the output overlaps the
-            // next batch's work, with one worker as with several.
+            // The record batches are encoded and written on a thread of
+            // their own (`Queue`): the IPC encoder's copy of every buffer
+            // and the kernel's copy into the output run beside the
+            // workers, with one worker as with several.
             OutputFormat::Arrow => std::thread::scope(|scope| -> Result<(), RunError> {
-                let out = Handoff::new(scope, out);
                 let builder = BatchBuilder::new(schema.clone());
-                let mut w = arrow_ipc::writer::StreamWriter::try_new(out, &builder.arrow_schema())
-                    .map_err(|e| RunError::Other(e.to_string()))?;
+                let arrow_schema = builder.arrow_schema();
+                let mut ipc = Queue::new(
+                    scope,
+                    BATCHES_QUEUED,
+                    move |batches: std::sync::mpsc::Receiver<RecordBatch>| {
+                        let mut w = arrow_ipc::writer::StreamWriter::try_new(
+                            io::BufWriter::with_capacity(IPC_BUFFER, out),
+                            &arrow_schema,
+                        )
+                        .map_err(arrow_error)?;
+                        for batch in batches {
+                            w.write(&batch).map_err(arrow_error)?;
+                            // Each batch whole in the output at once (a
+                            // reader at the other end of a pipe sees it).
+                            w.flush().map_err(arrow_error)?;
+                        }
+                        w.finish().map_err(arrow_error)?;
+                        w.into_inner().map_err(arrow_error)?.flush()?;
+                        Ok(())
+                    },
+                );
                 self.run(
                     || (),
                     |_, rows| builder.build(rows),
                     counted(&mut summary, faults, progress, |batch: RecordBatch| {
-                        if batch.num_rows() > 0 {
-                            w.write(&batch).map_err(arrow_error)?;
-                            w.flush().map_err(arrow_error)?;
+                        let n = batch.num_rows();
+                        if n > 0 {
+                            ipc.send(batch)?;
                         }
-                        Ok(batch.num_rows())
+                        Ok(n)
                     }),
                 )?;
-                w.finish().map_err(arrow_error)?;
-                w.into_inner().map_err(arrow_error)?.finish()?;
-                Ok(())
+                ipc.finish()
             })?,
             OutputFormat::Parquet => std::thread::scope(|scope| -> Result<(), RunError> {
                 let out = Handoff::new(scope, out);
@@ -339,6 +356,13 @@ impl Pipeline<'_> {
         Ok(summary)
     }
 }
+
+/// Record batches waiting for the Arrow IPC thread (each a chunk's rows).
+const BATCHES_QUEUED: usize = 4;
+
+/// The Arrow IPC thread's buffer: the message headers and paddings
+/// gather there; a buffer of this size or more goes past it.
+const IPC_BUFFER: usize = 1 << 16;
 
 /// Where text rows go: a stream, written in order by one thread, or a
 /// regular file, written at each chunk's offset by several threads at once

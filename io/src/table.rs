@@ -144,7 +144,7 @@ fn arrow_cols(columns: &Columns) -> Vec<Col> {
     arrow
         .fields()
         .iter()
-        .map(|f| Col::for_field(f, 0, &[]))
+        .map(|f| Col::for_field(f, 0, 0, &[]))
         .collect()
 }
 
