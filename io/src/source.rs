@@ -52,11 +52,13 @@ pub struct ReadOptions {
     /// How many compressed files may decompress at once (the current one
     /// and those after it), each on a thread of its own.
     pub decompress_ahead: usize,
-    /// Cut a stream's chunks at the chunk size only (and at its end), not
-    /// also when what has arrived runs dry: for outputs nobody reads before
-    /// they end (Parquet, whose row groups are chunks), so that a pipe's
-    /// row groups are all whole chunks (a stream's, at most 512 KiB: the
-    /// memory bound), never the scraps a pipe delivers at a time.
+    /// Cut a stream's chunks where a mapped file of the same bytes is cut
+    /// (just past the first record end at or after `chunk_bytes`, and at
+    /// its end), not also when what has arrived runs dry nor at
+    /// [`STREAM_CHUNK`]: for outputs nobody reads before they end
+    /// (Parquet, whose row groups are chunks), so that a pipe's row
+    /// groups are a file's, never the scraps a pipe delivers at a time.
+    /// Each chunk in flight is then a copy of `chunk_bytes` or so.
     pub full_chunks: bool,
     /// Of each input, only the records that start in this byte range
     /// `[start, end)` (a record starts at byte 0 or after an LF), their
@@ -585,8 +587,20 @@ impl StreamState {
                     }
                     return Some(self.overlong(opts, input, name, o.len(), true));
                 }
-                let dry = self.dry && !opts.full_chunks;
-                if end > 0 && (self.buf.len() >= stream_chunk(opts) || self.eof || dry) {
+                if opts.full_chunks {
+                    // Where a mapped file of the same bytes is cut
+                    // (`cut`), so that a pipe's Parquet row groups are a
+                    // file's.
+                    match cut(&self.buf, opts) {
+                        Cut::At(e) => return Some(self.chunk(opts, input, name, e)),
+                        Cut::All if self.eof => {
+                            let len = self.buf.len();
+                            return Some(self.chunk(opts, input, name, len));
+                        }
+                        _ => {}
+                    }
+                } else if end > 0 && (self.buf.len() >= stream_chunk(opts) || self.eof || self.dry)
+                {
                     return Some(self.chunk(opts, input, name, end));
                 }
                 let pending = self.buf.len() - end;
@@ -684,13 +698,20 @@ impl StreamState {
     }
 }
 
-/// Chunks cut from a stream are at most this big: a stream's chunks are
-/// copies held until their rows are written, and memory stays bounded
-/// (64 MiB in every output format) whatever the chunk size asked for.
+/// Chunks cut from a stream are at most this big (but for
+/// `full_chunks`): a stream's chunks are copies held until their rows are
+/// written, and memory stays bounded whatever the chunk size asked for.
 const STREAM_CHUNK: usize = 512 << 10;
 
+/// How much of a stream is gathered before a chunk is looked for: at
+/// most [`STREAM_CHUNK`], or for whole chunks (`full_chunks`) just past
+/// the chunk size, where [`cut`] finds the chunk's end as a file's.
 fn stream_chunk(opts: &ReadOptions) -> usize {
-    opts.chunk_bytes.min(STREAM_CHUNK)
+    if opts.full_chunks {
+        opts.chunk_bytes.saturating_add(1)
+    } else {
+        opts.chunk_bytes.min(STREAM_CHUNK)
+    }
 }
 
 /// Where the next chunk of a mapped file ends.
@@ -1267,6 +1288,46 @@ mod tests {
         assert_eq!(got, b"http://a/\nb\n");
         let fault = fault.expect("a fault, not an end");
         assert!(fault.contains("stopped before the end"), "{fault}");
+    }
+
+    /// With `full_chunks` (Parquet's), a stream is cut where the mapped
+    /// file of the same bytes is: the same chunks, so the same row groups
+    /// from a pipe as from a file. Lines of many lengths, an unterminated
+    /// last line or none, chunk sizes around the lines' and the blocks'.
+    #[test]
+    fn whole_chunks_from_a_stream_are_the_files() {
+        for (lines, last) in [(30_000u32, true), (30_000, false), (7, false), (0, true)] {
+            let mut text: Vec<u8> = (0..lines)
+                .flat_map(|i| {
+                    let p = "x".repeat((i * 7 % 131) as usize);
+                    format!("http://h{i}.example/{p}\n").into_bytes()
+                })
+                .collect();
+            if !last {
+                text.extend_from_slice(b"http://unterminated/");
+            }
+            for chunk_bytes in [1, 100, 4096, 65_536, BLOCK - 1, BLOCK + 7, 2 << 20] {
+                let opts = ReadOptions {
+                    chunk_bytes,
+                    full_chunks: true,
+                    ..ReadOptions::default()
+                };
+                let want = if text.is_empty() {
+                    Vec::new()
+                } else {
+                    all(&text, opts)
+                };
+                let mut got = Vec::new();
+                let mut st = StreamState::new(test_stream(text.clone()));
+                let name: Arc<str> = Arc::from("-");
+                let reader = Reader::new(&[], opts);
+                while let Some(Item::Chunk(c)) = st.next(&reader.opts, 0, &name) {
+                    got.push((c.first_line, c.data.to_vec(), c.kind));
+                }
+                assert_eq!(got.len(), want.len(), "{lines} {last} {chunk_bytes}");
+                assert!(got == want, "{lines} {last} {chunk_bytes}");
+            }
+        }
     }
 
     fn test_stream(bytes: Vec<u8>) -> Stream {
