@@ -6,7 +6,10 @@
 //!   some of the cut one), a prefix of the whole text, then exactly one
 //!   fault, the last item;
 //! - the pipeline's rows are those of the text read, one per line, and the
-//!   fault comes after them.
+//!   fault comes after them;
+//! - whole chunks (`full_chunks`, Parquet's row groups): a complete
+//!   stream is cut where the plain file of its text is, line numbers and
+//!   all.
 #![no_main]
 
 #[path = "common/mod.rs"]
@@ -87,6 +90,23 @@ fuzz_target!(|case: Case| {
         assert_eq!(faults, 1);
         assert!(text.starts_with(&before));
         assert!(whole.starts_with(&text));
+    }
+
+    if at_end && !before.is_empty() {
+        let whole_chunks = ReadOptions {
+            full_chunks: true,
+            ..opts
+        };
+        let chunks = |f: &std::path::PathBuf| -> Vec<(u64, Vec<u8>)> {
+            Reader::new(std::slice::from_ref(f), whole_chunks)
+                .map(|i| match i {
+                    Item::Chunk(c) => (c.first_line, c.data.to_vec()),
+                    Item::Fault(m) => panic!("{m}"),
+                })
+                .collect()
+        };
+        let plain = common::file("plain.txt", &before);
+        assert_eq!(chunks(&file), chunks(&plain));
     }
 
     // The pipeline: a row per line of the text read, then the fault.
