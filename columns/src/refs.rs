@@ -36,10 +36,18 @@ pub fn is_text(t: &DataType) -> bool {
     matches!(t, DataType::Utf8 | DataType::LargeUtf8 | DataType::Utf8View)
 }
 
+/// The values one after another: the column's own buffer, or for a
+/// `Utf8View` column their copy, an Arrow buffer of its own so that the
+/// results can view it as they view a `Utf8` column's buffer.
+enum Values<'a> {
+    Borrowed(&'a [u8]),
+    Gathered(Buffer),
+}
+
 /// One string column, read for the batch engine.
 pub struct Refs<'a> {
     /// The values one after another (the column's buffer, or gathered).
-    values: std::borrow::Cow<'a, [u8]>,
+    values: Values<'a>,
     offsets: Offsets<'a>,
     nulls: Option<&'a NullBuffer>,
     len: usize,
@@ -54,7 +62,7 @@ impl<'a> Refs<'a> {
             // slice imported through the C data interface may give past
             // the end of a values buffer of no bytes.
             return Ok(Refs {
-                values: std::borrow::Cow::Borrowed(&[]),
+                values: Values::Borrowed(&[]),
                 offsets: Offsets::Gathered(vec![0]),
                 nulls: None,
                 len: 0,
@@ -93,7 +101,7 @@ impl<'a> Refs<'a> {
         wrap: fn(&'a [O]) -> Offsets<'a>,
     ) -> Refs<'a> {
         Refs {
-            values: std::borrow::Cow::Borrowed(a.values().as_slice()),
+            values: Values::Borrowed(a.values().as_slice()),
             offsets: wrap(a.value_offsets()),
             nulls: a.nulls(),
             len: a.len(),
@@ -102,7 +110,8 @@ impl<'a> Refs<'a> {
     }
 
     /// A view column: its values gathered into one buffer (one copy, no
-    /// allocation per value).
+    /// allocation per value), which the results' views then point into
+    /// (see [`buffer`](Self::buffer)).
     fn views(a: &'a StringViewArray) -> Refs<'a> {
         let total: usize = a.lengths().map(|l| l as usize).sum();
         // At most u32::MAX bytes (checked by `new`): u32 offsets.
@@ -116,7 +125,7 @@ impl<'a> Refs<'a> {
             offsets.push(values.len() as u32);
         }
         Refs {
-            values: std::borrow::Cow::Owned(values),
+            values: Values::Gathered(Buffer::from_vec(values)),
             offsets: Offsets::Gathered(offsets),
             nulls: a.nulls(),
             len: a.len(),
@@ -136,7 +145,10 @@ impl<'a> Refs<'a> {
 
     /// The values one after another: the buffer the batch parsed.
     pub fn values(&self) -> &[u8] {
-        &self.values
+        match &self.values {
+            Values::Borrowed(v) => v,
+            Values::Gathered(b) => b.as_slice(),
+        }
     }
 
     /// The column's nulls.
@@ -164,7 +176,7 @@ impl<'a> Refs<'a> {
     #[inline]
     pub fn value(&self, i: usize) -> &[u8] {
         let end = self.start(i + 1);
-        &self.values[self.start(i)..end]
+        &self.values()[self.start(i)..end]
     }
 
     /// Value `i` as text (a column of strings holds UTF-8).
@@ -190,29 +202,32 @@ impl<'a> Refs<'a> {
             }
         }
         match &self.offsets {
-            Offsets::I32(o) => go(batch, parser, &self.values, o, part),
-            Offsets::I64(o) => go(batch, parser, &self.values, o, part),
-            Offsets::Gathered(o) => go(batch, parser, &self.values, o, part),
+            Offsets::I32(o) => go(batch, parser, self.values(), o, part),
+            Offsets::I64(o) => go(batch, parser, self.values(), o, part),
+            Offsets::Gathered(o) => go(batch, parser, self.values(), o, part),
         }
     }
 
     /// Whether each value is a valid reference, in order.
     pub fn validate(&self, parser: &Parser, each: impl FnMut(bool)) {
         match &self.offsets {
-            Offsets::I32(o) => urilex::validate_offsets(parser, &self.values, o, each),
-            Offsets::I64(o) => urilex::validate_offsets(parser, &self.values, o, each),
-            Offsets::Gathered(o) => urilex::validate_offsets(parser, &self.values, o, each),
+            Offsets::I32(o) => urilex::validate_offsets(parser, self.values(), o, each),
+            Offsets::I64(o) => urilex::validate_offsets(parser, self.values(), o, each),
+            Offsets::Gathered(o) => urilex::validate_offsets(parser, self.values(), o, each),
         }
     }
 
     /// The one buffer every value lies in (a `Utf8` or `LargeUtf8`
-    /// column), when a view's 32-bit offset reaches all of it: value `i`
-    /// starts at [`start(i)`](Self::start) there.
-    pub fn buffer(&self) -> Option<&'a Buffer> {
-        match self.origin {
-            Origin::Buffer(b) if b.len() <= u32::MAX as usize => Some(b),
-            _ => None,
-        }
+    /// column's, or a `Utf8View` column's values gathered), when a view's
+    /// 32-bit offset reaches all of it: value `i` starts at
+    /// [`start(i)`](Self::start) there.
+    pub fn buffer(&self) -> Option<&Buffer> {
+        let b = match (&self.origin, &self.values) {
+            (Origin::Buffer(b), _) => *b,
+            (_, Values::Gathered(b)) => b,
+            _ => return None,
+        };
+        (b.len() <= u32::MAX as usize).then_some(b)
     }
 
     /// Where bytes `range` of value `i` lie in the input's buffers, for a
