@@ -624,7 +624,7 @@ impl StreamState {
             // Wait for a block, then take what else has arrived.
             match self.stream.rx.recv() {
                 Ok(Ok(b)) if b.is_empty() => self.eof = true,
-                Ok(Ok(b)) => self.buf.extend_from_slice(&b),
+                Ok(Ok(b)) => append(&mut self.buf, &b, stream_chunk(opts)),
                 Ok(Err(e)) => self.fail(name, e),
                 Err(_) => self.fail(name, cut_short()),
             }
@@ -632,7 +632,7 @@ impl StreamState {
             while !self.eof && self.buf.len() < stream_chunk(opts) {
                 match self.stream.rx.try_recv() {
                     Ok(Ok(b)) if b.is_empty() => self.eof = true,
-                    Ok(Ok(b)) => self.buf.extend_from_slice(&b),
+                    Ok(Ok(b)) => append(&mut self.buf, &b, stream_chunk(opts)),
                     Ok(Err(e)) => self.fail(name, e),
                     Err(mpsc::TryRecvError::Empty) => {
                         self.dry = true;
@@ -712,6 +712,21 @@ fn stream_chunk(opts: &ReadOptions) -> usize {
     } else {
         opts.chunk_bytes.min(STREAM_CHUNK)
     }
+}
+
+/// Appends a block to a stream's gathered bytes, the buffer growing by
+/// doubling as a `Vec`'s does but to no more than `gather` and a block
+/// past it: chunks are cut from it at about `gather`, and each chunk in
+/// flight keeps its buffer, which would otherwise be up to twice its size
+/// (a 2 MiB chunk in 4 MiB).
+fn append(buf: &mut Vec<u8>, block: &[u8], gather: usize) {
+    let need = buf.len() + block.len();
+    if need > buf.capacity() {
+        let most = gather.saturating_add(BLOCK).max(need);
+        let cap = buf.capacity().saturating_mul(2).clamp(need, most);
+        buf.reserve_exact(cap - buf.len());
+    }
+    buf.extend_from_slice(block);
 }
 
 /// Where the next chunk of a mapped file ends.
