@@ -622,25 +622,29 @@ impl StreamState {
                 return self.fault.take();
             }
             // Wait for a block, then take what else has arrived.
-            match self.stream.rx.recv() {
-                Ok(Ok(b)) if b.is_empty() => self.eof = true,
-                Ok(Ok(b)) => append(&mut self.buf, &b, stream_chunk(opts)),
-                Ok(Err(e)) => self.fail(name, e),
-                Err(_) => self.fail(name, cut_short()),
-            }
+            let first = self.stream.rx.recv().ok();
+            self.take(opts, name, first);
             self.dry = false;
             while !self.eof && self.buf.len() < stream_chunk(opts) {
                 match self.stream.rx.try_recv() {
-                    Ok(Ok(b)) if b.is_empty() => self.eof = true,
-                    Ok(Ok(b)) => append(&mut self.buf, &b, stream_chunk(opts)),
-                    Ok(Err(e)) => self.fail(name, e),
                     Err(mpsc::TryRecvError::Empty) => {
                         self.dry = true;
                         break;
                     }
-                    Err(mpsc::TryRecvError::Disconnected) => self.fail(name, cut_short()),
+                    r => self.take(opts, name, r.ok()),
                 }
             }
+        }
+    }
+
+    /// What the reading thread sent (`None`: its queue closed): a block
+    /// gathered, the end marker (an empty block), or a fault.
+    fn take(&mut self, opts: &ReadOptions, name: &str, got: Option<Block>) {
+        match got {
+            Some(Ok(b)) if b.is_empty() => self.eof = true,
+            Some(Ok(b)) => append(&mut self.buf, &b, stream_chunk(opts)),
+            Some(Err(e)) => self.fail(name, e),
+            None => self.fail(name, cut_short()),
         }
     }
 
@@ -1303,6 +1307,32 @@ mod tests {
         assert_eq!(got, b"http://a/\nb\n");
         let fault = fault.expect("a fault, not an end");
         assert!(fault.contains("stopped before the end"), "{fault}");
+    }
+
+    /// A stream's gathered bytes are the blocks in order, and the buffer
+    /// grows to no more than the gathering size and a block (a chunk cut
+    /// from it keeps that buffer while its rows are made).
+    #[test]
+    fn gathered_bytes_stay_within_a_block_of_the_chunk() {
+        for gather in [1, 1000, (512 << 10) + 1, (2 << 20) + 1] {
+            for block in [1, 4096, BLOCK] {
+                let mut buf = Vec::new();
+                let mut want = Vec::new();
+                let mut k = 0u8;
+                while buf.len() < gather {
+                    let b = vec![k; block];
+                    k = k.wrapping_add(1);
+                    append(&mut buf, &b, gather);
+                    want.extend_from_slice(&b);
+                    assert!(buf.capacity() <= gather + BLOCK, "{gather} {block}");
+                }
+                assert!(buf == want, "{gather} {block}");
+            }
+        }
+        // A block larger than the bound is taken whole.
+        let mut buf = vec![1u8; 10];
+        append(&mut buf, &vec![2u8; 3 * BLOCK], 16);
+        assert_eq!(buf.len(), 10 + 3 * BLOCK);
     }
 
     /// With `full_chunks` (Parquet's), a stream is cut where the mapped
