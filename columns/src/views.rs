@@ -2,7 +2,7 @@
 //! its buffers, other text copied into one buffer.
 
 use crate::refs::Refs;
-use arrow_array::builder::{make_view, StringViewBuilder};
+use arrow_array::builder::StringViewBuilder;
 use arrow_array::{ArrayRef, StringViewArray};
 use arrow_buffer::{Buffer, NullBuffer, ScalarBuffer};
 use std::ops::Range;
@@ -243,7 +243,7 @@ impl<'a> SpanViews<'a> {
 
     /// Bytes `at..at + len` of the buffer (a part of a valid reference:
     /// ASCII, by every grammar urilex compiles).
-    #[inline]
+    #[inline(always)]
     pub fn span(&mut self, at: usize, len: usize) {
         let bytes = &self.bytes[at..at + len];
         if (at < self.known.start || at + len > self.known.end) && !self.in_window(at, len) {
@@ -251,8 +251,7 @@ impl<'a> SpanViews<'a> {
             // own check costs a call to `str::from_utf8` per value.
             self.ascii &= bytes.is_ascii();
         }
-        // The offset fits: the buffer is no longer than u32::MAX.
-        self.views.push(make_view(bytes, 0, at as u32));
+        self.views.push(view_of(self.bytes, bytes, at));
         self.valid.push(true);
     }
 
@@ -297,6 +296,37 @@ impl<'a> SpanViews<'a> {
     }
 }
 
+/// The view of `part`, bytes `at..` of `bytes` (buffer 0), as Arrow's
+/// `StringViewArray` lays it out: the length in the low 32 bits, then a
+/// value of 12 bytes or less inline (zero padded), or a longer one's first
+/// four bytes, its buffer (0) and its offset (`at`, below 2^32: the buffer
+/// is no longer, `Refs::buffer`). Made here, inlined, where
+/// `arrow_array::builder::make_view` cost a call per part; the inline bytes
+/// are one 16-byte load from the buffer, masked, wherever 16 bytes lie
+/// there from `at`. Each span's view is compared with `make_view`'s in the
+/// tests.
+#[inline(always)]
+pub(crate) fn view_of(bytes: &[u8], part: &[u8], at: usize) -> u128 {
+    let len = part.len();
+    if len > 12 {
+        let prefix = u32::from_le_bytes([part[0], part[1], part[2], part[3]]);
+        return len as u128 | u128::from(prefix) << 32 | (at as u32 as u128) << 96;
+    }
+    let inline = match bytes.get(at..at + 16) {
+        Some(w) => {
+            let w = u128::from_le_bytes(w.try_into().expect("16 bytes"));
+            // `len` is at most 12: the mask keeps its bytes.
+            w & ((1u128 << (8 * len)) - 1)
+        }
+        None => {
+            let mut b = [0u8; 16];
+            b[..len].copy_from_slice(part);
+            u128::from_le_bytes(b)
+        }
+    };
+    len as u128 | inline << 32
+}
+
 /// The values of `views` into `bytes` copied, a byte sequence that is not
 /// UTF-8 replaced by U+FFFD (a span cut inside a character: never a valid
 /// reference's).
@@ -330,6 +360,25 @@ mod tests {
 
     fn buffer(text: &str) -> Buffer {
         Buffer::from(text.as_bytes().to_vec())
+    }
+
+    /// `view_of` against arrow-rs's `make_view` for every span of every
+    /// length up to 40 bytes at every place of a buffer, so that inline
+    /// values are loaded in place (16 bytes after them) and copied (fewer:
+    /// at the buffer's end), and longer ones are prefix and offset.
+    #[test]
+    fn views_made_here_are_arrows() {
+        let text: Vec<u8> = (0..70u8).map(|i| b'!' + i).collect();
+        for at in 0..text.len() {
+            for len in 0..=40.min(text.len() - at) {
+                let part = &text[at..at + len];
+                assert_eq!(
+                    view_of(&text, part, at),
+                    arrow_array::builder::make_view(part, 0, at as u32),
+                    "{at} {len}"
+                );
+            }
+        }
     }
 
     #[test]
