@@ -277,7 +277,7 @@ impl<'a> SpanViews<'a> {
         debug_assert!(arrow_data::validate_string_view(&views, &buffers).is_ok());
         // SAFETY: `new_unchecked` wants each view to describe valid UTF-8
         // within the given buffers. Every view here is either 0 (a null:
-        // an inline value of no bytes) or `make_view` of the bytes
+        // an inline value of no bytes) or `view_of` the bytes
         // `at..at + len` of `self.buffer`, the only buffer given (index 0),
         // sliced in `span` (so in bounds: slicing panics otherwise) at an
         // offset below 2^32 (the buffer is no longer, `Refs::buffer`), and
@@ -286,10 +286,11 @@ impl<'a> SpanViews<'a> {
         // checked ASCII as a whole in `ascii_within`, or a window that
         // `in_window` placed between two of the non-ASCII bytes that
         // `ascii_within` listed, every one in the range it checked), and
-        // ASCII is UTF-8. `make_view` copies values of 12 bytes or less
-        // inline with zero padding and stores the first four bytes as the
-        // prefix of longer ones, as the format asks. The views and the
-        // nulls have one entry per row.
+        // ASCII is UTF-8. `view_of` puts values of 12 bytes or less
+        // inline with zero padding and the first four bytes as the prefix
+        // of longer ones, buffer 0 and the offset, as the format asks (the
+        // same views as arrow-rs's `make_view`: `views_made_here_are_arrows`).
+        // The views and the nulls have one entry per row.
         #[allow(unsafe_code)]
         let a = unsafe { StringViewArray::new_unchecked(views, buffers, nulls) };
         Arc::new(a)

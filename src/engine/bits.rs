@@ -619,64 +619,35 @@ pub(crate) fn for_each_item(
             *s |= bit;
         }
         // A `%` one or two bytes before the end begins no escape (rare:
-        // marked and put back out of line).
-        let tail = if escapes == 0 {
-            0
-        } else {
-            u8::from(stop > at && buf[stop - 1] == b'%')
-                | u8::from(stop > at + 1 && buf[stop - 2] == b'%') << 1
-        };
-        let mut added = [0u16; 2];
-        if tail != 0 {
-            added = mark_tail_percents(&mut rows, p, tail, escapes);
+        // marked out of line). Its stops are not taken back: they lie
+        // before the next item's start, and a run is read from its own
+        // position on only.
+        if escapes != 0
+            && ((stop > at && buf[stop - 1] == b'%') || (stop > at + 1 && buf[stop - 2] == b'%'))
+        {
+            mark_tail_percents(&mut rows, p, &buf[at..stop], escapes);
         }
         each(Next::Fast(
             at,
             Line::new(&buf[start..stop], at - start, &rows),
         ));
-        // Put back what the item changed, the end's word last (a `%` may
-        // lie in it).
-        if tail != 0 {
-            unmark_tail_percents(&mut rows, p, added);
-        }
+        // The end's stop taken back: the next item starts there.
         rows[w] = saved;
         at = stop;
     }
 }
 
-/// [`for_each_item`]'s `%` one (`tail` bit 0) or two (bit 1) bytes before
-/// an item's end at `p`: a stop in each set of `escapes` while the item is
-/// taken. The sets that had no stop there, per `%`, for
-/// [`unmark_tail_percents`].
+/// [`for_each_item`]'s `%` one or two bytes before the end of `item`,
+/// which ends at `p` in the window: a stop in each set of `escapes`.
 #[cold]
 #[inline(never)]
-fn mark_tail_percents(rows: &mut WindowRows, p: usize, tail: u8, escapes: u16) -> [u16; 2] {
-    let mut added = [0u16; 2];
-    for (k, back) in [1, 2].into_iter().enumerate() {
-        if tail & (1 << k) != 0 {
-            let q = p - back;
-            let bit = 1u64 << (q % 64);
-            for (set, s) in rows[q / 64].iter_mut().enumerate() {
-                if escapes & (1 << set) != 0 && *s & bit == 0 {
-                    *s |= bit;
-                    added[k] |= 1 << set;
-                }
-            }
-        }
-    }
-    added
-}
-
-/// Takes back what [`mark_tail_percents`] added.
-#[cold]
-#[inline(never)]
-fn unmark_tail_percents(rows: &mut WindowRows, p: usize, added: [u16; 2]) {
-    for (k, back) in [1, 2].into_iter().enumerate() {
-        if added[k] != 0 {
+fn mark_tail_percents(rows: &mut WindowRows, p: usize, item: &[u8], escapes: u16) {
+    for back in [1, 2] {
+        if item.len() >= back && item[item.len() - back] == b'%' {
             let q = p - back;
             for (set, s) in rows[q / 64].iter_mut().enumerate() {
-                if added[k] & (1 << set) != 0 {
-                    *s &= !(1u64 << (q % 64));
+                if escapes & (1 << set) != 0 {
+                    *s |= 1u64 << (q % 64);
                 }
             }
         }
