@@ -351,8 +351,7 @@ impl Layout<'_> {
 /// leader K begins. `p` is the profile's index (its `P{p}_*` tables).
 /// `variant` names the leaves it calls and is added to its own name: `E`
 /// for the batch's, whose leaves take escapes in their runs
-/// ([`fold_escapes`]) and which run on open lines too (`Line::ends`; the
-/// others test for a closed line's end). Returns the rules' names, for the report the generated
+/// ([`fold_escapes`]). Returns the rules' names, for the report the generated
 /// file carries.
 pub fn emit_fast(
     out: &mut String,
@@ -411,9 +410,6 @@ pub fn emit_fast(
     let (tests, sites) = shares(ops, pool, rules);
     let go = |t: usize| format!("break 'b{t};");
     let leaf = |l: usize, at: &str| format!("P{p}_L{l}_LEAF{variant}(l, {at})");
-    // The batch's variants run in the line loops, on open lines (see
-    // `bitprog::stops_at_line_ends`); the others on closed ones only.
-    let open = !variant.is_empty();
     // The leaf `l` at `i` run by instruction `pc`: the shared match when a
     // prefix test ran it at the same position.
     let leaf_at = |l: usize, pc: usize| match sites.get(&pc) {
@@ -426,19 +422,11 @@ pub fn emit_fast(
     let first = |f: usize| {
         let (s, e) = &pool.firsts[f];
         match small(s) {
-            // A branch that may be empty goes on where the line ends: the
-            // batch's variants may run on open lines, whose end is a byte
-            // (`Line::at_end`); the others on closed ones, which end
-            // where their bytes do.
-            Some(pat) if *e && open => {
-                format!("match l.at(i) {{ Some({pat}) => true, _ => l.at_end(i) }}")
-            }
-            Some(pat) if *e => {
-                format!("match l.at(i) {{ Some({pat}) => true, Some(_) => false, None => true }}")
-            }
+            // A branch that may be empty goes on where the line ends (an
+            // open line's end is a byte: `Line::at_end`).
+            Some(pat) if *e => format!("match l.at(i) {{ Some({pat}) => true, _ => l.at_end(i) }}"),
             Some(pat) => format!("matches!(l.at(i), Some({pat}))"),
-            None if open => format!("l.first(&{}, {e}, i)", set_words(&s.0)),
-            None => format!("l.first_closed(&{}, {e}, i)", set_words(&s.0)),
+            None => format!("l.first(&{}, {e}, i)", set_words(&s.0)),
         }
     };
     let byte_in = |set: &ByteSet, at: &str| match small(set) {
@@ -494,8 +482,7 @@ pub fn emit_fast(
                 Op::Kind(kd) if spans => format!("s.kind({kd});"),
                 Op::Save(_) | Op::Kind(_) => String::new(),
                 Op::Jmp(t) => go(*t),
-                Op::Match if open => "return l.ends(i);".to_string(),
-                Op::Match => "return i == l.end();".to_string(),
+                Op::Match => "return l.ends(i);".to_string(),
                 Op::Split(alt, fa, _) => {
                     let rule = rules[pc].clone().expect("a split has a rule");
                     let text = match &rule {

@@ -4202,7 +4202,7 @@ fn P0_E0_FAST<S: Sink>(l: &Line, s: &mut S) -> bool {
         if !matches!(l.at(i), Some(0x2f)) { return false; } i += 1; // 6
         if !matches!(l.at(i), Some(0x2f)) { return false; } i += 1; // 7
         s.save(2, i - base); // 8
-        if !l.first_closed(&[0xafff7ff200000000, 0x7fffffe87ffffff, 0x0, 0x0], false, i) { break 'b21; } // 9
+        if !l.first(&[0xafff7ff200000000, 0x7fffffe87ffffff, 0x0, 0x0], false, i) { break 'b21; } // 9
     } // 'b10
         s.save(4, i - base); // 10
         s.save(12, i - base); // 11
@@ -4249,7 +4249,7 @@ fn P0_E0_FAST<S: Sink>(l: &Line, s: &mut S) -> bool {
         i = match P0_L7_LEAF(l, i) { Some(e) => e, None => return false }; // 41
     } // 'b42
         s.save(11, i - base); // 42
-        return i == l.end(); // 43
+        return l.ends(i); // 43
 }
 #[allow(non_snake_case, unused_labels, unused_assignments, unused_mut, unused_variables, unused_parens, unreachable_code, clippy::all)]
 #[inline(always)]
@@ -4280,7 +4280,7 @@ fn P0_E0_VALID(l: &Line) -> bool {
         if !matches!(l.at(i), Some(0x2f)) { return false; } i += 1; // 6
         if !matches!(l.at(i), Some(0x2f)) { return false; } i += 1; // 7
          // 8
-        if !l.first_closed(&[0xafff7ff200000000, 0x7fffffe87ffffff, 0x0, 0x0], false, i) { break 'b21; } // 9
+        if !l.first(&[0xafff7ff200000000, 0x7fffffe87ffffff, 0x0, 0x0], false, i) { break 'b21; } // 9
     } // 'b10
          // 10
          // 11
@@ -4327,7 +4327,7 @@ fn P0_E0_VALID(l: &Line) -> bool {
         i = match P0_L7_LEAF(l, i) { Some(e) => e, None => return false }; // 41
     } // 'b42
          // 42
-        return i == l.end(); // 43
+        return l.ends(i); // 43
 }
 static P0_E0_T_CLASSES: [u8; 256] = [
     0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
@@ -5047,7 +5047,7 @@ fn P0_E1_FAST<S: Sink>(l: &Line, s: &mut S) -> bool {
         if !matches!(l.at(i), Some(0x2f)) { return false; } i += 1; // 6
         if !matches!(l.at(i), Some(0x2f)) { return false; } i += 1; // 7
         s.save(2, i - base); // 8
-        if !l.first_closed(&[0xafff7ff200000000, 0x7fffffe87ffffff, 0x0, 0x0], false, i) { break 'b21; } // 9
+        if !l.first(&[0xafff7ff200000000, 0x7fffffe87ffffff, 0x0, 0x0], false, i) { break 'b21; } // 9
     } // 'b10
         s.save(4, i - base); // 10
         s.save(12, i - base); // 11
@@ -5094,7 +5094,7 @@ fn P0_E1_FAST<S: Sink>(l: &Line, s: &mut S) -> bool {
         i = match P0_L7_LEAF(l, i) { Some(e) => e, None => return false }; // 41
     } // 'b42
         s.save(11, i - base); // 42
-        return i == l.end(); // 43
+        return l.ends(i); // 43
 }
 #[allow(non_snake_case, unused_labels, unused_assignments, unused_mut, unused_variables, unused_parens, unreachable_code, clippy::all)]
 #[inline(always)]
@@ -5125,7 +5125,7 @@ fn P0_E1_VALID(l: &Line) -> bool {
         if !matches!(l.at(i), Some(0x2f)) { return false; } i += 1; // 6
         if !matches!(l.at(i), Some(0x2f)) { return false; } i += 1; // 7
          // 8
-        if !l.first_closed(&[0xafff7ff200000000, 0x7fffffe87ffffff, 0x0, 0x0], false, i) { break 'b21; } // 9
+        if !l.first(&[0xafff7ff200000000, 0x7fffffe87ffffff, 0x0, 0x0], false, i) { break 'b21; } // 9
     } // 'b10
          // 10
          // 11
@@ -5172,7 +5172,7 @@ fn P0_E1_VALID(l: &Line) -> bool {
         i = match P0_L7_LEAF(l, i) { Some(e) => e, None => return false }; // 41
     } // 'b42
          // 42
-        return i == l.end(); // 43
+        return l.ends(i); // 43
 }
 static P0_E1_T_CLASSES: [u8; 256] = [
     0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
@@ -5892,7 +5892,7 @@ fn P0_E2_FAST<S: Sink>(l: &Line, s: &mut S) -> bool {
         if !matches!(l.at(i), Some(0x2f)) { return false; } i += 1; // 6
         if !matches!(l.at(i), Some(0x2f)) { return false; } i += 1; // 7
         s.save(2, i - base); // 8
-        if !l.first_closed(&[0xafff7ff200000000, 0x7fffffe87ffffff, 0x0, 0x0], false, i) { break 'b21; } // 9
+        if !l.first(&[0xafff7ff200000000, 0x7fffffe87ffffff, 0x0, 0x0], false, i) { break 'b21; } // 9
     } // 'b10
         s.save(4, i - base); // 10
         s.save(12, i - base); // 11
@@ -5939,7 +5939,7 @@ fn P0_E2_FAST<S: Sink>(l: &Line, s: &mut S) -> bool {
         i = match P0_L7_LEAF(l, i) { Some(e) => e, None => return false }; // 41
     } // 'b42
         s.save(11, i - base); // 42
-        return i == l.end(); // 43
+        return l.ends(i); // 43
 }
 #[allow(non_snake_case, unused_labels, unused_assignments, unused_mut, unused_variables, unused_parens, unreachable_code, clippy::all)]
 #[inline(always)]
@@ -5970,7 +5970,7 @@ fn P0_E2_VALID(l: &Line) -> bool {
         if !matches!(l.at(i), Some(0x2f)) { return false; } i += 1; // 6
         if !matches!(l.at(i), Some(0x2f)) { return false; } i += 1; // 7
          // 8
-        if !l.first_closed(&[0xafff7ff200000000, 0x7fffffe87ffffff, 0x0, 0x0], false, i) { break 'b21; } // 9
+        if !l.first(&[0xafff7ff200000000, 0x7fffffe87ffffff, 0x0, 0x0], false, i) { break 'b21; } // 9
     } // 'b10
          // 10
          // 11
@@ -6017,7 +6017,7 @@ fn P0_E2_VALID(l: &Line) -> bool {
         i = match P0_L7_LEAF(l, i) { Some(e) => e, None => return false }; // 41
     } // 'b42
          // 42
-        return i == l.end(); // 43
+        return l.ends(i); // 43
 }
 static P0_E2_T_CLASSES: [u8; 256] = [
     0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
@@ -6771,7 +6771,7 @@ fn P0_S0_FAST<S: Sink>(l: &Line, s: &mut S) -> bool {
         if !matches!(l.at(i), Some(0x2f)) { return false; } i += 1; // 4
         if !matches!(l.at(i), Some(0x2f)) { return false; } i += 1; // 5
         s.save(2, i - base); // 6
-        if !l.first_closed(&[0xafff7ff200000000, 0x7fffffe87ffffff, 0x0, 0x0], false, i) { break 'b19; } // 7
+        if !l.first(&[0xafff7ff200000000, 0x7fffffe87ffffff, 0x0, 0x0], false, i) { break 'b19; } // 7
     } // 'b8
         s.save(4, i - base); // 8
         s.save(12, i - base); // 9
@@ -6824,7 +6824,7 @@ fn P0_S0_FAST<S: Sink>(l: &Line, s: &mut S) -> bool {
         i = match P0_L10_LEAF(l, i) { Some(e) => e, None => return false }; // 46
         s.save(17, i - base); // 47
     } // 'b48
-        return i == l.end(); // 48
+        return l.ends(i); // 48
 }
 #[allow(non_snake_case, unused_labels, unused_assignments, unused_mut, unused_variables, unused_parens, unreachable_code, clippy::all)]
 #[inline(always)]
@@ -6850,7 +6850,7 @@ fn P0_S0_VALID(l: &Line) -> bool {
         if !matches!(l.at(i), Some(0x2f)) { return false; } i += 1; // 4
         if !matches!(l.at(i), Some(0x2f)) { return false; } i += 1; // 5
          // 6
-        if !l.first_closed(&[0xafff7ff200000000, 0x7fffffe87ffffff, 0x0, 0x0], false, i) { break 'b19; } // 7
+        if !l.first(&[0xafff7ff200000000, 0x7fffffe87ffffff, 0x0, 0x0], false, i) { break 'b19; } // 7
     } // 'b8
          // 8
          // 9
@@ -6903,7 +6903,7 @@ fn P0_S0_VALID(l: &Line) -> bool {
         i = match P0_L10_LEAF(l, i) { Some(e) => e, None => return false }; // 46
          // 47
     } // 'b48
-        return i == l.end(); // 48
+        return l.ends(i); // 48
 }
 static P0_S0_T_CLASSES: [u8; 256] = [
     0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
@@ -7527,7 +7527,7 @@ fn P0_S1_FAST<S: Sink>(l: &Line, s: &mut S) -> bool {
         s.save(10, i - base); // 27
         i = match P0_L9_LEAF(l, i) { Some(e) => e, None => return false }; // 28
         s.save(11, i - base); // 29
-        return i == l.end(); // 30
+        return l.ends(i); // 30
 }
 #[allow(non_snake_case, unused_labels, unused_assignments, unused_mut, unused_variables, unused_parens, unreachable_code, clippy::all)]
 #[inline(always)]
@@ -7579,7 +7579,7 @@ fn P0_S1_VALID(l: &Line) -> bool {
          // 27
         i = match P0_L9_LEAF(l, i) { Some(e) => e, None => return false }; // 28
          // 29
-        return i == l.end(); // 30
+        return l.ends(i); // 30
 }
 static P0_S1_T_CLASSES: [u8; 256] = [
     0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
@@ -8004,7 +8004,7 @@ fn P0_S2_FAST<S: Sink>(l: &Line, s: &mut S) -> bool {
         i = match P0_L14_LEAF(l, i) { Some(e) => e, None => return false }; // 29
         s.save(13, i - base); // 30
     } // 'b31
-        return i == l.end(); // 31
+        return l.ends(i); // 31
 }
 #[allow(non_snake_case, unused_labels, unused_assignments, unused_mut, unused_variables, unused_parens, unreachable_code, clippy::all)]
 #[inline(always)]
@@ -8058,7 +8058,7 @@ fn P0_S2_VALID(l: &Line) -> bool {
         i = match P0_L14_LEAF(l, i) { Some(e) => e, None => return false }; // 29
          // 30
     } // 'b31
-        return i == l.end(); // 31
+        return l.ends(i); // 31
 }
 static P0_S2_T_CLASSES: [u8; 256] = [
     0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
@@ -8541,12 +8541,12 @@ fn P0_S3_FAST<S: Sink>(l: &Line, s: &mut S) -> bool {
         if !matches!(l.at(i), Some(0x2f)) { break 'b45; } // 21
     } // 'b22
         if !matches!(l.at(i), Some(0x2f)) { return false; } i += 1; // 22
-        if !l.first_closed(&[0xaffffff200000000, 0x7fffffe87ffffff, 0x0, 0x0], false, i) { break 'b45; } // 23
+        if !l.first(&[0xaffffff200000000, 0x7fffffe87ffffff, 0x0, 0x0], false, i) { break 'b45; } // 23
     } // 'b24
         s.save(10, i - base); // 24
         i = match P0_L16_LEAF(l, i) { Some(e) => e, None => return false }; // 25
         s.save(11, i - base); // 26
-        if !l.first_closed(&[0xaffffff200000000, 0x7fffffe87ffffff, 0x0, 0x0], true, i) { break 'b45; } // 27
+        if !l.first(&[0xaffffff200000000, 0x7fffffe87ffffff, 0x0, 0x0], true, i) { break 'b45; } // 27
     } // 'b28
         s.save(14, i - base); // 28
         i = match P0_L17_LEAF(l, i) { Some(e) => e, None => return false }; // 29
@@ -8568,7 +8568,7 @@ fn P0_S3_FAST<S: Sink>(l: &Line, s: &mut S) -> bool {
         i = match P0_L19_LEAF(l, i) { Some(e) => e, None => return false }; // 43
         s.save(17, i - base); // 44
     } // 'b45
-        return i == l.end(); // 45
+        return l.ends(i); // 45
 }
 #[allow(non_snake_case, unused_labels, unused_assignments, unused_mut, unused_variables, unused_parens, unreachable_code, clippy::all)]
 #[inline(always)]
@@ -8615,12 +8615,12 @@ fn P0_S3_VALID(l: &Line) -> bool {
         if !matches!(l.at(i), Some(0x2f)) { break 'b45; } // 21
     } // 'b22
         if !matches!(l.at(i), Some(0x2f)) { return false; } i += 1; // 22
-        if !l.first_closed(&[0xaffffff200000000, 0x7fffffe87ffffff, 0x0, 0x0], false, i) { break 'b45; } // 23
+        if !l.first(&[0xaffffff200000000, 0x7fffffe87ffffff, 0x0, 0x0], false, i) { break 'b45; } // 23
     } // 'b24
          // 24
         i = match P0_L16_LEAF(l, i) { Some(e) => e, None => return false }; // 25
          // 26
-        if !l.first_closed(&[0xaffffff200000000, 0x7fffffe87ffffff, 0x0, 0x0], true, i) { break 'b45; } // 27
+        if !l.first(&[0xaffffff200000000, 0x7fffffe87ffffff, 0x0, 0x0], true, i) { break 'b45; } // 27
     } // 'b28
          // 28
         i = match P0_L17_LEAF(l, i) { Some(e) => e, None => return false }; // 29
@@ -8642,7 +8642,7 @@ fn P0_S3_VALID(l: &Line) -> bool {
         i = match P0_L19_LEAF(l, i) { Some(e) => e, None => return false }; // 43
          // 44
     } // 'b45
-        return i == l.end(); // 45
+        return l.ends(i); // 45
 }
 static P0_S3_T_CLASSES: [u8; 256] = [
     0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
@@ -9071,7 +9071,7 @@ fn P0_S4_FAST<S: Sink>(l: &Line, s: &mut S) -> bool {
         s.save(10, i - base); // 4
         i = match P0_L21_LEAF(l, i) { Some(e) => e, None => return false }; // 5
         s.save(11, i - base); // 6
-        return i == l.end(); // 7
+        return l.ends(i); // 7
 }
 #[allow(non_snake_case, unused_labels, unused_assignments, unused_mut, unused_variables, unused_parens, unreachable_code, clippy::all)]
 #[inline(always)]
@@ -9085,7 +9085,7 @@ fn P0_S4_VALID(l: &Line) -> bool {
          // 4
         i = match P0_L21_LEAF(l, i) { Some(e) => e, None => return false }; // 5
          // 6
-        return i == l.end(); // 7
+        return l.ends(i); // 7
 }
 static P0_S4_T_CLASSES: [u8; 256] = [
     0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
@@ -9387,7 +9387,7 @@ fn P0_S5_FAST<S: Sink>(l: &Line, s: &mut S) -> bool {
         s.save(15, i - base); // 24
     } // 'b25
         s.save(11, i - base); // 25
-        return i == l.end(); // 26
+        return l.ends(i); // 26
 }
 #[allow(non_snake_case, unused_labels, unused_assignments, unused_mut, unused_variables, unused_parens, unreachable_code, clippy::all)]
 #[inline(always)]
@@ -9436,7 +9436,7 @@ fn P0_S5_VALID(l: &Line) -> bool {
          // 24
     } // 'b25
          // 25
-        return i == l.end(); // 26
+        return l.ends(i); // 26
 }
 static P0_S5_T_CLASSES: [u8; 256] = [
     0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
@@ -9828,7 +9828,7 @@ fn P0_S6_FAST<S: Sink>(l: &Line, s: &mut S) -> bool {
         i = match P0_L26_LEAF(l, i) { Some(e) => e, None => return false }; // 28
         s.save(11, i - base); // 29
     } // 'b30
-        return i == l.end(); // 30
+        return l.ends(i); // 30
 }
 #[allow(non_snake_case, unused_labels, unused_assignments, unused_mut, unused_variables, unused_parens, unreachable_code, clippy::all)]
 #[inline(always)]
@@ -9879,7 +9879,7 @@ fn P0_S6_VALID(l: &Line) -> bool {
         i = match P0_L26_LEAF(l, i) { Some(e) => e, None => return false }; // 28
          // 29
     } // 'b30
-        return i == l.end(); // 30
+        return l.ends(i); // 30
 }
 static P0_S6_T_CLASSES: [u8; 256] = [
     0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
@@ -10328,7 +10328,7 @@ fn P0_S7_FAST<S: Sink>(l: &Line, s: &mut S) -> bool {
         if !matches!(l.at(i), Some(0x2f)) { return false; } i += 1; // 4
         if !matches!(l.at(i), Some(0x2f)) { return false; } i += 1; // 5
         s.save(2, i - base); // 6
-        if !l.first_closed(&[0xafff7ff200000000, 0x7fffffe87ffffff, 0x0, 0x0], false, i) { break 'b19; } // 7
+        if !l.first(&[0xafff7ff200000000, 0x7fffffe87ffffff, 0x0, 0x0], false, i) { break 'b19; } // 7
     } // 'b8
         s.save(4, i - base); // 8
         s.save(12, i - base); // 9
@@ -10364,7 +10364,7 @@ fn P0_S7_FAST<S: Sink>(l: &Line, s: &mut S) -> bool {
     } // 'b32
         s.save(3, i - base); // 32
         i = match P0_L28_LEAF(l, i) { Some(e) => e, None => return false }; // 33
-        return i == l.end(); // 34
+        return l.ends(i); // 34
 }
 #[allow(non_snake_case, unused_labels, unused_assignments, unused_mut, unused_variables, unused_parens, unreachable_code, clippy::all)]
 #[inline(always)]
@@ -10387,7 +10387,7 @@ fn P0_S7_VALID(l: &Line) -> bool {
         if !matches!(l.at(i), Some(0x2f)) { return false; } i += 1; // 4
         if !matches!(l.at(i), Some(0x2f)) { return false; } i += 1; // 5
          // 6
-        if !l.first_closed(&[0xafff7ff200000000, 0x7fffffe87ffffff, 0x0, 0x0], false, i) { break 'b19; } // 7
+        if !l.first(&[0xafff7ff200000000, 0x7fffffe87ffffff, 0x0, 0x0], false, i) { break 'b19; } // 7
     } // 'b8
          // 8
          // 9
@@ -10423,7 +10423,7 @@ fn P0_S7_VALID(l: &Line) -> bool {
     } // 'b32
          // 32
         i = match P0_L28_LEAF(l, i) { Some(e) => e, None => return false }; // 33
-        return i == l.end(); // 34
+        return l.ends(i); // 34
 }
 static P0_S7_T_CLASSES: [u8; 256] = [
     0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
@@ -11137,7 +11137,7 @@ fn P0_S8_FAST<S: Sink>(l: &Line, s: &mut S) -> bool {
         i = match P0_L32_LEAF(l, i) { Some(e) => e, None => return false }; // 89
         s.save(17, i - base); // 90
     } // 'b91
-        return i == l.end(); // 91
+        return l.ends(i); // 91
 }
 #[allow(non_snake_case, unused_labels, unused_assignments, unused_mut, unused_variables, unused_parens, unreachable_code, clippy::all)]
 #[inline(always)]
@@ -11277,7 +11277,7 @@ fn P0_S8_VALID(l: &Line) -> bool {
         i = match P0_L32_LEAF(l, i) { Some(e) => e, None => return false }; // 89
          // 90
     } // 'b91
-        return i == l.end(); // 91
+        return l.ends(i); // 91
 }
 static P0_S8_T_CLASSES: [u8; 256] = [
     0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
@@ -11777,7 +11777,7 @@ fn P0_S9_FAST<S: Sink>(l: &Line, s: &mut S) -> bool {
         s.save(11, i - base); // 25
         i = match P0_L35_LEAF(l, i) { Some(e) => e, None => return false }; // 26
         s.save(13, i - base); // 27
-        return i == l.end(); // 28
+        return l.ends(i); // 28
 }
 #[allow(non_snake_case, unused_labels, unused_assignments, unused_mut, unused_variables, unused_parens, unreachable_code, clippy::all)]
 #[inline(always)]
@@ -11822,7 +11822,7 @@ fn P0_S9_VALID(l: &Line) -> bool {
          // 25
         i = match P0_L35_LEAF(l, i) { Some(e) => e, None => return false }; // 26
          // 27
-        return i == l.end(); // 28
+        return l.ends(i); // 28
 }
 static P0_S9_T_CLASSES: [u8; 256] = [
     0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,

@@ -8024,7 +8024,7 @@ fn P1_E0_FAST<S: Sink>(l: &Line, s: &mut S) -> bool {
     'b7: {
     'b2: {
     'b1: {
-        if !l.first_closed(&[0xabfffffa00000000, 0x47fffffe87ffffff, 0x0, 0x0], true, i) { break 'b117; } // 0
+        if !l.first(&[0xabfffffa00000000, 0x47fffffe87ffffff, 0x0, 0x0], true, i) { break 'b117; } // 0
     } // 'b1
         let mut j = i; let ok = { x1 = P1_L0_LEAF(l, j); true } && match x1 { Some(e) => { j = e; true } None => false } && matches!(l.at(j), Some(0x3a)) && { j += 1; true }; if !ok { break 'b62; } // 1
     } // 'b2
@@ -8032,7 +8032,7 @@ fn P1_E0_FAST<S: Sink>(l: &Line, s: &mut S) -> bool {
         i = match x1 { Some(e) => e, None => return false }; // 3
         s.save(1, i - base); // 4
         if !matches!(l.at(i), Some(0x3a)) { return false; } i += 1; // 5
-        if !match l.at(i) { Some(0x23 | 0x2f | 0x3f) => true, Some(_) => false, None => true } { break 'b58; } // 6
+        if !match l.at(i) { Some(0x23 | 0x2f | 0x3f) => true, _ => l.at_end(i) } { break 'b58; } // 6
     } // 'b7
         if !matches!(l.at(i), Some(0x2f)) { break 'b52; } // 7
     } // 'b8
@@ -8041,9 +8041,9 @@ fn P1_E0_FAST<S: Sink>(l: &Line, s: &mut S) -> bool {
         if !matches!(l.at(i), Some(0x2f)) { return false; } i += 1; // 9
         if !matches!(l.at(i), Some(0x2f)) { return false; } i += 1; // 10
         s.save(2, i - base); // 11
-        if !l.first_closed(&[0xaffffffa00000000, 0x47fffffe8fffffff, 0x0, 0x0], true, i) { break 'b39; } // 12
+        if !l.first(&[0xaffffffa00000000, 0x47fffffe8fffffff, 0x0, 0x0], true, i) { break 'b39; } // 12
     } // 'b13
-        if !l.first_closed(&[0x2fff7ff200000000, 0x47fffffe8fffffff, 0x0, 0x0], false, i) { break 'b38; } // 13
+        if !l.first(&[0x2fff7ff200000000, 0x47fffffe8fffffff, 0x0, 0x0], false, i) { break 'b38; } // 13
     } // 'b14
         let mut j = i; let ok = { x14 = P1_L1_LEAF(l, j); true } && match x14 { Some(e) => { j = e; true } None => false } && matches!(l.at(j), Some(0x40)) && { j += 1; true }; if !ok { break 'b19; } // 14
     } // 'b15
@@ -8113,16 +8113,16 @@ fn P1_E0_FAST<S: Sink>(l: &Line, s: &mut S) -> bool {
     } // 'b61
         break 'b117; // 61
     } // 'b62
-        if !l.first_closed(&[0x2bfffff200000000, 0x47fffffe87ffffff, 0x0, 0x0], false, i) { break 'b112; } // 62
+        if !l.first(&[0x2bfffff200000000, 0x47fffffe87ffffff, 0x0, 0x0], false, i) { break 'b112; } // 62
     } // 'b63
         let mut j = i; let ok = true && matches!(l.at(j), Some(0x2f)) && { j += 1; true } && matches!(l.at(j), Some(0x2f)) && { j += 1; true }; if !ok { break 'b104; } // 63
     } // 'b64
         if !matches!(l.at(i), Some(0x2f)) { return false; } i += 1; // 64
         if !matches!(l.at(i), Some(0x2f)) { return false; } i += 1; // 65
         s.save(2, i - base); // 66
-        if !l.first_closed(&[0xaffffffa00000000, 0x47fffffe8fffffff, 0x0, 0x0], true, i) { break 'b94; } // 67
+        if !l.first(&[0xaffffffa00000000, 0x47fffffe8fffffff, 0x0, 0x0], true, i) { break 'b94; } // 67
     } // 'b68
-        if !l.first_closed(&[0x2fff7ff200000000, 0x47fffffe8fffffff, 0x0, 0x0], false, i) { break 'b93; } // 68
+        if !l.first(&[0x2fff7ff200000000, 0x47fffffe8fffffff, 0x0, 0x0], false, i) { break 'b93; } // 68
     } // 'b69
         let mut j = i; let ok = { x69 = P1_L1_LEAF(l, j); true } && match x69 { Some(e) => { j = e; true } None => false } && matches!(l.at(j), Some(0x40)) && { j += 1; true }; if !ok { break 'b74; } // 69
     } // 'b70
@@ -8198,7 +8198,7 @@ fn P1_E0_FAST<S: Sink>(l: &Line, s: &mut S) -> bool {
         i = match P1_L11_LEAF(l, i) { Some(e) => e, None => return false }; // 120
         s.save(15, i - base); // 121
     } // 'b122
-        return i == l.end(); // 122
+        return l.ends(i); // 122
 }
 #[allow(non_snake_case, unused_labels, unused_assignments, unused_mut, unused_variables, unused_parens, unreachable_code, clippy::all)]
 #[inline(always)]
@@ -8260,7 +8260,7 @@ fn P1_E0_VALID(l: &Line) -> bool {
     'b7: {
     'b2: {
     'b1: {
-        if !l.first_closed(&[0xabfffffa00000000, 0x47fffffe87ffffff, 0x0, 0x0], true, i) { break 'b117; } // 0
+        if !l.first(&[0xabfffffa00000000, 0x47fffffe87ffffff, 0x0, 0x0], true, i) { break 'b117; } // 0
     } // 'b1
         let mut j = i; let ok = { x1 = P1_L0_LEAF(l, j); true } && match x1 { Some(e) => { j = e; true } None => false } && matches!(l.at(j), Some(0x3a)) && { j += 1; true }; if !ok { break 'b62; } // 1
     } // 'b2
@@ -8268,7 +8268,7 @@ fn P1_E0_VALID(l: &Line) -> bool {
         i = match x1 { Some(e) => e, None => return false }; // 3
          // 4
         if !matches!(l.at(i), Some(0x3a)) { return false; } i += 1; // 5
-        if !match l.at(i) { Some(0x23 | 0x2f | 0x3f) => true, Some(_) => false, None => true } { break 'b58; } // 6
+        if !match l.at(i) { Some(0x23 | 0x2f | 0x3f) => true, _ => l.at_end(i) } { break 'b58; } // 6
     } // 'b7
         if !matches!(l.at(i), Some(0x2f)) { break 'b52; } // 7
     } // 'b8
@@ -8277,9 +8277,9 @@ fn P1_E0_VALID(l: &Line) -> bool {
         if !matches!(l.at(i), Some(0x2f)) { return false; } i += 1; // 9
         if !matches!(l.at(i), Some(0x2f)) { return false; } i += 1; // 10
          // 11
-        if !l.first_closed(&[0xaffffffa00000000, 0x47fffffe8fffffff, 0x0, 0x0], true, i) { break 'b39; } // 12
+        if !l.first(&[0xaffffffa00000000, 0x47fffffe8fffffff, 0x0, 0x0], true, i) { break 'b39; } // 12
     } // 'b13
-        if !l.first_closed(&[0x2fff7ff200000000, 0x47fffffe8fffffff, 0x0, 0x0], false, i) { break 'b38; } // 13
+        if !l.first(&[0x2fff7ff200000000, 0x47fffffe8fffffff, 0x0, 0x0], false, i) { break 'b38; } // 13
     } // 'b14
         let mut j = i; let ok = { x14 = P1_L1_LEAF(l, j); true } && match x14 { Some(e) => { j = e; true } None => false } && matches!(l.at(j), Some(0x40)) && { j += 1; true }; if !ok { break 'b19; } // 14
     } // 'b15
@@ -8349,16 +8349,16 @@ fn P1_E0_VALID(l: &Line) -> bool {
     } // 'b61
         break 'b117; // 61
     } // 'b62
-        if !l.first_closed(&[0x2bfffff200000000, 0x47fffffe87ffffff, 0x0, 0x0], false, i) { break 'b112; } // 62
+        if !l.first(&[0x2bfffff200000000, 0x47fffffe87ffffff, 0x0, 0x0], false, i) { break 'b112; } // 62
     } // 'b63
         let mut j = i; let ok = true && matches!(l.at(j), Some(0x2f)) && { j += 1; true } && matches!(l.at(j), Some(0x2f)) && { j += 1; true }; if !ok { break 'b104; } // 63
     } // 'b64
         if !matches!(l.at(i), Some(0x2f)) { return false; } i += 1; // 64
         if !matches!(l.at(i), Some(0x2f)) { return false; } i += 1; // 65
          // 66
-        if !l.first_closed(&[0xaffffffa00000000, 0x47fffffe8fffffff, 0x0, 0x0], true, i) { break 'b94; } // 67
+        if !l.first(&[0xaffffffa00000000, 0x47fffffe8fffffff, 0x0, 0x0], true, i) { break 'b94; } // 67
     } // 'b68
-        if !l.first_closed(&[0x2fff7ff200000000, 0x47fffffe8fffffff, 0x0, 0x0], false, i) { break 'b93; } // 68
+        if !l.first(&[0x2fff7ff200000000, 0x47fffffe8fffffff, 0x0, 0x0], false, i) { break 'b93; } // 68
     } // 'b69
         let mut j = i; let ok = { x69 = P1_L1_LEAF(l, j); true } && match x69 { Some(e) => { j = e; true } None => false } && matches!(l.at(j), Some(0x40)) && { j += 1; true }; if !ok { break 'b74; } // 69
     } // 'b70
@@ -8434,7 +8434,7 @@ fn P1_E0_VALID(l: &Line) -> bool {
         i = match P1_L11_LEAF(l, i) { Some(e) => e, None => return false }; // 120
          // 121
     } // 'b122
-        return i == l.end(); // 122
+        return l.ends(i); // 122
 }
 #[allow(non_snake_case, unused_labels, unused_assignments, unused_mut, unused_variables, unused_parens, unreachable_code, clippy::all)]
 #[inline(always)]
@@ -9731,7 +9731,7 @@ fn P1_E1_FAST<S: Sink>(l: &Line, s: &mut S) -> bool {
         i = match P1_L0_LEAF(l, i) { Some(e) => e, None => return false }; // 1
         s.save(1, i - base); // 2
         if !matches!(l.at(i), Some(0x3a)) { return false; } i += 1; // 3
-        if !match l.at(i) { Some(0x23 | 0x2f | 0x3f) => true, Some(_) => false, None => true } { break 'b56; } // 4
+        if !match l.at(i) { Some(0x23 | 0x2f | 0x3f) => true, _ => l.at_end(i) } { break 'b56; } // 4
     } // 'b5
         if !matches!(l.at(i), Some(0x2f)) { break 'b50; } // 5
     } // 'b6
@@ -9740,9 +9740,9 @@ fn P1_E1_FAST<S: Sink>(l: &Line, s: &mut S) -> bool {
         if !matches!(l.at(i), Some(0x2f)) { return false; } i += 1; // 7
         if !matches!(l.at(i), Some(0x2f)) { return false; } i += 1; // 8
         s.save(2, i - base); // 9
-        if !l.first_closed(&[0xaffffffa00000000, 0x47fffffe8fffffff, 0x0, 0x0], true, i) { break 'b37; } // 10
+        if !l.first(&[0xaffffffa00000000, 0x47fffffe8fffffff, 0x0, 0x0], true, i) { break 'b37; } // 10
     } // 'b11
-        if !l.first_closed(&[0x2fff7ff200000000, 0x47fffffe8fffffff, 0x0, 0x0], false, i) { break 'b36; } // 11
+        if !l.first(&[0x2fff7ff200000000, 0x47fffffe8fffffff, 0x0, 0x0], false, i) { break 'b36; } // 11
     } // 'b12
         let mut j = i; let ok = { x12 = P1_L1_LEAF(l, j); true } && match x12 { Some(e) => { j = e; true } None => false } && matches!(l.at(j), Some(0x40)) && { j += 1; true }; if !ok { break 'b17; } // 12
     } // 'b13
@@ -9817,7 +9817,7 @@ fn P1_E1_FAST<S: Sink>(l: &Line, s: &mut S) -> bool {
         i = match P1_L11_LEAF(l, i) { Some(e) => e, None => return false }; // 62
         s.save(15, i - base); // 63
     } // 'b64
-        return i == l.end(); // 64
+        return l.ends(i); // 64
 }
 #[allow(non_snake_case, unused_labels, unused_assignments, unused_mut, unused_variables, unused_parens, unreachable_code, clippy::all)]
 #[inline(always)]
@@ -9855,7 +9855,7 @@ fn P1_E1_VALID(l: &Line) -> bool {
         i = match P1_L0_LEAF(l, i) { Some(e) => e, None => return false }; // 1
          // 2
         if !matches!(l.at(i), Some(0x3a)) { return false; } i += 1; // 3
-        if !match l.at(i) { Some(0x23 | 0x2f | 0x3f) => true, Some(_) => false, None => true } { break 'b56; } // 4
+        if !match l.at(i) { Some(0x23 | 0x2f | 0x3f) => true, _ => l.at_end(i) } { break 'b56; } // 4
     } // 'b5
         if !matches!(l.at(i), Some(0x2f)) { break 'b50; } // 5
     } // 'b6
@@ -9864,9 +9864,9 @@ fn P1_E1_VALID(l: &Line) -> bool {
         if !matches!(l.at(i), Some(0x2f)) { return false; } i += 1; // 7
         if !matches!(l.at(i), Some(0x2f)) { return false; } i += 1; // 8
          // 9
-        if !l.first_closed(&[0xaffffffa00000000, 0x47fffffe8fffffff, 0x0, 0x0], true, i) { break 'b37; } // 10
+        if !l.first(&[0xaffffffa00000000, 0x47fffffe8fffffff, 0x0, 0x0], true, i) { break 'b37; } // 10
     } // 'b11
-        if !l.first_closed(&[0x2fff7ff200000000, 0x47fffffe8fffffff, 0x0, 0x0], false, i) { break 'b36; } // 11
+        if !l.first(&[0x2fff7ff200000000, 0x47fffffe8fffffff, 0x0, 0x0], false, i) { break 'b36; } // 11
     } // 'b12
         let mut j = i; let ok = { x12 = P1_L1_LEAF(l, j); true } && match x12 { Some(e) => { j = e; true } None => false } && matches!(l.at(j), Some(0x40)) && { j += 1; true }; if !ok { break 'b17; } // 12
     } // 'b13
@@ -9941,7 +9941,7 @@ fn P1_E1_VALID(l: &Line) -> bool {
         i = match P1_L11_LEAF(l, i) { Some(e) => e, None => return false }; // 62
          // 63
     } // 'b64
-        return i == l.end(); // 64
+        return l.ends(i); // 64
 }
 #[allow(non_snake_case, unused_labels, unused_assignments, unused_mut, unused_variables, unused_parens, unreachable_code, clippy::all)]
 #[inline(always)]
@@ -10997,7 +10997,7 @@ fn P1_E2_FAST<S: Sink>(l: &Line, s: &mut S) -> bool {
         i = match P1_L0_LEAF(l, i) { Some(e) => e, None => return false }; // 1
         s.save(1, i - base); // 2
         if !matches!(l.at(i), Some(0x3a)) { return false; } i += 1; // 3
-        if !match l.at(i) { Some(0x2f | 0x3f) => true, Some(_) => false, None => true } { break 'b56; } // 4
+        if !match l.at(i) { Some(0x2f | 0x3f) => true, _ => l.at_end(i) } { break 'b56; } // 4
     } // 'b5
         if !matches!(l.at(i), Some(0x2f)) { break 'b50; } // 5
     } // 'b6
@@ -11006,9 +11006,9 @@ fn P1_E2_FAST<S: Sink>(l: &Line, s: &mut S) -> bool {
         if !matches!(l.at(i), Some(0x2f)) { return false; } i += 1; // 7
         if !matches!(l.at(i), Some(0x2f)) { return false; } i += 1; // 8
         s.save(2, i - base); // 9
-        if !l.first_closed(&[0xaffffff200000000, 0x47fffffe8fffffff, 0x0, 0x0], true, i) { break 'b37; } // 10
+        if !l.first(&[0xaffffff200000000, 0x47fffffe8fffffff, 0x0, 0x0], true, i) { break 'b37; } // 10
     } // 'b11
-        if !l.first_closed(&[0x2fff7ff200000000, 0x47fffffe8fffffff, 0x0, 0x0], false, i) { break 'b36; } // 11
+        if !l.first(&[0x2fff7ff200000000, 0x47fffffe8fffffff, 0x0, 0x0], false, i) { break 'b36; } // 11
     } // 'b12
         let mut j = i; let ok = { x12 = P1_L1_LEAF(l, j); true } && match x12 { Some(e) => { j = e; true } None => false } && matches!(l.at(j), Some(0x40)) && { j += 1; true }; if !ok { break 'b17; } // 12
     } // 'b13
@@ -11076,7 +11076,7 @@ fn P1_E2_FAST<S: Sink>(l: &Line, s: &mut S) -> bool {
         i = match P1_L9_LEAF(l, i) { Some(e) => e, None => return false }; // 57
         s.save(11, i - base); // 58
     } // 'b59
-        return i == l.end(); // 59
+        return l.ends(i); // 59
 }
 #[allow(non_snake_case, unused_labels, unused_assignments, unused_mut, unused_variables, unused_parens, unreachable_code, clippy::all)]
 #[inline(always)]
@@ -11112,7 +11112,7 @@ fn P1_E2_VALID(l: &Line) -> bool {
         i = match P1_L0_LEAF(l, i) { Some(e) => e, None => return false }; // 1
          // 2
         if !matches!(l.at(i), Some(0x3a)) { return false; } i += 1; // 3
-        if !match l.at(i) { Some(0x2f | 0x3f) => true, Some(_) => false, None => true } { break 'b56; } // 4
+        if !match l.at(i) { Some(0x2f | 0x3f) => true, _ => l.at_end(i) } { break 'b56; } // 4
     } // 'b5
         if !matches!(l.at(i), Some(0x2f)) { break 'b50; } // 5
     } // 'b6
@@ -11121,9 +11121,9 @@ fn P1_E2_VALID(l: &Line) -> bool {
         if !matches!(l.at(i), Some(0x2f)) { return false; } i += 1; // 7
         if !matches!(l.at(i), Some(0x2f)) { return false; } i += 1; // 8
          // 9
-        if !l.first_closed(&[0xaffffff200000000, 0x47fffffe8fffffff, 0x0, 0x0], true, i) { break 'b37; } // 10
+        if !l.first(&[0xaffffff200000000, 0x47fffffe8fffffff, 0x0, 0x0], true, i) { break 'b37; } // 10
     } // 'b11
-        if !l.first_closed(&[0x2fff7ff200000000, 0x47fffffe8fffffff, 0x0, 0x0], false, i) { break 'b36; } // 11
+        if !l.first(&[0x2fff7ff200000000, 0x47fffffe8fffffff, 0x0, 0x0], false, i) { break 'b36; } // 11
     } // 'b12
         let mut j = i; let ok = { x12 = P1_L1_LEAF(l, j); true } && match x12 { Some(e) => { j = e; true } None => false } && matches!(l.at(j), Some(0x40)) && { j += 1; true }; if !ok { break 'b17; } // 12
     } // 'b13
@@ -11191,7 +11191,7 @@ fn P1_E2_VALID(l: &Line) -> bool {
         i = match P1_L9_LEAF(l, i) { Some(e) => e, None => return false }; // 57
          // 58
     } // 'b59
-        return i == l.end(); // 59
+        return l.ends(i); // 59
 }
 #[allow(non_snake_case, unused_labels, unused_assignments, unused_mut, unused_variables, unused_parens, unreachable_code, clippy::all)]
 #[inline(always)]
@@ -12202,16 +12202,16 @@ fn P1_E3_FAST<S: Sink>(l: &Line, s: &mut S) -> bool {
     'b6: {
     'b2: {
     'b1: {
-        if !l.first_closed(&[0x2bfffff200000000, 0x47fffffe87ffffff, 0x0, 0x0], false, i) { break 'b50; } // 0
+        if !l.first(&[0x2bfffff200000000, 0x47fffffe87ffffff, 0x0, 0x0], false, i) { break 'b50; } // 0
     } // 'b1
         let mut j = i; let ok = true && matches!(l.at(j), Some(0x2f)) && { j += 1; true } && matches!(l.at(j), Some(0x2f)) && { j += 1; true }; if !ok { break 'b42; } // 1
     } // 'b2
         if !matches!(l.at(i), Some(0x2f)) { return false; } i += 1; // 2
         if !matches!(l.at(i), Some(0x2f)) { return false; } i += 1; // 3
         s.save(2, i - base); // 4
-        if !l.first_closed(&[0xaffffff200000000, 0x47fffffe8fffffff, 0x0, 0x0], true, i) { break 'b32; } // 5
+        if !l.first(&[0xaffffff200000000, 0x47fffffe8fffffff, 0x0, 0x0], true, i) { break 'b32; } // 5
     } // 'b6
-        if !l.first_closed(&[0x2fff7ff200000000, 0x47fffffe8fffffff, 0x0, 0x0], false, i) { break 'b31; } // 6
+        if !l.first(&[0x2fff7ff200000000, 0x47fffffe8fffffff, 0x0, 0x0], false, i) { break 'b31; } // 6
     } // 'b7
         let mut j = i; let ok = { x7 = P1_L1_LEAF(l, j); true } && match x7 { Some(e) => { j = e; true } None => false } && matches!(l.at(j), Some(0x40)) && { j += 1; true }; if !ok { break 'b12; } // 7
     } // 'b8
@@ -12280,7 +12280,7 @@ fn P1_E3_FAST<S: Sink>(l: &Line, s: &mut S) -> bool {
         i = match P1_L8_LEAF(l, i) { Some(e) => e, None => return false }; // 53
         s.save(13, i - base); // 54
     } // 'b55
-        return i == l.end(); // 55
+        return l.ends(i); // 55
 }
 #[allow(non_snake_case, unused_labels, unused_assignments, unused_mut, unused_variables, unused_parens, unreachable_code, clippy::all)]
 #[inline(always)]
@@ -12311,16 +12311,16 @@ fn P1_E3_VALID(l: &Line) -> bool {
     'b6: {
     'b2: {
     'b1: {
-        if !l.first_closed(&[0x2bfffff200000000, 0x47fffffe87ffffff, 0x0, 0x0], false, i) { break 'b50; } // 0
+        if !l.first(&[0x2bfffff200000000, 0x47fffffe87ffffff, 0x0, 0x0], false, i) { break 'b50; } // 0
     } // 'b1
         let mut j = i; let ok = true && matches!(l.at(j), Some(0x2f)) && { j += 1; true } && matches!(l.at(j), Some(0x2f)) && { j += 1; true }; if !ok { break 'b42; } // 1
     } // 'b2
         if !matches!(l.at(i), Some(0x2f)) { return false; } i += 1; // 2
         if !matches!(l.at(i), Some(0x2f)) { return false; } i += 1; // 3
          // 4
-        if !l.first_closed(&[0xaffffff200000000, 0x47fffffe8fffffff, 0x0, 0x0], true, i) { break 'b32; } // 5
+        if !l.first(&[0xaffffff200000000, 0x47fffffe8fffffff, 0x0, 0x0], true, i) { break 'b32; } // 5
     } // 'b6
-        if !l.first_closed(&[0x2fff7ff200000000, 0x47fffffe8fffffff, 0x0, 0x0], false, i) { break 'b31; } // 6
+        if !l.first(&[0x2fff7ff200000000, 0x47fffffe8fffffff, 0x0, 0x0], false, i) { break 'b31; } // 6
     } // 'b7
         let mut j = i; let ok = { x7 = P1_L1_LEAF(l, j); true } && match x7 { Some(e) => { j = e; true } None => false } && matches!(l.at(j), Some(0x40)) && { j += 1; true }; if !ok { break 'b12; } // 7
     } // 'b8
@@ -12389,7 +12389,7 @@ fn P1_E3_VALID(l: &Line) -> bool {
         i = match P1_L8_LEAF(l, i) { Some(e) => e, None => return false }; // 53
          // 54
     } // 'b55
-        return i == l.end(); // 55
+        return l.ends(i); // 55
 }
 #[allow(non_snake_case, unused_labels, unused_assignments, unused_mut, unused_variables, unused_parens, unreachable_code, clippy::all)]
 #[inline(always)]

@@ -5369,7 +5369,7 @@ fn P2_E0_FAST<S: Sink>(l: &Line, s: &mut S) -> bool {
         s.save(11, i - base); // 45
         break 'b55; // 46
     } // 'b47
-        if !l.first_closed(&[0x2fff7ff200000000, 0x47fffffe87ffffff, 0x0, 0x0], false, i) { break 'b52; } // 47
+        if !l.first(&[0x2fff7ff200000000, 0x47fffffe87ffffff, 0x0, 0x0], false, i) { break 'b52; } // 47
     } // 'b48
         s.save(10, i - base); // 48
         i = match P2_L9_LEAF(l, i) { Some(e) => e, None => return false }; // 49
@@ -5454,7 +5454,7 @@ fn P2_E0_FAST<S: Sink>(l: &Line, s: &mut S) -> bool {
         s.save(11, i - base); // 106
         break 'b116; // 107
     } // 'b108
-        if !l.first_closed(&[0x2bff7ff200000000, 0x47fffffe87ffffff, 0x0, 0x0], false, i) { break 'b113; } // 108
+        if !l.first(&[0x2bff7ff200000000, 0x47fffffe87ffffff, 0x0, 0x0], false, i) { break 'b113; } // 108
     } // 'b109
         s.save(10, i - base); // 109
         i = match P2_L13_LEAF(l, i) { Some(e) => e, None => return false }; // 110
@@ -5479,7 +5479,7 @@ fn P2_E0_FAST<S: Sink>(l: &Line, s: &mut S) -> bool {
         i = match P2_L12_LEAF(l, i) { Some(e) => e, None => return false }; // 124
         s.save(15, i - base); // 125
     } // 'b126
-        return i == l.end(); // 126
+        return l.ends(i); // 126
 }
 #[allow(non_snake_case, unused_labels, unused_assignments, unused_mut, unused_variables, unused_parens, unreachable_code, clippy::all)]
 #[inline(always)]
@@ -5603,7 +5603,7 @@ fn P2_E0_VALID(l: &Line) -> bool {
          // 45
         break 'b55; // 46
     } // 'b47
-        if !l.first_closed(&[0x2fff7ff200000000, 0x47fffffe87ffffff, 0x0, 0x0], false, i) { break 'b52; } // 47
+        if !l.first(&[0x2fff7ff200000000, 0x47fffffe87ffffff, 0x0, 0x0], false, i) { break 'b52; } // 47
     } // 'b48
          // 48
         i = match P2_L9_LEAF(l, i) { Some(e) => e, None => return false }; // 49
@@ -5688,7 +5688,7 @@ fn P2_E0_VALID(l: &Line) -> bool {
          // 106
         break 'b116; // 107
     } // 'b108
-        if !l.first_closed(&[0x2bff7ff200000000, 0x47fffffe87ffffff, 0x0, 0x0], false, i) { break 'b113; } // 108
+        if !l.first(&[0x2bff7ff200000000, 0x47fffffe87ffffff, 0x0, 0x0], false, i) { break 'b113; } // 108
     } // 'b109
          // 109
         i = match P2_L13_LEAF(l, i) { Some(e) => e, None => return false }; // 110
@@ -5713,7 +5713,7 @@ fn P2_E0_VALID(l: &Line) -> bool {
         i = match P2_L12_LEAF(l, i) { Some(e) => e, None => return false }; // 124
          // 125
     } // 'b126
-        return i == l.end(); // 126
+        return l.ends(i); // 126
 }
 #[allow(non_snake_case, unused_labels, unused_assignments, unused_mut, unused_variables, unused_parens, unreachable_code, clippy::all)]
 #[inline(always)]
@@ -8610,7 +8610,7 @@ fn P2_E1_FAST<S: Sink>(l: &Line, s: &mut S) -> bool {
         s.save(11, i - base); // 44
         break 'b54; // 45
     } // 'b46
-        if !l.first_closed(&[0x2fff7ff200000000, 0x47fffffe87ffffff, 0x0, 0x0], false, i) { break 'b51; } // 46
+        if !l.first(&[0x2fff7ff200000000, 0x47fffffe87ffffff, 0x0, 0x0], false, i) { break 'b51; } // 46
     } // 'b47
         s.save(10, i - base); // 47
         i = match P2_L9_LEAF(l, i) { Some(e) => e, None => return false }; // 48
@@ -8635,7 +8635,7 @@ fn P2_E1_FAST<S: Sink>(l: &Line, s: &mut S) -> bool {
         i = match P2_L12_LEAF(l, i) { Some(e) => e, None => return false }; // 62
         s.save(15, i - base); // 63
     } // 'b64
-        return i == l.end(); // 64
+        return l.ends(i); // 64
 }
 #[allow(non_snake_case, unused_labels, unused_assignments, unused_mut, unused_variables, unused_parens, unreachable_code, clippy::all)]
 #[inline(always)]
@@ -8729,7 +8729,7 @@ fn P2_E1_VALID(l: &Line) -> bool {
          // 44
         break 'b54; // 45
     } // 'b46
-        if !l.first_closed(&[0x2fff7ff200000000, 0x47fffffe87ffffff, 0x0, 0x0], false, i) { break 'b51; } // 46
+        if !l.first(&[0x2fff7ff200000000, 0x47fffffe87ffffff, 0x0, 0x0], false, i) { break 'b51; } // 46
     } // 'b47
          // 47
         i = match P2_L9_LEAF(l, i) { Some(e) => e, None => return false }; // 48
@@ -8754,7 +8754,7 @@ fn P2_E1_VALID(l: &Line) -> bool {
         i = match P2_L12_LEAF(l, i) { Some(e) => e, None => return false }; // 62
          // 63
     } // 'b64
-        return i == l.end(); // 64
+        return l.ends(i); // 64
 }
 #[allow(non_snake_case, unused_labels, unused_assignments, unused_mut, unused_variables, unused_parens, unreachable_code, clippy::all)]
 #[inline(always)]
@@ -11382,7 +11382,7 @@ fn P2_E2_FAST<S: Sink>(l: &Line, s: &mut S) -> bool {
         s.save(11, i - base); // 44
         break 'b54; // 45
     } // 'b46
-        if !l.first_closed(&[0x2fff7ff200000000, 0x47fffffe87ffffff, 0x0, 0x0], false, i) { break 'b51; } // 46
+        if !l.first(&[0x2fff7ff200000000, 0x47fffffe87ffffff, 0x0, 0x0], false, i) { break 'b51; } // 46
     } // 'b47
         s.save(10, i - base); // 47
         i = match P2_L9_LEAF(l, i) { Some(e) => e, None => return false }; // 48
@@ -11400,7 +11400,7 @@ fn P2_E2_FAST<S: Sink>(l: &Line, s: &mut S) -> bool {
         i = match P2_L11_LEAF(l, i) { Some(e) => e, None => return false }; // 57
         s.save(13, i - base); // 58
     } // 'b59
-        return i == l.end(); // 59
+        return l.ends(i); // 59
 }
 #[allow(non_snake_case, unused_labels, unused_assignments, unused_mut, unused_variables, unused_parens, unreachable_code, clippy::all)]
 #[inline(always)]
@@ -11492,7 +11492,7 @@ fn P2_E2_VALID(l: &Line) -> bool {
          // 44
         break 'b54; // 45
     } // 'b46
-        if !l.first_closed(&[0x2fff7ff200000000, 0x47fffffe87ffffff, 0x0, 0x0], false, i) { break 'b51; } // 46
+        if !l.first(&[0x2fff7ff200000000, 0x47fffffe87ffffff, 0x0, 0x0], false, i) { break 'b51; } // 46
     } // 'b47
          // 47
         i = match P2_L9_LEAF(l, i) { Some(e) => e, None => return false }; // 48
@@ -11510,7 +11510,7 @@ fn P2_E2_VALID(l: &Line) -> bool {
         i = match P2_L11_LEAF(l, i) { Some(e) => e, None => return false }; // 57
          // 58
     } // 'b59
-        return i == l.end(); // 59
+        return l.ends(i); // 59
 }
 #[allow(non_snake_case, unused_labels, unused_assignments, unused_mut, unused_variables, unused_parens, unreachable_code, clippy::all)]
 #[inline(always)]
@@ -14102,7 +14102,7 @@ fn P2_E3_FAST<S: Sink>(l: &Line, s: &mut S) -> bool {
         s.save(11, i - base); // 40
         break 'b50; // 41
     } // 'b42
-        if !l.first_closed(&[0x2bff7ff200000000, 0x47fffffe87ffffff, 0x0, 0x0], false, i) { break 'b47; } // 42
+        if !l.first(&[0x2bff7ff200000000, 0x47fffffe87ffffff, 0x0, 0x0], false, i) { break 'b47; } // 42
     } // 'b43
         s.save(10, i - base); // 43
         i = match P2_L13_LEAF(l, i) { Some(e) => e, None => return false }; // 44
@@ -14127,7 +14127,7 @@ fn P2_E3_FAST<S: Sink>(l: &Line, s: &mut S) -> bool {
         i = match P2_L12_LEAF(l, i) { Some(e) => e, None => return false }; // 58
         s.save(15, i - base); // 59
     } // 'b60
-        return i == l.end(); // 60
+        return l.ends(i); // 60
 }
 #[allow(non_snake_case, unused_labels, unused_assignments, unused_mut, unused_variables, unused_parens, unreachable_code, clippy::all)]
 #[inline(always)]
@@ -14217,7 +14217,7 @@ fn P2_E3_VALID(l: &Line) -> bool {
          // 40
         break 'b50; // 41
     } // 'b42
-        if !l.first_closed(&[0x2bff7ff200000000, 0x47fffffe87ffffff, 0x0, 0x0], false, i) { break 'b47; } // 42
+        if !l.first(&[0x2bff7ff200000000, 0x47fffffe87ffffff, 0x0, 0x0], false, i) { break 'b47; } // 42
     } // 'b43
          // 43
         i = match P2_L13_LEAF(l, i) { Some(e) => e, None => return false }; // 44
@@ -14242,7 +14242,7 @@ fn P2_E3_VALID(l: &Line) -> bool {
         i = match P2_L12_LEAF(l, i) { Some(e) => e, None => return false }; // 58
          // 59
     } // 'b60
-        return i == l.end(); // 60
+        return l.ends(i); // 60
 }
 #[allow(non_snake_case, unused_labels, unused_assignments, unused_mut, unused_variables, unused_parens, unreachable_code, clippy::all)]
 #[inline(always)]
@@ -16139,7 +16139,7 @@ fn P2_E4_FAST<S: Sink>(l: &Line, s: &mut S) -> bool {
         i = match P2_L11_LEAF(l, i) { Some(e) => e, None => return false }; // 6
         s.save(13, i - base); // 7
     } // 'b8
-        return i == l.end(); // 8
+        return l.ends(i); // 8
 }
 #[allow(non_snake_case, unused_labels, unused_assignments, unused_mut, unused_variables, unused_parens, unreachable_code, clippy::all)]
 #[inline(always)]
@@ -16158,7 +16158,7 @@ fn P2_E4_VALID(l: &Line) -> bool {
         i = match P2_L11_LEAF(l, i) { Some(e) => e, None => return false }; // 6
          // 7
     } // 'b8
-        return i == l.end(); // 8
+        return l.ends(i); // 8
 }
 #[allow(non_snake_case, unused_labels, unused_assignments, unused_mut, unused_variables, unused_parens, unreachable_code, clippy::all)]
 #[inline(always)]
@@ -16959,7 +16959,7 @@ fn P2_E5_FAST<S: Sink>(l: &Line, s: &mut S) -> bool {
         i = match P2_L6_LEAF(l, i) { Some(e) => e, None => return false }; // 21
         s.save(9, i - base); // 22
         s.save(3, i - base); // 23
-        return i == l.end(); // 24
+        return l.ends(i); // 24
 }
 #[allow(non_snake_case, unused_labels, unused_assignments, unused_mut, unused_variables, unused_parens, unreachable_code, clippy::all)]
 #[inline(always)]
@@ -17006,7 +17006,7 @@ fn P2_E5_VALID(l: &Line) -> bool {
         i = match P2_L6_LEAF(l, i) { Some(e) => e, None => return false }; // 21
          // 22
          // 23
-        return i == l.end(); // 24
+        return l.ends(i); // 24
 }
 #[allow(non_snake_case, unused_labels, unused_assignments, unused_mut, unused_variables, unused_parens, unreachable_code, clippy::all)]
 #[inline(always)]

@@ -5600,7 +5600,7 @@ fn P3_E0_FAST<S: Sink>(l: &Line, s: &mut S) -> bool {
         s.save(11, i - base); // 57
         break 'b67; // 58
     } // 'b59
-        if !l.first_closed(&[0x2fff7ff200000000, 0x47fffffe87ffffff, 0x0, 0x0], false, i) { break 'b64; } // 59
+        if !l.first(&[0x2fff7ff200000000, 0x47fffffe87ffffff, 0x0, 0x0], false, i) { break 'b64; } // 59
     } // 'b60
         s.save(10, i - base); // 60
         i = match P3_L10_LEAF(l, i) { Some(e) => e, None => return false }; // 61
@@ -5700,7 +5700,7 @@ fn P3_E0_FAST<S: Sink>(l: &Line, s: &mut S) -> bool {
         s.save(11, i - base); // 130
         break 'b140; // 131
     } // 'b132
-        if !l.first_closed(&[0x2bff7ff200000000, 0x47fffffe87ffffff, 0x0, 0x0], false, i) { break 'b137; } // 132
+        if !l.first(&[0x2bff7ff200000000, 0x47fffffe87ffffff, 0x0, 0x0], false, i) { break 'b137; } // 132
     } // 'b133
         s.save(10, i - base); // 133
         i = match P3_L14_LEAF(l, i) { Some(e) => e, None => return false }; // 134
@@ -5725,7 +5725,7 @@ fn P3_E0_FAST<S: Sink>(l: &Line, s: &mut S) -> bool {
         i = match P3_L13_LEAF(l, i) { Some(e) => e, None => return false }; // 148
         s.save(15, i - base); // 149
     } // 'b150
-        return i == l.end(); // 150
+        return l.ends(i); // 150
 }
 #[allow(non_snake_case, unused_labels, unused_assignments, unused_mut, unused_variables, unused_parens, unreachable_code, clippy::all)]
 #[inline(always)]
@@ -5870,7 +5870,7 @@ fn P3_E0_VALID(l: &Line) -> bool {
          // 57
         break 'b67; // 58
     } // 'b59
-        if !l.first_closed(&[0x2fff7ff200000000, 0x47fffffe87ffffff, 0x0, 0x0], false, i) { break 'b64; } // 59
+        if !l.first(&[0x2fff7ff200000000, 0x47fffffe87ffffff, 0x0, 0x0], false, i) { break 'b64; } // 59
     } // 'b60
          // 60
         i = match P3_L10_LEAF(l, i) { Some(e) => e, None => return false }; // 61
@@ -5970,7 +5970,7 @@ fn P3_E0_VALID(l: &Line) -> bool {
          // 130
         break 'b140; // 131
     } // 'b132
-        if !l.first_closed(&[0x2bff7ff200000000, 0x47fffffe87ffffff, 0x0, 0x0], false, i) { break 'b137; } // 132
+        if !l.first(&[0x2bff7ff200000000, 0x47fffffe87ffffff, 0x0, 0x0], false, i) { break 'b137; } // 132
     } // 'b133
          // 133
         i = match P3_L14_LEAF(l, i) { Some(e) => e, None => return false }; // 134
@@ -5995,7 +5995,7 @@ fn P3_E0_VALID(l: &Line) -> bool {
         i = match P3_L13_LEAF(l, i) { Some(e) => e, None => return false }; // 148
          // 149
     } // 'b150
-        return i == l.end(); // 150
+        return l.ends(i); // 150
 }
 #[allow(non_snake_case, unused_labels, unused_assignments, unused_mut, unused_variables, unused_parens, unreachable_code, clippy::all)]
 #[inline(always)]
@@ -9054,7 +9054,7 @@ fn P3_E1_FAST<S: Sink>(l: &Line, s: &mut S) -> bool {
         s.save(11, i - base); // 56
         break 'b66; // 57
     } // 'b58
-        if !l.first_closed(&[0x2fff7ff200000000, 0x47fffffe87ffffff, 0x0, 0x0], false, i) { break 'b63; } // 58
+        if !l.first(&[0x2fff7ff200000000, 0x47fffffe87ffffff, 0x0, 0x0], false, i) { break 'b63; } // 58
     } // 'b59
         s.save(10, i - base); // 59
         i = match P3_L10_LEAF(l, i) { Some(e) => e, None => return false }; // 60
@@ -9079,7 +9079,7 @@ fn P3_E1_FAST<S: Sink>(l: &Line, s: &mut S) -> bool {
         i = match P3_L13_LEAF(l, i) { Some(e) => e, None => return false }; // 74
         s.save(15, i - base); // 75
     } // 'b76
-        return i == l.end(); // 76
+        return l.ends(i); // 76
 }
 #[allow(non_snake_case, unused_labels, unused_assignments, unused_mut, unused_variables, unused_parens, unreachable_code, clippy::all)]
 #[inline(always)]
@@ -9191,7 +9191,7 @@ fn P3_E1_VALID(l: &Line) -> bool {
          // 56
         break 'b66; // 57
     } // 'b58
-        if !l.first_closed(&[0x2fff7ff200000000, 0x47fffffe87ffffff, 0x0, 0x0], false, i) { break 'b63; } // 58
+        if !l.first(&[0x2fff7ff200000000, 0x47fffffe87ffffff, 0x0, 0x0], false, i) { break 'b63; } // 58
     } // 'b59
          // 59
         i = match P3_L10_LEAF(l, i) { Some(e) => e, None => return false }; // 60
@@ -9216,7 +9216,7 @@ fn P3_E1_VALID(l: &Line) -> bool {
         i = match P3_L13_LEAF(l, i) { Some(e) => e, None => return false }; // 74
          // 75
     } // 'b76
-        return i == l.end(); // 76
+        return l.ends(i); // 76
 }
 #[allow(non_snake_case, unused_labels, unused_assignments, unused_mut, unused_variables, unused_parens, unreachable_code, clippy::all)]
 #[inline(always)]
@@ -11969,7 +11969,7 @@ fn P3_E2_FAST<S: Sink>(l: &Line, s: &mut S) -> bool {
         s.save(11, i - base); // 56
         break 'b66; // 57
     } // 'b58
-        if !l.first_closed(&[0x2fff7ff200000000, 0x47fffffe87ffffff, 0x0, 0x0], false, i) { break 'b63; } // 58
+        if !l.first(&[0x2fff7ff200000000, 0x47fffffe87ffffff, 0x0, 0x0], false, i) { break 'b63; } // 58
     } // 'b59
         s.save(10, i - base); // 59
         i = match P3_L10_LEAF(l, i) { Some(e) => e, None => return false }; // 60
@@ -11987,7 +11987,7 @@ fn P3_E2_FAST<S: Sink>(l: &Line, s: &mut S) -> bool {
         i = match P3_L12_LEAF(l, i) { Some(e) => e, None => return false }; // 69
         s.save(13, i - base); // 70
     } // 'b71
-        return i == l.end(); // 71
+        return l.ends(i); // 71
 }
 #[allow(non_snake_case, unused_labels, unused_assignments, unused_mut, unused_variables, unused_parens, unreachable_code, clippy::all)]
 #[inline(always)]
@@ -12097,7 +12097,7 @@ fn P3_E2_VALID(l: &Line) -> bool {
          // 56
         break 'b66; // 57
     } // 'b58
-        if !l.first_closed(&[0x2fff7ff200000000, 0x47fffffe87ffffff, 0x0, 0x0], false, i) { break 'b63; } // 58
+        if !l.first(&[0x2fff7ff200000000, 0x47fffffe87ffffff, 0x0, 0x0], false, i) { break 'b63; } // 58
     } // 'b59
          // 59
         i = match P3_L10_LEAF(l, i) { Some(e) => e, None => return false }; // 60
@@ -12115,7 +12115,7 @@ fn P3_E2_VALID(l: &Line) -> bool {
         i = match P3_L12_LEAF(l, i) { Some(e) => e, None => return false }; // 69
          // 70
     } // 'b71
-        return i == l.end(); // 71
+        return l.ends(i); // 71
 }
 #[allow(non_snake_case, unused_labels, unused_assignments, unused_mut, unused_variables, unused_parens, unreachable_code, clippy::all)]
 #[inline(always)]
@@ -14835,7 +14835,7 @@ fn P3_E3_FAST<S: Sink>(l: &Line, s: &mut S) -> bool {
         s.save(11, i - base); // 52
         break 'b62; // 53
     } // 'b54
-        if !l.first_closed(&[0x2bff7ff200000000, 0x47fffffe87ffffff, 0x0, 0x0], false, i) { break 'b59; } // 54
+        if !l.first(&[0x2bff7ff200000000, 0x47fffffe87ffffff, 0x0, 0x0], false, i) { break 'b59; } // 54
     } // 'b55
         s.save(10, i - base); // 55
         i = match P3_L14_LEAF(l, i) { Some(e) => e, None => return false }; // 56
@@ -14860,7 +14860,7 @@ fn P3_E3_FAST<S: Sink>(l: &Line, s: &mut S) -> bool {
         i = match P3_L13_LEAF(l, i) { Some(e) => e, None => return false }; // 70
         s.save(15, i - base); // 71
     } // 'b72
-        return i == l.end(); // 72
+        return l.ends(i); // 72
 }
 #[allow(non_snake_case, unused_labels, unused_assignments, unused_mut, unused_variables, unused_parens, unreachable_code, clippy::all)]
 #[inline(always)]
@@ -14968,7 +14968,7 @@ fn P3_E3_VALID(l: &Line) -> bool {
          // 52
         break 'b62; // 53
     } // 'b54
-        if !l.first_closed(&[0x2bff7ff200000000, 0x47fffffe87ffffff, 0x0, 0x0], false, i) { break 'b59; } // 54
+        if !l.first(&[0x2bff7ff200000000, 0x47fffffe87ffffff, 0x0, 0x0], false, i) { break 'b59; } // 54
     } // 'b55
          // 55
         i = match P3_L14_LEAF(l, i) { Some(e) => e, None => return false }; // 56
@@ -14993,7 +14993,7 @@ fn P3_E3_VALID(l: &Line) -> bool {
         i = match P3_L13_LEAF(l, i) { Some(e) => e, None => return false }; // 70
          // 71
     } // 'b72
-        return i == l.end(); // 72
+        return l.ends(i); // 72
 }
 #[allow(non_snake_case, unused_labels, unused_assignments, unused_mut, unused_variables, unused_parens, unreachable_code, clippy::all)]
 #[inline(always)]
@@ -16965,7 +16965,7 @@ fn P3_E4_FAST<S: Sink>(l: &Line, s: &mut S) -> bool {
         i = match P3_L12_LEAF(l, i) { Some(e) => e, None => return false }; // 6
         s.save(13, i - base); // 7
     } // 'b8
-        return i == l.end(); // 8
+        return l.ends(i); // 8
 }
 #[allow(non_snake_case, unused_labels, unused_assignments, unused_mut, unused_variables, unused_parens, unreachable_code, clippy::all)]
 #[inline(always)]
@@ -16984,7 +16984,7 @@ fn P3_E4_VALID(l: &Line) -> bool {
         i = match P3_L12_LEAF(l, i) { Some(e) => e, None => return false }; // 6
          // 7
     } // 'b8
-        return i == l.end(); // 8
+        return l.ends(i); // 8
 }
 #[allow(non_snake_case, unused_labels, unused_assignments, unused_mut, unused_variables, unused_parens, unreachable_code, clippy::all)]
 #[inline(always)]
@@ -17834,7 +17834,7 @@ fn P3_E5_FAST<S: Sink>(l: &Line, s: &mut S) -> bool {
         i = match P3_L7_LEAF(l, i) { Some(e) => e, None => return false }; // 33
         s.save(9, i - base); // 34
         s.save(3, i - base); // 35
-        return i == l.end(); // 36
+        return l.ends(i); // 36
 }
 #[allow(non_snake_case, unused_labels, unused_assignments, unused_mut, unused_variables, unused_parens, unreachable_code, clippy::all)]
 #[inline(always)]
@@ -17899,7 +17899,7 @@ fn P3_E5_VALID(l: &Line) -> bool {
         i = match P3_L7_LEAF(l, i) { Some(e) => e, None => return false }; // 33
          // 34
          // 35
-        return i == l.end(); // 36
+        return l.ends(i); // 36
 }
 #[allow(non_snake_case, unused_labels, unused_assignments, unused_mut, unused_variables, unused_parens, unreachable_code, clippy::all)]
 #[inline(always)]

@@ -1278,9 +1278,9 @@ fn P5_E0_FAST<S: Sink>(l: &Line, s: &mut S) -> bool {
     'b3: {
     'b2: {
     'b1: {
-        if !l.first_closed(&[0xaffffffa00000000, 0x47fffffe87ffffff, 0x0, 0x0], true, i) { break 'b122; } // 0
+        if !l.first(&[0xaffffffa00000000, 0x47fffffe87ffffff, 0x0, 0x0], true, i) { break 'b122; } // 0
     } // 'b1
-        if !l.first_closed(&[0x3ff680000000000, 0x7fffffe07fffffe, 0x0, 0x0], false, i) { break 'b69; } // 1
+        if !l.first(&[0x3ff680000000000, 0x7fffffe07fffffe, 0x0, 0x0], false, i) { break 'b69; } // 1
     } // 'b2
         let mut j = i; let ok = { x2 = P5_L0_LEAF(l, j); true } && match x2 { Some(e) => { j = e; true } None => false } && matches!(l.at(j), Some(0x3a)) && { j += 1; true }; if !ok { break 'b61; } // 2
     } // 'b3
@@ -1293,7 +1293,7 @@ fn P5_E0_FAST<S: Sink>(l: &Line, s: &mut S) -> bool {
         if !matches!(l.at(i), Some(0x2f)) { return false; } i += 1; // 8
         if !matches!(l.at(i), Some(0x2f)) { return false; } i += 1; // 9
         s.save(2, i - base); // 10
-        if !l.first_closed(&[0x2fff7ff200000000, 0x47fffffe87ffffff, 0x0, 0x0], false, i) { break 'b30; } // 11
+        if !l.first(&[0x2fff7ff200000000, 0x47fffffe87ffffff, 0x0, 0x0], false, i) { break 'b30; } // 11
     } // 'b12
         let mut j = i; let ok = { x12 = P5_L1_LEAF(l, j); true } && match x12 { Some(e) => { j = e; true } None => false } && matches!(l.at(j), Some(0x40)) && { j += 1; true }; if !ok { break 'b17; } // 12
     } // 'b13
@@ -1349,7 +1349,7 @@ fn P5_E0_FAST<S: Sink>(l: &Line, s: &mut S) -> bool {
     } // 'b50
         break 'b60; // 50
     } // 'b51
-        if !l.first_closed(&[0xaffffffa00000000, 0x47fffffe87ffffff, 0x0, 0x0], true, i) { break 'b55; } // 51
+        if !l.first(&[0xaffffffa00000000, 0x47fffffe87ffffff, 0x0, 0x0], true, i) { break 'b55; } // 51
     } // 'b52
         s.save(10, i - base); // 52
         i = match P5_L7_LEAF(l, i) { Some(e) => e, None => return false }; // 53
@@ -1379,7 +1379,7 @@ fn P5_E0_FAST<S: Sink>(l: &Line, s: &mut S) -> bool {
         if !matches!(l.at(i), Some(0x2f)) { return false; } i += 1; // 70
         if !matches!(l.at(i), Some(0x2f)) { return false; } i += 1; // 71
         s.save(2, i - base); // 72
-        if !l.first_closed(&[0x2fff7ff200000000, 0x47fffffe87ffffff, 0x0, 0x0], false, i) { break 'b92; } // 73
+        if !l.first(&[0x2fff7ff200000000, 0x47fffffe87ffffff, 0x0, 0x0], false, i) { break 'b92; } // 73
     } // 'b74
         let mut j = i; let ok = { x74 = P5_L1_LEAF(l, j); true } && match x74 { Some(e) => { j = e; true } None => false } && matches!(l.at(j), Some(0x40)) && { j += 1; true }; if !ok { break 'b79; } // 74
     } // 'b75
@@ -1435,7 +1435,7 @@ fn P5_E0_FAST<S: Sink>(l: &Line, s: &mut S) -> bool {
     } // 'b112
         break 'b122; // 112
     } // 'b113
-        if !l.first_closed(&[0xaffffffa00000000, 0x47fffffe87ffffff, 0x0, 0x0], true, i) { break 'b117; } // 113
+        if !l.first(&[0xaffffffa00000000, 0x47fffffe87ffffff, 0x0, 0x0], true, i) { break 'b117; } // 113
     } // 'b114
         s.save(10, i - base); // 114
         i = match P5_L7_LEAF(l, i) { Some(e) => e, None => return false }; // 115
@@ -1455,7 +1455,7 @@ fn P5_E0_FAST<S: Sink>(l: &Line, s: &mut S) -> bool {
         i = match P5_L9_LEAF(l, i) { Some(e) => e, None => return false }; // 125
         s.save(15, i - base); // 126
     } // 'b127
-        return i == l.end(); // 127
+        return l.ends(i); // 127
 }
 #[allow(non_snake_case, unused_labels, unused_assignments, unused_mut, unused_variables, unused_parens, unreachable_code, clippy::all)]
 #[inline(always)]
@@ -1515,9 +1515,9 @@ fn P5_E0_VALID(l: &Line) -> bool {
     'b3: {
     'b2: {
     'b1: {
-        if !l.first_closed(&[0xaffffffa00000000, 0x47fffffe87ffffff, 0x0, 0x0], true, i) { break 'b122; } // 0
+        if !l.first(&[0xaffffffa00000000, 0x47fffffe87ffffff, 0x0, 0x0], true, i) { break 'b122; } // 0
     } // 'b1
-        if !l.first_closed(&[0x3ff680000000000, 0x7fffffe07fffffe, 0x0, 0x0], false, i) { break 'b69; } // 1
+        if !l.first(&[0x3ff680000000000, 0x7fffffe07fffffe, 0x0, 0x0], false, i) { break 'b69; } // 1
     } // 'b2
         let mut j = i; let ok = { x2 = P5_L0_LEAF(l, j); true } && match x2 { Some(e) => { j = e; true } None => false } && matches!(l.at(j), Some(0x3a)) && { j += 1; true }; if !ok { break 'b61; } // 2
     } // 'b3
@@ -1530,7 +1530,7 @@ fn P5_E0_VALID(l: &Line) -> bool {
         if !matches!(l.at(i), Some(0x2f)) { return false; } i += 1; // 8
         if !matches!(l.at(i), Some(0x2f)) { return false; } i += 1; // 9
          // 10
-        if !l.first_closed(&[0x2fff7ff200000000, 0x47fffffe87ffffff, 0x0, 0x0], false, i) { break 'b30; } // 11
+        if !l.first(&[0x2fff7ff200000000, 0x47fffffe87ffffff, 0x0, 0x0], false, i) { break 'b30; } // 11
     } // 'b12
         let mut j = i; let ok = { x12 = P5_L1_LEAF(l, j); true } && match x12 { Some(e) => { j = e; true } None => false } && matches!(l.at(j), Some(0x40)) && { j += 1; true }; if !ok { break 'b17; } // 12
     } // 'b13
@@ -1586,7 +1586,7 @@ fn P5_E0_VALID(l: &Line) -> bool {
     } // 'b50
         break 'b60; // 50
     } // 'b51
-        if !l.first_closed(&[0xaffffffa00000000, 0x47fffffe87ffffff, 0x0, 0x0], true, i) { break 'b55; } // 51
+        if !l.first(&[0xaffffffa00000000, 0x47fffffe87ffffff, 0x0, 0x0], true, i) { break 'b55; } // 51
     } // 'b52
          // 52
         i = match P5_L7_LEAF(l, i) { Some(e) => e, None => return false }; // 53
@@ -1616,7 +1616,7 @@ fn P5_E0_VALID(l: &Line) -> bool {
         if !matches!(l.at(i), Some(0x2f)) { return false; } i += 1; // 70
         if !matches!(l.at(i), Some(0x2f)) { return false; } i += 1; // 71
          // 72
-        if !l.first_closed(&[0x2fff7ff200000000, 0x47fffffe87ffffff, 0x0, 0x0], false, i) { break 'b92; } // 73
+        if !l.first(&[0x2fff7ff200000000, 0x47fffffe87ffffff, 0x0, 0x0], false, i) { break 'b92; } // 73
     } // 'b74
         let mut j = i; let ok = { x74 = P5_L1_LEAF(l, j); true } && match x74 { Some(e) => { j = e; true } None => false } && matches!(l.at(j), Some(0x40)) && { j += 1; true }; if !ok { break 'b79; } // 74
     } // 'b75
@@ -1672,7 +1672,7 @@ fn P5_E0_VALID(l: &Line) -> bool {
     } // 'b112
         break 'b122; // 112
     } // 'b113
-        if !l.first_closed(&[0xaffffffa00000000, 0x47fffffe87ffffff, 0x0, 0x0], true, i) { break 'b117; } // 113
+        if !l.first(&[0xaffffffa00000000, 0x47fffffe87ffffff, 0x0, 0x0], true, i) { break 'b117; } // 113
     } // 'b114
          // 114
         i = match P5_L7_LEAF(l, i) { Some(e) => e, None => return false }; // 115
@@ -1692,7 +1692,7 @@ fn P5_E0_VALID(l: &Line) -> bool {
         i = match P5_L9_LEAF(l, i) { Some(e) => e, None => return false }; // 125
          // 126
     } // 'b127
-        return i == l.end(); // 127
+        return l.ends(i); // 127
 }
 #[allow(non_snake_case, unused_labels, unused_assignments, unused_mut, unused_variables, unused_parens, unreachable_code, clippy::all)]
 #[inline(always)]
@@ -3044,7 +3044,7 @@ fn P5_E1_FAST<S: Sink>(l: &Line, s: &mut S) -> bool {
         if !matches!(l.at(i), Some(0x2f)) { return false; } i += 1; // 6
         if !matches!(l.at(i), Some(0x2f)) { return false; } i += 1; // 7
         s.save(2, i - base); // 8
-        if !l.first_closed(&[0x2fff7ff200000000, 0x47fffffe87ffffff, 0x0, 0x0], false, i) { break 'b28; } // 9
+        if !l.first(&[0x2fff7ff200000000, 0x47fffffe87ffffff, 0x0, 0x0], false, i) { break 'b28; } // 9
     } // 'b10
         let mut j = i; let ok = { x10 = P5_L1_LEAF(l, j); true } && match x10 { Some(e) => { j = e; true } None => false } && matches!(l.at(j), Some(0x40)) && { j += 1; true }; if !ok { break 'b15; } // 10
     } // 'b11
@@ -3100,7 +3100,7 @@ fn P5_E1_FAST<S: Sink>(l: &Line, s: &mut S) -> bool {
     } // 'b48
         break 'b58; // 48
     } // 'b49
-        if !l.first_closed(&[0xaffffffa00000000, 0x47fffffe87ffffff, 0x0, 0x0], true, i) { break 'b53; } // 49
+        if !l.first(&[0xaffffffa00000000, 0x47fffffe87ffffff, 0x0, 0x0], true, i) { break 'b53; } // 49
     } // 'b50
         s.save(10, i - base); // 50
         i = match P5_L7_LEAF(l, i) { Some(e) => e, None => return false }; // 51
@@ -3130,7 +3130,7 @@ fn P5_E1_FAST<S: Sink>(l: &Line, s: &mut S) -> bool {
         i = match P5_L9_LEAF(l, i) { Some(e) => e, None => return false }; // 69
         s.save(15, i - base); // 70
     } // 'b71
-        return i == l.end(); // 71
+        return l.ends(i); // 71
 }
 #[allow(non_snake_case, unused_labels, unused_assignments, unused_mut, unused_variables, unused_parens, unreachable_code, clippy::all)]
 #[inline(always)]
@@ -3176,7 +3176,7 @@ fn P5_E1_VALID(l: &Line) -> bool {
         if !matches!(l.at(i), Some(0x2f)) { return false; } i += 1; // 6
         if !matches!(l.at(i), Some(0x2f)) { return false; } i += 1; // 7
          // 8
-        if !l.first_closed(&[0x2fff7ff200000000, 0x47fffffe87ffffff, 0x0, 0x0], false, i) { break 'b28; } // 9
+        if !l.first(&[0x2fff7ff200000000, 0x47fffffe87ffffff, 0x0, 0x0], false, i) { break 'b28; } // 9
     } // 'b10
         let mut j = i; let ok = { x10 = P5_L1_LEAF(l, j); true } && match x10 { Some(e) => { j = e; true } None => false } && matches!(l.at(j), Some(0x40)) && { j += 1; true }; if !ok { break 'b15; } // 10
     } // 'b11
@@ -3232,7 +3232,7 @@ fn P5_E1_VALID(l: &Line) -> bool {
     } // 'b48
         break 'b58; // 48
     } // 'b49
-        if !l.first_closed(&[0xaffffffa00000000, 0x47fffffe87ffffff, 0x0, 0x0], true, i) { break 'b53; } // 49
+        if !l.first(&[0xaffffffa00000000, 0x47fffffe87ffffff, 0x0, 0x0], true, i) { break 'b53; } // 49
     } // 'b50
          // 50
         i = match P5_L7_LEAF(l, i) { Some(e) => e, None => return false }; // 51
@@ -3262,7 +3262,7 @@ fn P5_E1_VALID(l: &Line) -> bool {
         i = match P5_L9_LEAF(l, i) { Some(e) => e, None => return false }; // 69
          // 70
     } // 'b71
-        return i == l.end(); // 71
+        return l.ends(i); // 71
 }
 #[allow(non_snake_case, unused_labels, unused_assignments, unused_mut, unused_variables, unused_parens, unreachable_code, clippy::all)]
 #[inline(always)]
@@ -4156,7 +4156,7 @@ fn P5_E2_FAST<S: Sink>(l: &Line, s: &mut S) -> bool {
         if !matches!(l.at(i), Some(0x2f)) { return false; } i += 1; // 6
         if !matches!(l.at(i), Some(0x2f)) { return false; } i += 1; // 7
         s.save(2, i - base); // 8
-        if !l.first_closed(&[0x2fff7ff200000000, 0x47fffffe87ffffff, 0x0, 0x0], false, i) { break 'b28; } // 9
+        if !l.first(&[0x2fff7ff200000000, 0x47fffffe87ffffff, 0x0, 0x0], false, i) { break 'b28; } // 9
     } // 'b10
         let mut j = i; let ok = { x10 = P5_L1_LEAF(l, j); true } && match x10 { Some(e) => { j = e; true } None => false } && matches!(l.at(j), Some(0x40)) && { j += 1; true }; if !ok { break 'b15; } // 10
     } // 'b11
@@ -4212,7 +4212,7 @@ fn P5_E2_FAST<S: Sink>(l: &Line, s: &mut S) -> bool {
     } // 'b48
         break 'b58; // 48
     } // 'b49
-        if !l.first_closed(&[0xaffffff200000000, 0x47fffffe87ffffff, 0x0, 0x0], true, i) { break 'b53; } // 49
+        if !l.first(&[0xaffffff200000000, 0x47fffffe87ffffff, 0x0, 0x0], true, i) { break 'b53; } // 49
     } // 'b50
         s.save(10, i - base); // 50
         i = match P5_L7_LEAF(l, i) { Some(e) => e, None => return false }; // 51
@@ -4235,7 +4235,7 @@ fn P5_E2_FAST<S: Sink>(l: &Line, s: &mut S) -> bool {
         i = match P5_L8_LEAF(l, i) { Some(e) => e, None => return false }; // 64
         s.save(11, i - base); // 65
     } // 'b66
-        return i == l.end(); // 66
+        return l.ends(i); // 66
 }
 #[allow(non_snake_case, unused_labels, unused_assignments, unused_mut, unused_variables, unused_parens, unreachable_code, clippy::all)]
 #[inline(always)]
@@ -4279,7 +4279,7 @@ fn P5_E2_VALID(l: &Line) -> bool {
         if !matches!(l.at(i), Some(0x2f)) { return false; } i += 1; // 6
         if !matches!(l.at(i), Some(0x2f)) { return false; } i += 1; // 7
          // 8
-        if !l.first_closed(&[0x2fff7ff200000000, 0x47fffffe87ffffff, 0x0, 0x0], false, i) { break 'b28; } // 9
+        if !l.first(&[0x2fff7ff200000000, 0x47fffffe87ffffff, 0x0, 0x0], false, i) { break 'b28; } // 9
     } // 'b10
         let mut j = i; let ok = { x10 = P5_L1_LEAF(l, j); true } && match x10 { Some(e) => { j = e; true } None => false } && matches!(l.at(j), Some(0x40)) && { j += 1; true }; if !ok { break 'b15; } // 10
     } // 'b11
@@ -4335,7 +4335,7 @@ fn P5_E2_VALID(l: &Line) -> bool {
     } // 'b48
         break 'b58; // 48
     } // 'b49
-        if !l.first_closed(&[0xaffffff200000000, 0x47fffffe87ffffff, 0x0, 0x0], true, i) { break 'b53; } // 49
+        if !l.first(&[0xaffffff200000000, 0x47fffffe87ffffff, 0x0, 0x0], true, i) { break 'b53; } // 49
     } // 'b50
          // 50
         i = match P5_L7_LEAF(l, i) { Some(e) => e, None => return false }; // 51
@@ -4358,7 +4358,7 @@ fn P5_E2_VALID(l: &Line) -> bool {
         i = match P5_L8_LEAF(l, i) { Some(e) => e, None => return false }; // 64
          // 65
     } // 'b66
-        return i == l.end(); // 66
+        return l.ends(i); // 66
 }
 #[allow(non_snake_case, unused_labels, unused_assignments, unused_mut, unused_variables, unused_parens, unreachable_code, clippy::all)]
 #[inline(always)]
@@ -5166,7 +5166,7 @@ fn P5_E3_FAST<S: Sink>(l: &Line, s: &mut S) -> bool {
         if !matches!(l.at(i), Some(0x2f)) { return false; } i += 1; // 1
         if !matches!(l.at(i), Some(0x2f)) { return false; } i += 1; // 2
         s.save(2, i - base); // 3
-        if !l.first_closed(&[0x2fff7ff200000000, 0x47fffffe87ffffff, 0x0, 0x0], false, i) { break 'b23; } // 4
+        if !l.first(&[0x2fff7ff200000000, 0x47fffffe87ffffff, 0x0, 0x0], false, i) { break 'b23; } // 4
     } // 'b5
         let mut j = i; let ok = { x5 = P5_L1_LEAF(l, j); true } && match x5 { Some(e) => { j = e; true } None => false } && matches!(l.at(j), Some(0x40)) && { j += 1; true }; if !ok { break 'b10; } // 5
     } // 'b6
@@ -5222,7 +5222,7 @@ fn P5_E3_FAST<S: Sink>(l: &Line, s: &mut S) -> bool {
     } // 'b43
         break 'b53; // 43
     } // 'b44
-        if !l.first_closed(&[0xaffffff200000000, 0x47fffffe87ffffff, 0x0, 0x0], true, i) { break 'b48; } // 44
+        if !l.first(&[0xaffffff200000000, 0x47fffffe87ffffff, 0x0, 0x0], true, i) { break 'b48; } // 44
     } // 'b45
         s.save(10, i - base); // 45
         i = match P5_L7_LEAF(l, i) { Some(e) => e, None => return false }; // 46
@@ -5235,7 +5235,7 @@ fn P5_E3_FAST<S: Sink>(l: &Line, s: &mut S) -> bool {
         i = match P5_L6_LEAF(l, i) { Some(e) => e, None => return false }; // 51
         s.save(13, i - base); // 52
     } // 'b53
-        return i == l.end(); // 53
+        return l.ends(i); // 53
 }
 #[allow(non_snake_case, unused_labels, unused_assignments, unused_mut, unused_variables, unused_parens, unreachable_code, clippy::all)]
 #[inline(always)]
@@ -5269,7 +5269,7 @@ fn P5_E3_VALID(l: &Line) -> bool {
         if !matches!(l.at(i), Some(0x2f)) { return false; } i += 1; // 1
         if !matches!(l.at(i), Some(0x2f)) { return false; } i += 1; // 2
          // 3
-        if !l.first_closed(&[0x2fff7ff200000000, 0x47fffffe87ffffff, 0x0, 0x0], false, i) { break 'b23; } // 4
+        if !l.first(&[0x2fff7ff200000000, 0x47fffffe87ffffff, 0x0, 0x0], false, i) { break 'b23; } // 4
     } // 'b5
         let mut j = i; let ok = { x5 = P5_L1_LEAF(l, j); true } && match x5 { Some(e) => { j = e; true } None => false } && matches!(l.at(j), Some(0x40)) && { j += 1; true }; if !ok { break 'b10; } // 5
     } // 'b6
@@ -5325,7 +5325,7 @@ fn P5_E3_VALID(l: &Line) -> bool {
     } // 'b43
         break 'b53; // 43
     } // 'b44
-        if !l.first_closed(&[0xaffffff200000000, 0x47fffffe87ffffff, 0x0, 0x0], true, i) { break 'b48; } // 44
+        if !l.first(&[0xaffffff200000000, 0x47fffffe87ffffff, 0x0, 0x0], true, i) { break 'b48; } // 44
     } // 'b45
          // 45
         i = match P5_L7_LEAF(l, i) { Some(e) => e, None => return false }; // 46
@@ -5338,7 +5338,7 @@ fn P5_E3_VALID(l: &Line) -> bool {
         i = match P5_L6_LEAF(l, i) { Some(e) => e, None => return false }; // 51
          // 52
     } // 'b53
-        return i == l.end(); // 53
+        return l.ends(i); // 53
 }
 #[allow(non_snake_case, unused_labels, unused_assignments, unused_mut, unused_variables, unused_parens, unreachable_code, clippy::all)]
 #[inline(always)]

@@ -1999,7 +1999,7 @@ fn P6_E0_FAST<S: Sink>(l: &Line, s: &mut S) -> bool {
         i = match P6_L4_LEAF(l, i) { Some(e) => e, None => return false }; // 21
         s.save(15, i - base); // 22
     } // 'b23
-        return i == l.end(); // 23
+        return l.ends(i); // 23
 }
 #[allow(non_snake_case, unused_labels, unused_assignments, unused_mut, unused_variables, unused_parens, unreachable_code, clippy::all)]
 #[inline(always)]
@@ -2037,7 +2037,7 @@ fn P6_E0_VALID(l: &Line) -> bool {
         i = match P6_L4_LEAF(l, i) { Some(e) => e, None => return false }; // 21
          // 22
     } // 'b23
-        return i == l.end(); // 23
+        return l.ends(i); // 23
 }
 #[allow(non_snake_case, clippy::redundant_closure)]
 #[inline(never)]
@@ -3036,7 +3036,7 @@ fn P6_E1_FAST<S: Sink>(l: &Line, s: &mut S) -> bool {
         i = match P6_L4_LEAF(l, i) { Some(e) => e, None => return false }; // 21
         s.save(15, i - base); // 22
     } // 'b23
-        return i == l.end(); // 23
+        return l.ends(i); // 23
 }
 #[allow(non_snake_case, unused_labels, unused_assignments, unused_mut, unused_variables, unused_parens, unreachable_code, clippy::all)]
 #[inline(always)]
@@ -3074,7 +3074,7 @@ fn P6_E1_VALID(l: &Line) -> bool {
         i = match P6_L4_LEAF(l, i) { Some(e) => e, None => return false }; // 21
          // 22
     } // 'b23
-        return i == l.end(); // 23
+        return l.ends(i); // 23
 }
 #[allow(non_snake_case, clippy::redundant_closure)]
 #[inline(never)]
@@ -4046,7 +4046,7 @@ fn P6_E2_FAST<S: Sink>(l: &Line, s: &mut S) -> bool {
         i = match P6_L3_LEAF(l, i) { Some(e) => e, None => return false }; // 16
         s.save(13, i - base); // 17
     } // 'b18
-        return i == l.end(); // 18
+        return l.ends(i); // 18
 }
 #[allow(non_snake_case, unused_labels, unused_assignments, unused_mut, unused_variables, unused_parens, unreachable_code, clippy::all)]
 #[inline(always)]
@@ -4075,7 +4075,7 @@ fn P6_E2_VALID(l: &Line) -> bool {
         i = match P6_L3_LEAF(l, i) { Some(e) => e, None => return false }; // 16
          // 17
     } // 'b18
-        return i == l.end(); // 18
+        return l.ends(i); // 18
 }
 #[allow(non_snake_case, clippy::redundant_closure)]
 #[inline(never)]

@@ -149,13 +149,6 @@ impl<'a> Line<'a> {
         self.found.get()
     }
 
-    /// Where a closed line ends (see [`Line::ends`]).
-    #[inline(always)]
-    pub(crate) fn end(&self) -> usize {
-        debug_assert!(self.open.is_none(), "an open line's end is found");
-        self.b.len()
-    }
-
     /// A closed line's bytes.
     pub(crate) fn bytes(&self) -> &'a [u8] {
         debug_assert!(self.open.is_none(), "an open line has no known end");
@@ -203,17 +196,6 @@ impl<'a> Line<'a> {
     #[inline(always)]
     pub(crate) fn byte_in(&self, set: &[u64; 4], i: usize) -> bool {
         self.b.get(i).is_some_and(|&b| in_set(set, b))
-    }
-
-    /// [`Line::first`] on a closed line (the generated code's variants that
-    /// run on no other).
-    #[inline(always)]
-    pub(crate) fn first_closed(&self, set: &[u64; 4], end: bool, i: usize) -> bool {
-        debug_assert!(self.open.is_none(), "an open line's end is a byte");
-        match self.b.get(i) {
-            Some(&b) => in_set(set, b),
-            None => end,
-        }
     }
 
     /// Whether a branch whose FIRST set is `set` (and `end`) can go on at
