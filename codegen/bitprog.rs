@@ -185,22 +185,6 @@ pub(crate) fn count(s: &ByteSet) -> u32 {
     s.0.iter().map(|w| w.count_ones()).sum()
 }
 
-/// Whether no step of `prog`'s fast path takes an LF or a CR: no leaf it
-/// runs has a transition on one, no byte it tests is one, no branch can
-/// start with one. Then the program stops at the first LF or CR after a
-/// line's start, and a batch's line loop lets it find the line's end
-/// (`Line::ends` on an open line): the generator emits the line loops only
-/// for such entries.
-pub fn stops_at_line_ends(prog: &Program, pool: &Pool) -> bool {
-    let ends = |s: &ByteSet| !s.contains(b'\n') && !s.contains(b'\r');
-    prog.ops.iter().all(|op| match *op {
-        Op::Leaf(l) => pool.leaves[l].stops_at_line_ends(),
-        Op::Byte(set) => ends(&pool.sets[set]),
-        Op::Split(_, fa, fb) => ends(&pool.firsts[fa].0) && ends(&pool.firsts[fb].0),
-        Op::Jmp(_) | Op::Save(_) | Op::Kind(_) | Op::Match => true,
-    })
-}
-
 /// The run sets of a profile: self-loop sets of leaf states with two bytes
 /// or more, all ASCII (the nibble classifier's limit) and without LF or CR,
 /// the most used first

@@ -866,8 +866,6 @@ fn emit_profile(
         let _ = writeln!(out, "// {what}");
         emit_dfa(out, &name, d, true, None);
         emit_program(out, &name, prog, &p.pool, &p.spec);
-        // The line loops run open lines, which end where the program stops.
-        let loops = loops && bitprog::stops_at_line_ends(prog, &p.pool);
         let fast = (with_fast && bitprog::eligible(prog)).then(|| {
             let at = out.len();
             let rules = bitprog::decide(prog, &p.pool);

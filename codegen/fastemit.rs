@@ -422,10 +422,9 @@ pub fn emit_fast(
     let first = |f: usize| {
         let (s, e) = &pool.firsts[f];
         match small(s) {
-            // A branch that may be empty goes on where the line ends (an
-            // open line's end is a byte: `Line::at_end`).
-            Some(pat) if *e => format!("match l.at(i) {{ Some({pat}) => true, _ => l.at_end(i) }}"),
-            Some(pat) => format!("matches!(l.at(i), Some({pat}))"),
+            Some(pat) => {
+                format!("match l.at(i) {{ Some({pat}) => true, Some(_) => false, None => {e} }}")
+            }
             None => format!("l.first(&{}, {e}, i)", set_words(&s.0)),
         }
     };
@@ -482,7 +481,7 @@ pub fn emit_fast(
                 Op::Kind(kd) if spans => format!("s.kind({kd});"),
                 Op::Save(_) | Op::Kind(_) => String::new(),
                 Op::Jmp(t) => go(*t),
-                Op::Match => "return l.ends(i);".to_string(),
+                Op::Match => "return i == l.end();".to_string(),
                 Op::Split(alt, fa, _) => {
                     let rule = rules[pc].clone().expect("a split has a rule");
                     let text = match &rule {

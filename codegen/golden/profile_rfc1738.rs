@@ -4208,7 +4208,7 @@ fn P0_E0_FAST<S: Sink>(l: &Line, s: &mut S) -> bool {
         s.save(12, i - base); // 11
         i = match P0_L1_LEAF(l, i) { Some(e) => e, None => return false }; // 12
         s.save(13, i - base); // 13
-        if !matches!(l.at(i), Some(0x3a)) { break 'b19; } // 14
+        if !match l.at(i) { Some(0x3a) => true, Some(_) => false, None => false } { break 'b19; } // 14
     } // 'b15
         if !matches!(l.at(i), Some(0x3a)) { return false; } i += 1; // 15
         s.save(14, i - base); // 16
@@ -4219,7 +4219,7 @@ fn P0_E0_FAST<S: Sink>(l: &Line, s: &mut S) -> bool {
         if !matches!(l.at(i), Some(0x40)) { return false; } i += 1; // 20
     } // 'b21
         s.save(6, i - base); // 21
-        if !matches!(l.at(i), Some(0x30..=0x39 | 0x41..=0x5a | 0x61..=0x7a)) { break 'b26; } // 22
+        if !match l.at(i) { Some(0x30..=0x39 | 0x41..=0x5a | 0x61..=0x7a) => true, Some(_) => false, None => false } { break 'b26; } // 22
     } // 'b23
         s.kind(3); // 23
         i = match P0_L3_LEAF(l, i) { Some(e) => e, None => return false }; // 24
@@ -4229,7 +4229,7 @@ fn P0_E0_FAST<S: Sink>(l: &Line, s: &mut S) -> bool {
         i = match P0_L4_LEAF(l, i) { Some(e) => e, None => return false }; // 27
     } // 'b28
         s.save(7, i - base); // 28
-        if !matches!(l.at(i), Some(0x3a)) { break 'b34; } // 29
+        if !match l.at(i) { Some(0x3a) => true, Some(_) => false, None => false } { break 'b34; } // 29
     } // 'b30
         if !matches!(l.at(i), Some(0x3a)) { return false; } i += 1; // 30
         s.save(8, i - base); // 31
@@ -4237,7 +4237,7 @@ fn P0_E0_FAST<S: Sink>(l: &Line, s: &mut S) -> bool {
         s.save(9, i - base); // 33
     } // 'b34
         s.save(3, i - base); // 34
-        if !matches!(l.at(i), Some(0x2f)) { break 'b40; } // 35
+        if !match l.at(i) { Some(0x2f) => true, Some(_) => false, None => false } { break 'b40; } // 35
     } // 'b36
         if !matches!(l.at(i), Some(0x2f)) { return false; } i += 1; // 36
         s.save(16, i - base); // 37
@@ -4249,7 +4249,7 @@ fn P0_E0_FAST<S: Sink>(l: &Line, s: &mut S) -> bool {
         i = match P0_L7_LEAF(l, i) { Some(e) => e, None => return false }; // 41
     } // 'b42
         s.save(11, i - base); // 42
-        return l.ends(i); // 43
+        return i == l.end(); // 43
 }
 #[allow(non_snake_case, unused_labels, unused_assignments, unused_mut, unused_variables, unused_parens, unreachable_code, clippy::all)]
 #[inline(always)]
@@ -4286,7 +4286,7 @@ fn P0_E0_VALID(l: &Line) -> bool {
          // 11
         i = match P0_L1_LEAF(l, i) { Some(e) => e, None => return false }; // 12
          // 13
-        if !matches!(l.at(i), Some(0x3a)) { break 'b19; } // 14
+        if !match l.at(i) { Some(0x3a) => true, Some(_) => false, None => false } { break 'b19; } // 14
     } // 'b15
         if !matches!(l.at(i), Some(0x3a)) { return false; } i += 1; // 15
          // 16
@@ -4297,7 +4297,7 @@ fn P0_E0_VALID(l: &Line) -> bool {
         if !matches!(l.at(i), Some(0x40)) { return false; } i += 1; // 20
     } // 'b21
          // 21
-        if !matches!(l.at(i), Some(0x30..=0x39 | 0x41..=0x5a | 0x61..=0x7a)) { break 'b26; } // 22
+        if !match l.at(i) { Some(0x30..=0x39 | 0x41..=0x5a | 0x61..=0x7a) => true, Some(_) => false, None => false } { break 'b26; } // 22
     } // 'b23
          // 23
         i = match P0_L3_LEAF(l, i) { Some(e) => e, None => return false }; // 24
@@ -4307,7 +4307,7 @@ fn P0_E0_VALID(l: &Line) -> bool {
         i = match P0_L4_LEAF(l, i) { Some(e) => e, None => return false }; // 27
     } // 'b28
          // 28
-        if !matches!(l.at(i), Some(0x3a)) { break 'b34; } // 29
+        if !match l.at(i) { Some(0x3a) => true, Some(_) => false, None => false } { break 'b34; } // 29
     } // 'b30
         if !matches!(l.at(i), Some(0x3a)) { return false; } i += 1; // 30
          // 31
@@ -4315,7 +4315,7 @@ fn P0_E0_VALID(l: &Line) -> bool {
          // 33
     } // 'b34
          // 34
-        if !matches!(l.at(i), Some(0x2f)) { break 'b40; } // 35
+        if !match l.at(i) { Some(0x2f) => true, Some(_) => false, None => false } { break 'b40; } // 35
     } // 'b36
         if !matches!(l.at(i), Some(0x2f)) { return false; } i += 1; // 36
          // 37
@@ -4327,7 +4327,7 @@ fn P0_E0_VALID(l: &Line) -> bool {
         i = match P0_L7_LEAF(l, i) { Some(e) => e, None => return false }; // 41
     } // 'b42
          // 42
-        return l.ends(i); // 43
+        return i == l.end(); // 43
 }
 static P0_E0_T_CLASSES: [u8; 256] = [
     0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
@@ -5053,7 +5053,7 @@ fn P0_E1_FAST<S: Sink>(l: &Line, s: &mut S) -> bool {
         s.save(12, i - base); // 11
         i = match P0_L1_LEAF(l, i) { Some(e) => e, None => return false }; // 12
         s.save(13, i - base); // 13
-        if !matches!(l.at(i), Some(0x3a)) { break 'b19; } // 14
+        if !match l.at(i) { Some(0x3a) => true, Some(_) => false, None => false } { break 'b19; } // 14
     } // 'b15
         if !matches!(l.at(i), Some(0x3a)) { return false; } i += 1; // 15
         s.save(14, i - base); // 16
@@ -5064,7 +5064,7 @@ fn P0_E1_FAST<S: Sink>(l: &Line, s: &mut S) -> bool {
         if !matches!(l.at(i), Some(0x40)) { return false; } i += 1; // 20
     } // 'b21
         s.save(6, i - base); // 21
-        if !matches!(l.at(i), Some(0x30..=0x39 | 0x41..=0x5a | 0x61..=0x7a)) { break 'b26; } // 22
+        if !match l.at(i) { Some(0x30..=0x39 | 0x41..=0x5a | 0x61..=0x7a) => true, Some(_) => false, None => false } { break 'b26; } // 22
     } // 'b23
         s.kind(3); // 23
         i = match P0_L3_LEAF(l, i) { Some(e) => e, None => return false }; // 24
@@ -5074,7 +5074,7 @@ fn P0_E1_FAST<S: Sink>(l: &Line, s: &mut S) -> bool {
         i = match P0_L4_LEAF(l, i) { Some(e) => e, None => return false }; // 27
     } // 'b28
         s.save(7, i - base); // 28
-        if !matches!(l.at(i), Some(0x3a)) { break 'b34; } // 29
+        if !match l.at(i) { Some(0x3a) => true, Some(_) => false, None => false } { break 'b34; } // 29
     } // 'b30
         if !matches!(l.at(i), Some(0x3a)) { return false; } i += 1; // 30
         s.save(8, i - base); // 31
@@ -5082,7 +5082,7 @@ fn P0_E1_FAST<S: Sink>(l: &Line, s: &mut S) -> bool {
         s.save(9, i - base); // 33
     } // 'b34
         s.save(3, i - base); // 34
-        if !matches!(l.at(i), Some(0x2f)) { break 'b40; } // 35
+        if !match l.at(i) { Some(0x2f) => true, Some(_) => false, None => false } { break 'b40; } // 35
     } // 'b36
         if !matches!(l.at(i), Some(0x2f)) { return false; } i += 1; // 36
         s.save(16, i - base); // 37
@@ -5094,7 +5094,7 @@ fn P0_E1_FAST<S: Sink>(l: &Line, s: &mut S) -> bool {
         i = match P0_L7_LEAF(l, i) { Some(e) => e, None => return false }; // 41
     } // 'b42
         s.save(11, i - base); // 42
-        return l.ends(i); // 43
+        return i == l.end(); // 43
 }
 #[allow(non_snake_case, unused_labels, unused_assignments, unused_mut, unused_variables, unused_parens, unreachable_code, clippy::all)]
 #[inline(always)]
@@ -5131,7 +5131,7 @@ fn P0_E1_VALID(l: &Line) -> bool {
          // 11
         i = match P0_L1_LEAF(l, i) { Some(e) => e, None => return false }; // 12
          // 13
-        if !matches!(l.at(i), Some(0x3a)) { break 'b19; } // 14
+        if !match l.at(i) { Some(0x3a) => true, Some(_) => false, None => false } { break 'b19; } // 14
     } // 'b15
         if !matches!(l.at(i), Some(0x3a)) { return false; } i += 1; // 15
          // 16
@@ -5142,7 +5142,7 @@ fn P0_E1_VALID(l: &Line) -> bool {
         if !matches!(l.at(i), Some(0x40)) { return false; } i += 1; // 20
     } // 'b21
          // 21
-        if !matches!(l.at(i), Some(0x30..=0x39 | 0x41..=0x5a | 0x61..=0x7a)) { break 'b26; } // 22
+        if !match l.at(i) { Some(0x30..=0x39 | 0x41..=0x5a | 0x61..=0x7a) => true, Some(_) => false, None => false } { break 'b26; } // 22
     } // 'b23
          // 23
         i = match P0_L3_LEAF(l, i) { Some(e) => e, None => return false }; // 24
@@ -5152,7 +5152,7 @@ fn P0_E1_VALID(l: &Line) -> bool {
         i = match P0_L4_LEAF(l, i) { Some(e) => e, None => return false }; // 27
     } // 'b28
          // 28
-        if !matches!(l.at(i), Some(0x3a)) { break 'b34; } // 29
+        if !match l.at(i) { Some(0x3a) => true, Some(_) => false, None => false } { break 'b34; } // 29
     } // 'b30
         if !matches!(l.at(i), Some(0x3a)) { return false; } i += 1; // 30
          // 31
@@ -5160,7 +5160,7 @@ fn P0_E1_VALID(l: &Line) -> bool {
          // 33
     } // 'b34
          // 34
-        if !matches!(l.at(i), Some(0x2f)) { break 'b40; } // 35
+        if !match l.at(i) { Some(0x2f) => true, Some(_) => false, None => false } { break 'b40; } // 35
     } // 'b36
         if !matches!(l.at(i), Some(0x2f)) { return false; } i += 1; // 36
          // 37
@@ -5172,7 +5172,7 @@ fn P0_E1_VALID(l: &Line) -> bool {
         i = match P0_L7_LEAF(l, i) { Some(e) => e, None => return false }; // 41
     } // 'b42
          // 42
-        return l.ends(i); // 43
+        return i == l.end(); // 43
 }
 static P0_E1_T_CLASSES: [u8; 256] = [
     0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
@@ -5898,7 +5898,7 @@ fn P0_E2_FAST<S: Sink>(l: &Line, s: &mut S) -> bool {
         s.save(12, i - base); // 11
         i = match P0_L1_LEAF(l, i) { Some(e) => e, None => return false }; // 12
         s.save(13, i - base); // 13
-        if !matches!(l.at(i), Some(0x3a)) { break 'b19; } // 14
+        if !match l.at(i) { Some(0x3a) => true, Some(_) => false, None => false } { break 'b19; } // 14
     } // 'b15
         if !matches!(l.at(i), Some(0x3a)) { return false; } i += 1; // 15
         s.save(14, i - base); // 16
@@ -5909,7 +5909,7 @@ fn P0_E2_FAST<S: Sink>(l: &Line, s: &mut S) -> bool {
         if !matches!(l.at(i), Some(0x40)) { return false; } i += 1; // 20
     } // 'b21
         s.save(6, i - base); // 21
-        if !matches!(l.at(i), Some(0x30..=0x39 | 0x41..=0x5a | 0x61..=0x7a)) { break 'b26; } // 22
+        if !match l.at(i) { Some(0x30..=0x39 | 0x41..=0x5a | 0x61..=0x7a) => true, Some(_) => false, None => false } { break 'b26; } // 22
     } // 'b23
         s.kind(3); // 23
         i = match P0_L3_LEAF(l, i) { Some(e) => e, None => return false }; // 24
@@ -5919,7 +5919,7 @@ fn P0_E2_FAST<S: Sink>(l: &Line, s: &mut S) -> bool {
         i = match P0_L4_LEAF(l, i) { Some(e) => e, None => return false }; // 27
     } // 'b28
         s.save(7, i - base); // 28
-        if !matches!(l.at(i), Some(0x3a)) { break 'b34; } // 29
+        if !match l.at(i) { Some(0x3a) => true, Some(_) => false, None => false } { break 'b34; } // 29
     } // 'b30
         if !matches!(l.at(i), Some(0x3a)) { return false; } i += 1; // 30
         s.save(8, i - base); // 31
@@ -5927,7 +5927,7 @@ fn P0_E2_FAST<S: Sink>(l: &Line, s: &mut S) -> bool {
         s.save(9, i - base); // 33
     } // 'b34
         s.save(3, i - base); // 34
-        if !matches!(l.at(i), Some(0x2f)) { break 'b40; } // 35
+        if !match l.at(i) { Some(0x2f) => true, Some(_) => false, None => false } { break 'b40; } // 35
     } // 'b36
         if !matches!(l.at(i), Some(0x2f)) { return false; } i += 1; // 36
         s.save(16, i - base); // 37
@@ -5939,7 +5939,7 @@ fn P0_E2_FAST<S: Sink>(l: &Line, s: &mut S) -> bool {
         i = match P0_L7_LEAF(l, i) { Some(e) => e, None => return false }; // 41
     } // 'b42
         s.save(11, i - base); // 42
-        return l.ends(i); // 43
+        return i == l.end(); // 43
 }
 #[allow(non_snake_case, unused_labels, unused_assignments, unused_mut, unused_variables, unused_parens, unreachable_code, clippy::all)]
 #[inline(always)]
@@ -5976,7 +5976,7 @@ fn P0_E2_VALID(l: &Line) -> bool {
          // 11
         i = match P0_L1_LEAF(l, i) { Some(e) => e, None => return false }; // 12
          // 13
-        if !matches!(l.at(i), Some(0x3a)) { break 'b19; } // 14
+        if !match l.at(i) { Some(0x3a) => true, Some(_) => false, None => false } { break 'b19; } // 14
     } // 'b15
         if !matches!(l.at(i), Some(0x3a)) { return false; } i += 1; // 15
          // 16
@@ -5987,7 +5987,7 @@ fn P0_E2_VALID(l: &Line) -> bool {
         if !matches!(l.at(i), Some(0x40)) { return false; } i += 1; // 20
     } // 'b21
          // 21
-        if !matches!(l.at(i), Some(0x30..=0x39 | 0x41..=0x5a | 0x61..=0x7a)) { break 'b26; } // 22
+        if !match l.at(i) { Some(0x30..=0x39 | 0x41..=0x5a | 0x61..=0x7a) => true, Some(_) => false, None => false } { break 'b26; } // 22
     } // 'b23
          // 23
         i = match P0_L3_LEAF(l, i) { Some(e) => e, None => return false }; // 24
@@ -5997,7 +5997,7 @@ fn P0_E2_VALID(l: &Line) -> bool {
         i = match P0_L4_LEAF(l, i) { Some(e) => e, None => return false }; // 27
     } // 'b28
          // 28
-        if !matches!(l.at(i), Some(0x3a)) { break 'b34; } // 29
+        if !match l.at(i) { Some(0x3a) => true, Some(_) => false, None => false } { break 'b34; } // 29
     } // 'b30
         if !matches!(l.at(i), Some(0x3a)) { return false; } i += 1; // 30
          // 31
@@ -6005,7 +6005,7 @@ fn P0_E2_VALID(l: &Line) -> bool {
          // 33
     } // 'b34
          // 34
-        if !matches!(l.at(i), Some(0x2f)) { break 'b40; } // 35
+        if !match l.at(i) { Some(0x2f) => true, Some(_) => false, None => false } { break 'b40; } // 35
     } // 'b36
         if !matches!(l.at(i), Some(0x2f)) { return false; } i += 1; // 36
          // 37
@@ -6017,7 +6017,7 @@ fn P0_E2_VALID(l: &Line) -> bool {
         i = match P0_L7_LEAF(l, i) { Some(e) => e, None => return false }; // 41
     } // 'b42
          // 42
-        return l.ends(i); // 43
+        return i == l.end(); // 43
 }
 static P0_E2_T_CLASSES: [u8; 256] = [
     0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
@@ -6777,7 +6777,7 @@ fn P0_S0_FAST<S: Sink>(l: &Line, s: &mut S) -> bool {
         s.save(12, i - base); // 9
         i = match P0_L1_LEAF(l, i) { Some(e) => e, None => return false }; // 10
         s.save(13, i - base); // 11
-        if !matches!(l.at(i), Some(0x3a)) { break 'b17; } // 12
+        if !match l.at(i) { Some(0x3a) => true, Some(_) => false, None => false } { break 'b17; } // 12
     } // 'b13
         if !matches!(l.at(i), Some(0x3a)) { return false; } i += 1; // 13
         s.save(14, i - base); // 14
@@ -6788,7 +6788,7 @@ fn P0_S0_FAST<S: Sink>(l: &Line, s: &mut S) -> bool {
         if !matches!(l.at(i), Some(0x40)) { return false; } i += 1; // 18
     } // 'b19
         s.save(6, i - base); // 19
-        if !matches!(l.at(i), Some(0x30..=0x39 | 0x41..=0x5a | 0x61..=0x7a)) { break 'b24; } // 20
+        if !match l.at(i) { Some(0x30..=0x39 | 0x41..=0x5a | 0x61..=0x7a) => true, Some(_) => false, None => false } { break 'b24; } // 20
     } // 'b21
         s.kind(3); // 21
         i = match P0_L3_LEAF(l, i) { Some(e) => e, None => return false }; // 22
@@ -6798,7 +6798,7 @@ fn P0_S0_FAST<S: Sink>(l: &Line, s: &mut S) -> bool {
         i = match P0_L4_LEAF(l, i) { Some(e) => e, None => return false }; // 25
     } // 'b26
         s.save(7, i - base); // 26
-        if !matches!(l.at(i), Some(0x3a)) { break 'b32; } // 27
+        if !match l.at(i) { Some(0x3a) => true, Some(_) => false, None => false } { break 'b32; } // 27
     } // 'b28
         if !matches!(l.at(i), Some(0x3a)) { return false; } i += 1; // 28
         s.save(8, i - base); // 29
@@ -6806,13 +6806,13 @@ fn P0_S0_FAST<S: Sink>(l: &Line, s: &mut S) -> bool {
         s.save(9, i - base); // 31
     } // 'b32
         s.save(3, i - base); // 32
-        if !matches!(l.at(i), Some(0x2f)) { break 'b48; } // 33
+        if !match l.at(i) { Some(0x2f) => true, Some(_) => false, None => false } { break 'b48; } // 33
     } // 'b34
         if !matches!(l.at(i), Some(0x2f)) { return false; } i += 1; // 34
         s.save(10, i - base); // 35
         i = match P0_L9_LEAF(l, i) { Some(e) => e, None => return false }; // 36
         s.save(11, i - base); // 37
-        if !matches!(l.at(i), Some(0x3b)) { break 'b48; } // 38
+        if !match l.at(i) { Some(0x3b) => true, Some(_) => false, None => false } { break 'b48; } // 38
     } // 'b39
         if !matches!(l.at(i), Some(0x3b)) { return false; } i += 1; // 39
         if !matches!(l.at(i), Some(0x54 | 0x74)) { return false; } i += 1; // 40
@@ -6824,7 +6824,7 @@ fn P0_S0_FAST<S: Sink>(l: &Line, s: &mut S) -> bool {
         i = match P0_L10_LEAF(l, i) { Some(e) => e, None => return false }; // 46
         s.save(17, i - base); // 47
     } // 'b48
-        return l.ends(i); // 48
+        return i == l.end(); // 48
 }
 #[allow(non_snake_case, unused_labels, unused_assignments, unused_mut, unused_variables, unused_parens, unreachable_code, clippy::all)]
 #[inline(always)]
@@ -6856,7 +6856,7 @@ fn P0_S0_VALID(l: &Line) -> bool {
          // 9
         i = match P0_L1_LEAF(l, i) { Some(e) => e, None => return false }; // 10
          // 11
-        if !matches!(l.at(i), Some(0x3a)) { break 'b17; } // 12
+        if !match l.at(i) { Some(0x3a) => true, Some(_) => false, None => false } { break 'b17; } // 12
     } // 'b13
         if !matches!(l.at(i), Some(0x3a)) { return false; } i += 1; // 13
          // 14
@@ -6867,7 +6867,7 @@ fn P0_S0_VALID(l: &Line) -> bool {
         if !matches!(l.at(i), Some(0x40)) { return false; } i += 1; // 18
     } // 'b19
          // 19
-        if !matches!(l.at(i), Some(0x30..=0x39 | 0x41..=0x5a | 0x61..=0x7a)) { break 'b24; } // 20
+        if !match l.at(i) { Some(0x30..=0x39 | 0x41..=0x5a | 0x61..=0x7a) => true, Some(_) => false, None => false } { break 'b24; } // 20
     } // 'b21
          // 21
         i = match P0_L3_LEAF(l, i) { Some(e) => e, None => return false }; // 22
@@ -6877,7 +6877,7 @@ fn P0_S0_VALID(l: &Line) -> bool {
         i = match P0_L4_LEAF(l, i) { Some(e) => e, None => return false }; // 25
     } // 'b26
          // 26
-        if !matches!(l.at(i), Some(0x3a)) { break 'b32; } // 27
+        if !match l.at(i) { Some(0x3a) => true, Some(_) => false, None => false } { break 'b32; } // 27
     } // 'b28
         if !matches!(l.at(i), Some(0x3a)) { return false; } i += 1; // 28
          // 29
@@ -6885,13 +6885,13 @@ fn P0_S0_VALID(l: &Line) -> bool {
          // 31
     } // 'b32
          // 32
-        if !matches!(l.at(i), Some(0x2f)) { break 'b48; } // 33
+        if !match l.at(i) { Some(0x2f) => true, Some(_) => false, None => false } { break 'b48; } // 33
     } // 'b34
         if !matches!(l.at(i), Some(0x2f)) { return false; } i += 1; // 34
          // 35
         i = match P0_L9_LEAF(l, i) { Some(e) => e, None => return false }; // 36
          // 37
-        if !matches!(l.at(i), Some(0x3b)) { break 'b48; } // 38
+        if !match l.at(i) { Some(0x3b) => true, Some(_) => false, None => false } { break 'b48; } // 38
     } // 'b39
         if !matches!(l.at(i), Some(0x3b)) { return false; } i += 1; // 39
         if !matches!(l.at(i), Some(0x54 | 0x74)) { return false; } i += 1; // 40
@@ -6903,7 +6903,7 @@ fn P0_S0_VALID(l: &Line) -> bool {
         i = match P0_L10_LEAF(l, i) { Some(e) => e, None => return false }; // 46
          // 47
     } // 'b48
-        return l.ends(i); // 48
+        return i == l.end(); // 48
 }
 static P0_S0_T_CLASSES: [u8; 256] = [
     0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
@@ -7496,9 +7496,9 @@ fn P0_S1_FAST<S: Sink>(l: &Line, s: &mut S) -> bool {
         if !matches!(l.at(i), Some(0x3a)) { return false; } i += 1; // 3
         if !matches!(l.at(i), Some(0x2f)) { return false; } i += 1; // 4
         if !matches!(l.at(i), Some(0x2f)) { return false; } i += 1; // 5
-        if !matches!(l.at(i), Some(0x30..=0x39 | 0x41..=0x5a | 0x61..=0x7a)) { break 'b26; } // 6
+        if !match l.at(i) { Some(0x30..=0x39 | 0x41..=0x5a | 0x61..=0x7a) => true, Some(_) => false, None => false } { break 'b26; } // 6
     } // 'b7
-        if !matches!(l.at(i), Some(0x30..=0x39 | 0x41..=0x5a | 0x61..=0x7a)) { break 'b17; } // 7
+        if !match l.at(i) { Some(0x30..=0x39 | 0x41..=0x5a | 0x61..=0x7a) => true, Some(_) => false, None => false } { break 'b17; } // 7
     } // 'b8
         s.save(6, i - base); // 8
         let mut j = i; let ok = { x9 = P0_L3_LEAF(l, j); true } && match x9 { Some(e) => { j = e; true } None => false } && matches!(l.at(j), Some(0x2f)) && { j += 1; true }; if !ok { break 'b13; } // 9
@@ -7527,7 +7527,7 @@ fn P0_S1_FAST<S: Sink>(l: &Line, s: &mut S) -> bool {
         s.save(10, i - base); // 27
         i = match P0_L9_LEAF(l, i) { Some(e) => e, None => return false }; // 28
         s.save(11, i - base); // 29
-        return l.ends(i); // 30
+        return i == l.end(); // 30
 }
 #[allow(non_snake_case, unused_labels, unused_assignments, unused_mut, unused_variables, unused_parens, unreachable_code, clippy::all)]
 #[inline(always)]
@@ -7548,9 +7548,9 @@ fn P0_S1_VALID(l: &Line) -> bool {
         if !matches!(l.at(i), Some(0x3a)) { return false; } i += 1; // 3
         if !matches!(l.at(i), Some(0x2f)) { return false; } i += 1; // 4
         if !matches!(l.at(i), Some(0x2f)) { return false; } i += 1; // 5
-        if !matches!(l.at(i), Some(0x30..=0x39 | 0x41..=0x5a | 0x61..=0x7a)) { break 'b26; } // 6
+        if !match l.at(i) { Some(0x30..=0x39 | 0x41..=0x5a | 0x61..=0x7a) => true, Some(_) => false, None => false } { break 'b26; } // 6
     } // 'b7
-        if !matches!(l.at(i), Some(0x30..=0x39 | 0x41..=0x5a | 0x61..=0x7a)) { break 'b17; } // 7
+        if !match l.at(i) { Some(0x30..=0x39 | 0x41..=0x5a | 0x61..=0x7a) => true, Some(_) => false, None => false } { break 'b17; } // 7
     } // 'b8
          // 8
         let mut j = i; let ok = { x9 = P0_L3_LEAF(l, j); true } && match x9 { Some(e) => { j = e; true } None => false } && matches!(l.at(j), Some(0x2f)) && { j += 1; true }; if !ok { break 'b13; } // 9
@@ -7579,7 +7579,7 @@ fn P0_S1_VALID(l: &Line) -> bool {
          // 27
         i = match P0_L9_LEAF(l, i) { Some(e) => e, None => return false }; // 28
          // 29
-        return l.ends(i); // 30
+        return i == l.end(); // 30
 }
 static P0_S1_T_CLASSES: [u8; 256] = [
     0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
@@ -7973,7 +7973,7 @@ fn P0_S2_FAST<S: Sink>(l: &Line, s: &mut S) -> bool {
         if !matches!(l.at(i), Some(0x2f)) { return false; } i += 1; // 5
         s.save(2, i - base); // 6
         s.save(6, i - base); // 7
-        if !matches!(l.at(i), Some(0x30..=0x39 | 0x41..=0x5a | 0x61..=0x7a)) { break 'b12; } // 8
+        if !match l.at(i) { Some(0x30..=0x39 | 0x41..=0x5a | 0x61..=0x7a) => true, Some(_) => false, None => false } { break 'b12; } // 8
     } // 'b9
         s.kind(3); // 9
         i = match P0_L3_LEAF(l, i) { Some(e) => e, None => return false }; // 10
@@ -7983,7 +7983,7 @@ fn P0_S2_FAST<S: Sink>(l: &Line, s: &mut S) -> bool {
         i = match P0_L4_LEAF(l, i) { Some(e) => e, None => return false }; // 13
     } // 'b14
         s.save(7, i - base); // 14
-        if !matches!(l.at(i), Some(0x3a)) { break 'b20; } // 15
+        if !match l.at(i) { Some(0x3a) => true, Some(_) => false, None => false } { break 'b20; } // 15
     } // 'b16
         if !matches!(l.at(i), Some(0x3a)) { return false; } i += 1; // 16
         s.save(8, i - base); // 17
@@ -7991,20 +7991,20 @@ fn P0_S2_FAST<S: Sink>(l: &Line, s: &mut S) -> bool {
         s.save(9, i - base); // 19
     } // 'b20
         s.save(3, i - base); // 20
-        if !matches!(l.at(i), Some(0x2f)) { break 'b31; } // 21
+        if !match l.at(i) { Some(0x2f) => true, Some(_) => false, None => false } { break 'b31; } // 21
     } // 'b22
         if !matches!(l.at(i), Some(0x2f)) { return false; } i += 1; // 22
         s.save(10, i - base); // 23
         i = match P0_L13_LEAF(l, i) { Some(e) => e, None => return false }; // 24
         s.save(11, i - base); // 25
-        if !matches!(l.at(i), Some(0x3f)) { break 'b31; } // 26
+        if !match l.at(i) { Some(0x3f) => true, Some(_) => false, None => false } { break 'b31; } // 26
     } // 'b27
         if !matches!(l.at(i), Some(0x3f)) { return false; } i += 1; // 27
         s.save(12, i - base); // 28
         i = match P0_L14_LEAF(l, i) { Some(e) => e, None => return false }; // 29
         s.save(13, i - base); // 30
     } // 'b31
-        return l.ends(i); // 31
+        return i == l.end(); // 31
 }
 #[allow(non_snake_case, unused_labels, unused_assignments, unused_mut, unused_variables, unused_parens, unreachable_code, clippy::all)]
 #[inline(always)]
@@ -8027,7 +8027,7 @@ fn P0_S2_VALID(l: &Line) -> bool {
         if !matches!(l.at(i), Some(0x2f)) { return false; } i += 1; // 5
          // 6
          // 7
-        if !matches!(l.at(i), Some(0x30..=0x39 | 0x41..=0x5a | 0x61..=0x7a)) { break 'b12; } // 8
+        if !match l.at(i) { Some(0x30..=0x39 | 0x41..=0x5a | 0x61..=0x7a) => true, Some(_) => false, None => false } { break 'b12; } // 8
     } // 'b9
          // 9
         i = match P0_L3_LEAF(l, i) { Some(e) => e, None => return false }; // 10
@@ -8037,7 +8037,7 @@ fn P0_S2_VALID(l: &Line) -> bool {
         i = match P0_L4_LEAF(l, i) { Some(e) => e, None => return false }; // 13
     } // 'b14
          // 14
-        if !matches!(l.at(i), Some(0x3a)) { break 'b20; } // 15
+        if !match l.at(i) { Some(0x3a) => true, Some(_) => false, None => false } { break 'b20; } // 15
     } // 'b16
         if !matches!(l.at(i), Some(0x3a)) { return false; } i += 1; // 16
          // 17
@@ -8045,20 +8045,20 @@ fn P0_S2_VALID(l: &Line) -> bool {
          // 19
     } // 'b20
          // 20
-        if !matches!(l.at(i), Some(0x2f)) { break 'b31; } // 21
+        if !match l.at(i) { Some(0x2f) => true, Some(_) => false, None => false } { break 'b31; } // 21
     } // 'b22
         if !matches!(l.at(i), Some(0x2f)) { return false; } i += 1; // 22
          // 23
         i = match P0_L13_LEAF(l, i) { Some(e) => e, None => return false }; // 24
          // 25
-        if !matches!(l.at(i), Some(0x3f)) { break 'b31; } // 26
+        if !match l.at(i) { Some(0x3f) => true, Some(_) => false, None => false } { break 'b31; } // 26
     } // 'b27
         if !matches!(l.at(i), Some(0x3f)) { return false; } i += 1; // 27
          // 28
         i = match P0_L14_LEAF(l, i) { Some(e) => e, None => return false }; // 29
          // 30
     } // 'b31
-        return l.ends(i); // 31
+        return i == l.end(); // 31
 }
 static P0_S2_T_CLASSES: [u8; 256] = [
     0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
@@ -8520,7 +8520,7 @@ fn P0_S3_FAST<S: Sink>(l: &Line, s: &mut S) -> bool {
         if !matches!(l.at(i), Some(0x2f)) { return false; } i += 1; // 5
         s.save(2, i - base); // 6
         s.save(6, i - base); // 7
-        if !matches!(l.at(i), Some(0x30..=0x39 | 0x41..=0x5a | 0x61..=0x7a)) { break 'b12; } // 8
+        if !match l.at(i) { Some(0x30..=0x39 | 0x41..=0x5a | 0x61..=0x7a) => true, Some(_) => false, None => false } { break 'b12; } // 8
     } // 'b9
         s.kind(3); // 9
         i = match P0_L3_LEAF(l, i) { Some(e) => e, None => return false }; // 10
@@ -8530,7 +8530,7 @@ fn P0_S3_FAST<S: Sink>(l: &Line, s: &mut S) -> bool {
         i = match P0_L4_LEAF(l, i) { Some(e) => e, None => return false }; // 13
     } // 'b14
         s.save(7, i - base); // 14
-        if !matches!(l.at(i), Some(0x3a)) { break 'b20; } // 15
+        if !match l.at(i) { Some(0x3a) => true, Some(_) => false, None => false } { break 'b20; } // 15
     } // 'b16
         if !matches!(l.at(i), Some(0x3a)) { return false; } i += 1; // 16
         s.save(8, i - base); // 17
@@ -8538,7 +8538,7 @@ fn P0_S3_FAST<S: Sink>(l: &Line, s: &mut S) -> bool {
         s.save(9, i - base); // 19
     } // 'b20
         s.save(3, i - base); // 20
-        if !matches!(l.at(i), Some(0x2f)) { break 'b45; } // 21
+        if !match l.at(i) { Some(0x2f) => true, Some(_) => false, None => false } { break 'b45; } // 21
     } // 'b22
         if !matches!(l.at(i), Some(0x2f)) { return false; } i += 1; // 22
         if !l.first(&[0xaffffff200000000, 0x7fffffe87ffffff, 0x0, 0x0], false, i) { break 'b45; } // 23
@@ -8551,7 +8551,7 @@ fn P0_S3_FAST<S: Sink>(l: &Line, s: &mut S) -> bool {
         s.save(14, i - base); // 28
         i = match P0_L17_LEAF(l, i) { Some(e) => e, None => return false }; // 29
         s.save(15, i - base); // 30
-        if !matches!(l.at(i), Some(0x25)) { break 'b45; } // 31
+        if !match l.at(i) { Some(0x25) => true, Some(_) => false, None => false } { break 'b45; } // 31
     } // 'b32
         if !matches!(l.at(i), Some(0x25)) { return false; } i += 1; // 32
         if !matches!(l.at(i), Some(0x30)) { return false; } i += 1; // 33
@@ -8559,7 +8559,7 @@ fn P0_S3_FAST<S: Sink>(l: &Line, s: &mut S) -> bool {
         s.save(12, i - base); // 35
         i = match P0_L18_LEAF(l, i) { Some(e) => e, None => return false }; // 36
         s.save(13, i - base); // 37
-        if !matches!(l.at(i), Some(0x25)) { break 'b45; } // 38
+        if !match l.at(i) { Some(0x25) => true, Some(_) => false, None => false } { break 'b45; } // 38
     } // 'b39
         if !matches!(l.at(i), Some(0x25)) { return false; } i += 1; // 39
         if !matches!(l.at(i), Some(0x30)) { return false; } i += 1; // 40
@@ -8568,7 +8568,7 @@ fn P0_S3_FAST<S: Sink>(l: &Line, s: &mut S) -> bool {
         i = match P0_L19_LEAF(l, i) { Some(e) => e, None => return false }; // 43
         s.save(17, i - base); // 44
     } // 'b45
-        return l.ends(i); // 45
+        return i == l.end(); // 45
 }
 #[allow(non_snake_case, unused_labels, unused_assignments, unused_mut, unused_variables, unused_parens, unreachable_code, clippy::all)]
 #[inline(always)]
@@ -8594,7 +8594,7 @@ fn P0_S3_VALID(l: &Line) -> bool {
         if !matches!(l.at(i), Some(0x2f)) { return false; } i += 1; // 5
          // 6
          // 7
-        if !matches!(l.at(i), Some(0x30..=0x39 | 0x41..=0x5a | 0x61..=0x7a)) { break 'b12; } // 8
+        if !match l.at(i) { Some(0x30..=0x39 | 0x41..=0x5a | 0x61..=0x7a) => true, Some(_) => false, None => false } { break 'b12; } // 8
     } // 'b9
          // 9
         i = match P0_L3_LEAF(l, i) { Some(e) => e, None => return false }; // 10
@@ -8604,7 +8604,7 @@ fn P0_S3_VALID(l: &Line) -> bool {
         i = match P0_L4_LEAF(l, i) { Some(e) => e, None => return false }; // 13
     } // 'b14
          // 14
-        if !matches!(l.at(i), Some(0x3a)) { break 'b20; } // 15
+        if !match l.at(i) { Some(0x3a) => true, Some(_) => false, None => false } { break 'b20; } // 15
     } // 'b16
         if !matches!(l.at(i), Some(0x3a)) { return false; } i += 1; // 16
          // 17
@@ -8612,7 +8612,7 @@ fn P0_S3_VALID(l: &Line) -> bool {
          // 19
     } // 'b20
          // 20
-        if !matches!(l.at(i), Some(0x2f)) { break 'b45; } // 21
+        if !match l.at(i) { Some(0x2f) => true, Some(_) => false, None => false } { break 'b45; } // 21
     } // 'b22
         if !matches!(l.at(i), Some(0x2f)) { return false; } i += 1; // 22
         if !l.first(&[0xaffffff200000000, 0x7fffffe87ffffff, 0x0, 0x0], false, i) { break 'b45; } // 23
@@ -8625,7 +8625,7 @@ fn P0_S3_VALID(l: &Line) -> bool {
          // 28
         i = match P0_L17_LEAF(l, i) { Some(e) => e, None => return false }; // 29
          // 30
-        if !matches!(l.at(i), Some(0x25)) { break 'b45; } // 31
+        if !match l.at(i) { Some(0x25) => true, Some(_) => false, None => false } { break 'b45; } // 31
     } // 'b32
         if !matches!(l.at(i), Some(0x25)) { return false; } i += 1; // 32
         if !matches!(l.at(i), Some(0x30)) { return false; } i += 1; // 33
@@ -8633,7 +8633,7 @@ fn P0_S3_VALID(l: &Line) -> bool {
          // 35
         i = match P0_L18_LEAF(l, i) { Some(e) => e, None => return false }; // 36
          // 37
-        if !matches!(l.at(i), Some(0x25)) { break 'b45; } // 38
+        if !match l.at(i) { Some(0x25) => true, Some(_) => false, None => false } { break 'b45; } // 38
     } // 'b39
         if !matches!(l.at(i), Some(0x25)) { return false; } i += 1; // 39
         if !matches!(l.at(i), Some(0x30)) { return false; } i += 1; // 40
@@ -8642,7 +8642,7 @@ fn P0_S3_VALID(l: &Line) -> bool {
         i = match P0_L19_LEAF(l, i) { Some(e) => e, None => return false }; // 43
          // 44
     } // 'b45
-        return l.ends(i); // 45
+        return i == l.end(); // 45
 }
 static P0_S3_T_CLASSES: [u8; 256] = [
     0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
@@ -9071,7 +9071,7 @@ fn P0_S4_FAST<S: Sink>(l: &Line, s: &mut S) -> bool {
         s.save(10, i - base); // 4
         i = match P0_L21_LEAF(l, i) { Some(e) => e, None => return false }; // 5
         s.save(11, i - base); // 6
-        return l.ends(i); // 7
+        return i == l.end(); // 7
 }
 #[allow(non_snake_case, unused_labels, unused_assignments, unused_mut, unused_variables, unused_parens, unreachable_code, clippy::all)]
 #[inline(always)]
@@ -9085,7 +9085,7 @@ fn P0_S4_VALID(l: &Line) -> bool {
          // 4
         i = match P0_L21_LEAF(l, i) { Some(e) => e, None => return false }; // 5
          // 6
-        return l.ends(i); // 7
+        return i == l.end(); // 7
 }
 static P0_S4_T_CLASSES: [u8; 256] = [
     0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
@@ -9363,7 +9363,7 @@ fn P0_S5_FAST<S: Sink>(l: &Line, s: &mut S) -> bool {
         if !matches!(l.at(i), Some(0x2a)) { return false; } i += 1; // 6
         break 'b25; // 7
     } // 'b8
-        if !matches!(l.at(i), Some(0x41..=0x5a | 0x61..=0x7a)) { break 'b13; } // 8
+        if !match l.at(i) { Some(0x41..=0x5a | 0x61..=0x7a) => true, Some(_) => false, None => false } { break 'b13; } // 8
     } // 'b9
         s.save(12, i - base); // 9
         i = match P0_L23_LEAF(l, i) { Some(e) => e, None => return false }; // 10
@@ -9374,7 +9374,7 @@ fn P0_S5_FAST<S: Sink>(l: &Line, s: &mut S) -> bool {
         i = match P0_L24_LEAF(l, i) { Some(e) => e, None => return false }; // 14
         if !matches!(l.at(i), Some(0x40)) { return false; } i += 1; // 15
         s.save(6, i - base); // 16
-        if !matches!(l.at(i), Some(0x30..=0x39 | 0x41..=0x5a | 0x61..=0x7a)) { break 'b21; } // 17
+        if !match l.at(i) { Some(0x30..=0x39 | 0x41..=0x5a | 0x61..=0x7a) => true, Some(_) => false, None => false } { break 'b21; } // 17
     } // 'b18
         s.kind(3); // 18
         i = match P0_L3_LEAF(l, i) { Some(e) => e, None => return false }; // 19
@@ -9387,7 +9387,7 @@ fn P0_S5_FAST<S: Sink>(l: &Line, s: &mut S) -> bool {
         s.save(15, i - base); // 24
     } // 'b25
         s.save(11, i - base); // 25
-        return l.ends(i); // 26
+        return i == l.end(); // 26
 }
 #[allow(non_snake_case, unused_labels, unused_assignments, unused_mut, unused_variables, unused_parens, unreachable_code, clippy::all)]
 #[inline(always)]
@@ -9412,7 +9412,7 @@ fn P0_S5_VALID(l: &Line) -> bool {
         if !matches!(l.at(i), Some(0x2a)) { return false; } i += 1; // 6
         break 'b25; // 7
     } // 'b8
-        if !matches!(l.at(i), Some(0x41..=0x5a | 0x61..=0x7a)) { break 'b13; } // 8
+        if !match l.at(i) { Some(0x41..=0x5a | 0x61..=0x7a) => true, Some(_) => false, None => false } { break 'b13; } // 8
     } // 'b9
          // 9
         i = match P0_L23_LEAF(l, i) { Some(e) => e, None => return false }; // 10
@@ -9423,7 +9423,7 @@ fn P0_S5_VALID(l: &Line) -> bool {
         i = match P0_L24_LEAF(l, i) { Some(e) => e, None => return false }; // 14
         if !matches!(l.at(i), Some(0x40)) { return false; } i += 1; // 15
          // 16
-        if !matches!(l.at(i), Some(0x30..=0x39 | 0x41..=0x5a | 0x61..=0x7a)) { break 'b21; } // 17
+        if !match l.at(i) { Some(0x30..=0x39 | 0x41..=0x5a | 0x61..=0x7a) => true, Some(_) => false, None => false } { break 'b21; } // 17
     } // 'b18
          // 18
         i = match P0_L3_LEAF(l, i) { Some(e) => e, None => return false }; // 19
@@ -9436,7 +9436,7 @@ fn P0_S5_VALID(l: &Line) -> bool {
          // 24
     } // 'b25
          // 25
-        return l.ends(i); // 26
+        return i == l.end(); // 26
 }
 static P0_S5_T_CLASSES: [u8; 256] = [
     0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
@@ -9799,7 +9799,7 @@ fn P0_S6_FAST<S: Sink>(l: &Line, s: &mut S) -> bool {
         if !matches!(l.at(i), Some(0x2f)) { return false; } i += 1; // 5
         s.save(2, i - base); // 6
         s.save(6, i - base); // 7
-        if !matches!(l.at(i), Some(0x30..=0x39 | 0x41..=0x5a | 0x61..=0x7a)) { break 'b12; } // 8
+        if !match l.at(i) { Some(0x30..=0x39 | 0x41..=0x5a | 0x61..=0x7a) => true, Some(_) => false, None => false } { break 'b12; } // 8
     } // 'b9
         s.kind(3); // 9
         i = match P0_L3_LEAF(l, i) { Some(e) => e, None => return false }; // 10
@@ -9809,7 +9809,7 @@ fn P0_S6_FAST<S: Sink>(l: &Line, s: &mut S) -> bool {
         i = match P0_L4_LEAF(l, i) { Some(e) => e, None => return false }; // 13
     } // 'b14
         s.save(7, i - base); // 14
-        if !matches!(l.at(i), Some(0x3a)) { break 'b20; } // 15
+        if !match l.at(i) { Some(0x3a) => true, Some(_) => false, None => false } { break 'b20; } // 15
     } // 'b16
         if !matches!(l.at(i), Some(0x3a)) { return false; } i += 1; // 16
         s.save(8, i - base); // 17
@@ -9821,14 +9821,14 @@ fn P0_S6_FAST<S: Sink>(l: &Line, s: &mut S) -> bool {
         s.save(12, i - base); // 22
         i = match P0_L23_LEAF(l, i) { Some(e) => e, None => return false }; // 23
         s.save(13, i - base); // 24
-        if !matches!(l.at(i), Some(0x2f)) { break 'b30; } // 25
+        if !match l.at(i) { Some(0x2f) => true, Some(_) => false, None => false } { break 'b30; } // 25
     } // 'b26
         if !matches!(l.at(i), Some(0x2f)) { return false; } i += 1; // 26
         s.save(10, i - base); // 27
         i = match P0_L26_LEAF(l, i) { Some(e) => e, None => return false }; // 28
         s.save(11, i - base); // 29
     } // 'b30
-        return l.ends(i); // 30
+        return i == l.end(); // 30
 }
 #[allow(non_snake_case, unused_labels, unused_assignments, unused_mut, unused_variables, unused_parens, unreachable_code, clippy::all)]
 #[inline(always)]
@@ -9850,7 +9850,7 @@ fn P0_S6_VALID(l: &Line) -> bool {
         if !matches!(l.at(i), Some(0x2f)) { return false; } i += 1; // 5
          // 6
          // 7
-        if !matches!(l.at(i), Some(0x30..=0x39 | 0x41..=0x5a | 0x61..=0x7a)) { break 'b12; } // 8
+        if !match l.at(i) { Some(0x30..=0x39 | 0x41..=0x5a | 0x61..=0x7a) => true, Some(_) => false, None => false } { break 'b12; } // 8
     } // 'b9
          // 9
         i = match P0_L3_LEAF(l, i) { Some(e) => e, None => return false }; // 10
@@ -9860,7 +9860,7 @@ fn P0_S6_VALID(l: &Line) -> bool {
         i = match P0_L4_LEAF(l, i) { Some(e) => e, None => return false }; // 13
     } // 'b14
          // 14
-        if !matches!(l.at(i), Some(0x3a)) { break 'b20; } // 15
+        if !match l.at(i) { Some(0x3a) => true, Some(_) => false, None => false } { break 'b20; } // 15
     } // 'b16
         if !matches!(l.at(i), Some(0x3a)) { return false; } i += 1; // 16
          // 17
@@ -9872,14 +9872,14 @@ fn P0_S6_VALID(l: &Line) -> bool {
          // 22
         i = match P0_L23_LEAF(l, i) { Some(e) => e, None => return false }; // 23
          // 24
-        if !matches!(l.at(i), Some(0x2f)) { break 'b30; } // 25
+        if !match l.at(i) { Some(0x2f) => true, Some(_) => false, None => false } { break 'b30; } // 25
     } // 'b26
         if !matches!(l.at(i), Some(0x2f)) { return false; } i += 1; // 26
          // 27
         i = match P0_L26_LEAF(l, i) { Some(e) => e, None => return false }; // 28
          // 29
     } // 'b30
-        return l.ends(i); // 30
+        return i == l.end(); // 30
 }
 static P0_S6_T_CLASSES: [u8; 256] = [
     0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
@@ -10334,7 +10334,7 @@ fn P0_S7_FAST<S: Sink>(l: &Line, s: &mut S) -> bool {
         s.save(12, i - base); // 9
         i = match P0_L1_LEAF(l, i) { Some(e) => e, None => return false }; // 10
         s.save(13, i - base); // 11
-        if !matches!(l.at(i), Some(0x3a)) { break 'b17; } // 12
+        if !match l.at(i) { Some(0x3a) => true, Some(_) => false, None => false } { break 'b17; } // 12
     } // 'b13
         if !matches!(l.at(i), Some(0x3a)) { return false; } i += 1; // 13
         s.save(14, i - base); // 14
@@ -10345,7 +10345,7 @@ fn P0_S7_FAST<S: Sink>(l: &Line, s: &mut S) -> bool {
         if !matches!(l.at(i), Some(0x40)) { return false; } i += 1; // 18
     } // 'b19
         s.save(6, i - base); // 19
-        if !matches!(l.at(i), Some(0x30..=0x39 | 0x41..=0x5a | 0x61..=0x7a)) { break 'b24; } // 20
+        if !match l.at(i) { Some(0x30..=0x39 | 0x41..=0x5a | 0x61..=0x7a) => true, Some(_) => false, None => false } { break 'b24; } // 20
     } // 'b21
         s.kind(3); // 21
         i = match P0_L3_LEAF(l, i) { Some(e) => e, None => return false }; // 22
@@ -10355,7 +10355,7 @@ fn P0_S7_FAST<S: Sink>(l: &Line, s: &mut S) -> bool {
         i = match P0_L4_LEAF(l, i) { Some(e) => e, None => return false }; // 25
     } // 'b26
         s.save(7, i - base); // 26
-        if !matches!(l.at(i), Some(0x3a)) { break 'b32; } // 27
+        if !match l.at(i) { Some(0x3a) => true, Some(_) => false, None => false } { break 'b32; } // 27
     } // 'b28
         if !matches!(l.at(i), Some(0x3a)) { return false; } i += 1; // 28
         s.save(8, i - base); // 29
@@ -10364,7 +10364,7 @@ fn P0_S7_FAST<S: Sink>(l: &Line, s: &mut S) -> bool {
     } // 'b32
         s.save(3, i - base); // 32
         i = match P0_L28_LEAF(l, i) { Some(e) => e, None => return false }; // 33
-        return l.ends(i); // 34
+        return i == l.end(); // 34
 }
 #[allow(non_snake_case, unused_labels, unused_assignments, unused_mut, unused_variables, unused_parens, unreachable_code, clippy::all)]
 #[inline(always)]
@@ -10393,7 +10393,7 @@ fn P0_S7_VALID(l: &Line) -> bool {
          // 9
         i = match P0_L1_LEAF(l, i) { Some(e) => e, None => return false }; // 10
          // 11
-        if !matches!(l.at(i), Some(0x3a)) { break 'b17; } // 12
+        if !match l.at(i) { Some(0x3a) => true, Some(_) => false, None => false } { break 'b17; } // 12
     } // 'b13
         if !matches!(l.at(i), Some(0x3a)) { return false; } i += 1; // 13
          // 14
@@ -10404,7 +10404,7 @@ fn P0_S7_VALID(l: &Line) -> bool {
         if !matches!(l.at(i), Some(0x40)) { return false; } i += 1; // 18
     } // 'b19
          // 19
-        if !matches!(l.at(i), Some(0x30..=0x39 | 0x41..=0x5a | 0x61..=0x7a)) { break 'b24; } // 20
+        if !match l.at(i) { Some(0x30..=0x39 | 0x41..=0x5a | 0x61..=0x7a) => true, Some(_) => false, None => false } { break 'b24; } // 20
     } // 'b21
          // 21
         i = match P0_L3_LEAF(l, i) { Some(e) => e, None => return false }; // 22
@@ -10414,7 +10414,7 @@ fn P0_S7_VALID(l: &Line) -> bool {
         i = match P0_L4_LEAF(l, i) { Some(e) => e, None => return false }; // 25
     } // 'b26
          // 26
-        if !matches!(l.at(i), Some(0x3a)) { break 'b32; } // 27
+        if !match l.at(i) { Some(0x3a) => true, Some(_) => false, None => false } { break 'b32; } // 27
     } // 'b28
         if !matches!(l.at(i), Some(0x3a)) { return false; } i += 1; // 28
          // 29
@@ -10423,7 +10423,7 @@ fn P0_S7_VALID(l: &Line) -> bool {
     } // 'b32
          // 32
         i = match P0_L28_LEAF(l, i) { Some(e) => e, None => return false }; // 33
-        return l.ends(i); // 34
+        return i == l.end(); // 34
 }
 static P0_S7_T_CLASSES: [u8; 256] = [
     0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
@@ -11036,7 +11036,7 @@ fn P0_S8_FAST<S: Sink>(l: &Line, s: &mut S) -> bool {
         if !matches!(l.at(i), Some(0x2f)) { return false; } i += 1; // 6
         s.save(2, i - base); // 7
         s.save(6, i - base); // 8
-        if !matches!(l.at(i), Some(0x30..=0x39 | 0x41..=0x5a | 0x61..=0x7a)) { break 'b13; } // 9
+        if !match l.at(i) { Some(0x30..=0x39 | 0x41..=0x5a | 0x61..=0x7a) => true, Some(_) => false, None => false } { break 'b13; } // 9
     } // 'b10
         s.kind(3); // 10
         i = match P0_L3_LEAF(l, i) { Some(e) => e, None => return false }; // 11
@@ -11046,7 +11046,7 @@ fn P0_S8_FAST<S: Sink>(l: &Line, s: &mut S) -> bool {
         i = match P0_L4_LEAF(l, i) { Some(e) => e, None => return false }; // 14
     } // 'b15
         s.save(7, i - base); // 15
-        if !matches!(l.at(i), Some(0x3a)) { break 'b21; } // 16
+        if !match l.at(i) { Some(0x3a) => true, Some(_) => false, None => false } { break 'b21; } // 16
     } // 'b17
         if !matches!(l.at(i), Some(0x3a)) { return false; } i += 1; // 17
         s.save(8, i - base); // 18
@@ -11070,7 +11070,7 @@ fn P0_S8_FAST<S: Sink>(l: &Line, s: &mut S) -> bool {
         if !matches!(l.at(i), Some(0x2f)) { return false; } i += 1; // 33
         s.save(2, i - base); // 34
         s.save(6, i - base); // 35
-        if !matches!(l.at(i), Some(0x30..=0x39 | 0x41..=0x5a | 0x61..=0x7a)) { break 'b40; } // 36
+        if !match l.at(i) { Some(0x30..=0x39 | 0x41..=0x5a | 0x61..=0x7a) => true, Some(_) => false, None => false } { break 'b40; } // 36
     } // 'b37
         s.kind(3); // 37
         i = match P0_L3_LEAF(l, i) { Some(e) => e, None => return false }; // 38
@@ -11080,7 +11080,7 @@ fn P0_S8_FAST<S: Sink>(l: &Line, s: &mut S) -> bool {
         i = match P0_L4_LEAF(l, i) { Some(e) => e, None => return false }; // 41
     } // 'b42
         s.save(7, i - base); // 42
-        if !matches!(l.at(i), Some(0x3a)) { break 'b48; } // 43
+        if !match l.at(i) { Some(0x3a) => true, Some(_) => false, None => false } { break 'b48; } // 43
     } // 'b44
         if !matches!(l.at(i), Some(0x3a)) { return false; } i += 1; // 44
         s.save(8, i - base); // 45
@@ -11106,7 +11106,7 @@ fn P0_S8_FAST<S: Sink>(l: &Line, s: &mut S) -> bool {
         if !matches!(l.at(i), Some(0x2f)) { return false; } i += 1; // 63
         s.save(2, i - base); // 64
         s.save(6, i - base); // 65
-        if !matches!(l.at(i), Some(0x30..=0x39 | 0x41..=0x5a | 0x61..=0x7a)) { break 'b70; } // 66
+        if !match l.at(i) { Some(0x30..=0x39 | 0x41..=0x5a | 0x61..=0x7a) => true, Some(_) => false, None => false } { break 'b70; } // 66
     } // 'b67
         s.kind(3); // 67
         i = match P0_L3_LEAF(l, i) { Some(e) => e, None => return false }; // 68
@@ -11116,7 +11116,7 @@ fn P0_S8_FAST<S: Sink>(l: &Line, s: &mut S) -> bool {
         i = match P0_L4_LEAF(l, i) { Some(e) => e, None => return false }; // 71
     } // 'b72
         s.save(7, i - base); // 72
-        if !matches!(l.at(i), Some(0x3a)) { break 'b78; } // 73
+        if !match l.at(i) { Some(0x3a) => true, Some(_) => false, None => false } { break 'b78; } // 73
     } // 'b74
         if !matches!(l.at(i), Some(0x3a)) { return false; } i += 1; // 74
         s.save(8, i - base); // 75
@@ -11137,7 +11137,7 @@ fn P0_S8_FAST<S: Sink>(l: &Line, s: &mut S) -> bool {
         i = match P0_L32_LEAF(l, i) { Some(e) => e, None => return false }; // 89
         s.save(17, i - base); // 90
     } // 'b91
-        return l.ends(i); // 91
+        return i == l.end(); // 91
 }
 #[allow(non_snake_case, unused_labels, unused_assignments, unused_mut, unused_variables, unused_parens, unreachable_code, clippy::all)]
 #[inline(always)]
@@ -11176,7 +11176,7 @@ fn P0_S8_VALID(l: &Line) -> bool {
         if !matches!(l.at(i), Some(0x2f)) { return false; } i += 1; // 6
          // 7
          // 8
-        if !matches!(l.at(i), Some(0x30..=0x39 | 0x41..=0x5a | 0x61..=0x7a)) { break 'b13; } // 9
+        if !match l.at(i) { Some(0x30..=0x39 | 0x41..=0x5a | 0x61..=0x7a) => true, Some(_) => false, None => false } { break 'b13; } // 9
     } // 'b10
          // 10
         i = match P0_L3_LEAF(l, i) { Some(e) => e, None => return false }; // 11
@@ -11186,7 +11186,7 @@ fn P0_S8_VALID(l: &Line) -> bool {
         i = match P0_L4_LEAF(l, i) { Some(e) => e, None => return false }; // 14
     } // 'b15
          // 15
-        if !matches!(l.at(i), Some(0x3a)) { break 'b21; } // 16
+        if !match l.at(i) { Some(0x3a) => true, Some(_) => false, None => false } { break 'b21; } // 16
     } // 'b17
         if !matches!(l.at(i), Some(0x3a)) { return false; } i += 1; // 17
          // 18
@@ -11210,7 +11210,7 @@ fn P0_S8_VALID(l: &Line) -> bool {
         if !matches!(l.at(i), Some(0x2f)) { return false; } i += 1; // 33
          // 34
          // 35
-        if !matches!(l.at(i), Some(0x30..=0x39 | 0x41..=0x5a | 0x61..=0x7a)) { break 'b40; } // 36
+        if !match l.at(i) { Some(0x30..=0x39 | 0x41..=0x5a | 0x61..=0x7a) => true, Some(_) => false, None => false } { break 'b40; } // 36
     } // 'b37
          // 37
         i = match P0_L3_LEAF(l, i) { Some(e) => e, None => return false }; // 38
@@ -11220,7 +11220,7 @@ fn P0_S8_VALID(l: &Line) -> bool {
         i = match P0_L4_LEAF(l, i) { Some(e) => e, None => return false }; // 41
     } // 'b42
          // 42
-        if !matches!(l.at(i), Some(0x3a)) { break 'b48; } // 43
+        if !match l.at(i) { Some(0x3a) => true, Some(_) => false, None => false } { break 'b48; } // 43
     } // 'b44
         if !matches!(l.at(i), Some(0x3a)) { return false; } i += 1; // 44
          // 45
@@ -11246,7 +11246,7 @@ fn P0_S8_VALID(l: &Line) -> bool {
         if !matches!(l.at(i), Some(0x2f)) { return false; } i += 1; // 63
          // 64
          // 65
-        if !matches!(l.at(i), Some(0x30..=0x39 | 0x41..=0x5a | 0x61..=0x7a)) { break 'b70; } // 66
+        if !match l.at(i) { Some(0x30..=0x39 | 0x41..=0x5a | 0x61..=0x7a) => true, Some(_) => false, None => false } { break 'b70; } // 66
     } // 'b67
          // 67
         i = match P0_L3_LEAF(l, i) { Some(e) => e, None => return false }; // 68
@@ -11256,7 +11256,7 @@ fn P0_S8_VALID(l: &Line) -> bool {
         i = match P0_L4_LEAF(l, i) { Some(e) => e, None => return false }; // 71
     } // 'b72
          // 72
-        if !matches!(l.at(i), Some(0x3a)) { break 'b78; } // 73
+        if !match l.at(i) { Some(0x3a) => true, Some(_) => false, None => false } { break 'b78; } // 73
     } // 'b74
         if !matches!(l.at(i), Some(0x3a)) { return false; } i += 1; // 74
          // 75
@@ -11277,7 +11277,7 @@ fn P0_S8_VALID(l: &Line) -> bool {
         i = match P0_L32_LEAF(l, i) { Some(e) => e, None => return false }; // 89
          // 90
     } // 'b91
-        return l.ends(i); // 91
+        return i == l.end(); // 91
 }
 static P0_S8_T_CLASSES: [u8; 256] = [
     0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
@@ -11753,7 +11753,7 @@ fn P0_S9_FAST<S: Sink>(l: &Line, s: &mut S) -> bool {
         if !matches!(l.at(i), Some(0x2f)) { return false; } i += 1; // 6
         s.save(2, i - base); // 7
         s.save(6, i - base); // 8
-        if !matches!(l.at(i), Some(0x30..=0x39 | 0x41..=0x5a | 0x61..=0x7a)) { break 'b13; } // 9
+        if !match l.at(i) { Some(0x30..=0x39 | 0x41..=0x5a | 0x61..=0x7a) => true, Some(_) => false, None => false } { break 'b13; } // 9
     } // 'b10
         s.kind(3); // 10
         i = match P0_L3_LEAF(l, i) { Some(e) => e, None => return false }; // 11
@@ -11763,7 +11763,7 @@ fn P0_S9_FAST<S: Sink>(l: &Line, s: &mut S) -> bool {
         i = match P0_L4_LEAF(l, i) { Some(e) => e, None => return false }; // 14
     } // 'b15
         s.save(7, i - base); // 15
-        if !matches!(l.at(i), Some(0x3a)) { break 'b21; } // 16
+        if !match l.at(i) { Some(0x3a) => true, Some(_) => false, None => false } { break 'b21; } // 16
     } // 'b17
         if !matches!(l.at(i), Some(0x3a)) { return false; } i += 1; // 17
         s.save(8, i - base); // 18
@@ -11777,7 +11777,7 @@ fn P0_S9_FAST<S: Sink>(l: &Line, s: &mut S) -> bool {
         s.save(11, i - base); // 25
         i = match P0_L35_LEAF(l, i) { Some(e) => e, None => return false }; // 26
         s.save(13, i - base); // 27
-        return l.ends(i); // 28
+        return i == l.end(); // 28
 }
 #[allow(non_snake_case, unused_labels, unused_assignments, unused_mut, unused_variables, unused_parens, unreachable_code, clippy::all)]
 #[inline(always)]
@@ -11798,7 +11798,7 @@ fn P0_S9_VALID(l: &Line) -> bool {
         if !matches!(l.at(i), Some(0x2f)) { return false; } i += 1; // 6
          // 7
          // 8
-        if !matches!(l.at(i), Some(0x30..=0x39 | 0x41..=0x5a | 0x61..=0x7a)) { break 'b13; } // 9
+        if !match l.at(i) { Some(0x30..=0x39 | 0x41..=0x5a | 0x61..=0x7a) => true, Some(_) => false, None => false } { break 'b13; } // 9
     } // 'b10
          // 10
         i = match P0_L3_LEAF(l, i) { Some(e) => e, None => return false }; // 11
@@ -11808,7 +11808,7 @@ fn P0_S9_VALID(l: &Line) -> bool {
         i = match P0_L4_LEAF(l, i) { Some(e) => e, None => return false }; // 14
     } // 'b15
          // 15
-        if !matches!(l.at(i), Some(0x3a)) { break 'b21; } // 16
+        if !match l.at(i) { Some(0x3a) => true, Some(_) => false, None => false } { break 'b21; } // 16
     } // 'b17
         if !matches!(l.at(i), Some(0x3a)) { return false; } i += 1; // 17
          // 18
@@ -11822,7 +11822,7 @@ fn P0_S9_VALID(l: &Line) -> bool {
          // 25
         i = match P0_L35_LEAF(l, i) { Some(e) => e, None => return false }; // 26
          // 27
-        return l.ends(i); // 28
+        return i == l.end(); // 28
 }
 static P0_S9_T_CLASSES: [u8; 256] = [
     0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,

@@ -8032,9 +8032,9 @@ fn P1_E0_FAST<S: Sink>(l: &Line, s: &mut S) -> bool {
         i = match x1 { Some(e) => e, None => return false }; // 3
         s.save(1, i - base); // 4
         if !matches!(l.at(i), Some(0x3a)) { return false; } i += 1; // 5
-        if !match l.at(i) { Some(0x23 | 0x2f | 0x3f) => true, _ => l.at_end(i) } { break 'b58; } // 6
+        if !match l.at(i) { Some(0x23 | 0x2f | 0x3f) => true, Some(_) => false, None => true } { break 'b58; } // 6
     } // 'b7
-        if !matches!(l.at(i), Some(0x2f)) { break 'b52; } // 7
+        if !match l.at(i) { Some(0x2f) => true, Some(_) => false, None => false } { break 'b52; } // 7
     } // 'b8
         let mut j = i; let ok = true && matches!(l.at(j), Some(0x2f)) && { j += 1; true } && matches!(l.at(j), Some(0x2f)) && { j += 1; true }; if !ok { break 'b49; } // 8
     } // 'b9
@@ -8053,7 +8053,7 @@ fn P1_E0_FAST<S: Sink>(l: &Line, s: &mut S) -> bool {
         if !matches!(l.at(i), Some(0x40)) { return false; } i += 1; // 18
     } // 'b19
         s.save(6, i - base); // 19
-        if !matches!(l.at(i), Some(0x5b)) { break 'b26; } // 20
+        if !match l.at(i) { Some(0x5b) => true, Some(_) => false, None => false } { break 'b26; } // 20
     } // 'b21
         if !matches!(l.at(i), Some(0x5b)) { return false; } i += 1; // 21
         s.kind(1); // 22
@@ -8061,7 +8061,7 @@ fn P1_E0_FAST<S: Sink>(l: &Line, s: &mut S) -> bool {
         if !matches!(l.at(i), Some(0x5d)) { return false; } i += 1; // 24
         break 'b32; // 25
     } // 'b26
-        if !matches!(l.at(i), Some(0x30..=0x39)) { break 'b30; } // 26
+        if !match l.at(i) { Some(0x30..=0x39) => true, Some(_) => false, None => false } { break 'b30; } // 26
     } // 'b27
         s.kind(0); // 27
         i = match P1_L3_LEAF(l, i) { Some(e) => e, None => return false }; // 28
@@ -8071,7 +8071,7 @@ fn P1_E0_FAST<S: Sink>(l: &Line, s: &mut S) -> bool {
         i = match P1_L4_LEAF(l, i) { Some(e) => e, None => return false }; // 31
     } // 'b32
         s.save(7, i - base); // 32
-        if !matches!(l.at(i), Some(0x3a)) { break 'b38; } // 33
+        if !match l.at(i) { Some(0x3a) => true, Some(_) => false, None => false } { break 'b38; } // 33
     } // 'b34
         if !matches!(l.at(i), Some(0x3a)) { return false; } i += 1; // 34
         s.save(8, i - base); // 35
@@ -8086,7 +8086,7 @@ fn P1_E0_FAST<S: Sink>(l: &Line, s: &mut S) -> bool {
         s.save(7, i - base); // 42
     } // 'b43
         s.save(3, i - base); // 43
-        if !matches!(l.at(i), Some(0x2f)) { break 'b48; } // 44
+        if !match l.at(i) { Some(0x2f) => true, Some(_) => false, None => false } { break 'b48; } // 44
     } // 'b45
         s.save(10, i - base); // 45
         i = match P1_L7_LEAF(l, i) { Some(e) => e, None => return false }; // 46
@@ -8098,7 +8098,7 @@ fn P1_E0_FAST<S: Sink>(l: &Line, s: &mut S) -> bool {
         i = match P1_L7_LEAF(l, i) { Some(e) => e, None => return false }; // 50
         s.save(11, i - base); // 51
     } // 'b52
-        if !matches!(l.at(i), Some(0x3f)) { break 'b57; } // 52
+        if !match l.at(i) { Some(0x3f) => true, Some(_) => false, None => false } { break 'b57; } // 52
     } // 'b53
         if !matches!(l.at(i), Some(0x3f)) { return false; } i += 1; // 53
         s.save(12, i - base); // 54
@@ -8132,7 +8132,7 @@ fn P1_E0_FAST<S: Sink>(l: &Line, s: &mut S) -> bool {
         if !matches!(l.at(i), Some(0x40)) { return false; } i += 1; // 73
     } // 'b74
         s.save(6, i - base); // 74
-        if !matches!(l.at(i), Some(0x5b)) { break 'b81; } // 75
+        if !match l.at(i) { Some(0x5b) => true, Some(_) => false, None => false } { break 'b81; } // 75
     } // 'b76
         if !matches!(l.at(i), Some(0x5b)) { return false; } i += 1; // 76
         s.kind(1); // 77
@@ -8140,7 +8140,7 @@ fn P1_E0_FAST<S: Sink>(l: &Line, s: &mut S) -> bool {
         if !matches!(l.at(i), Some(0x5d)) { return false; } i += 1; // 79
         break 'b87; // 80
     } // 'b81
-        if !matches!(l.at(i), Some(0x30..=0x39)) { break 'b85; } // 81
+        if !match l.at(i) { Some(0x30..=0x39) => true, Some(_) => false, None => false } { break 'b85; } // 81
     } // 'b82
         s.kind(0); // 82
         i = match P1_L3_LEAF(l, i) { Some(e) => e, None => return false }; // 83
@@ -8150,7 +8150,7 @@ fn P1_E0_FAST<S: Sink>(l: &Line, s: &mut S) -> bool {
         i = match P1_L4_LEAF(l, i) { Some(e) => e, None => return false }; // 86
     } // 'b87
         s.save(7, i - base); // 87
-        if !matches!(l.at(i), Some(0x3a)) { break 'b93; } // 88
+        if !match l.at(i) { Some(0x3a) => true, Some(_) => false, None => false } { break 'b93; } // 88
     } // 'b89
         if !matches!(l.at(i), Some(0x3a)) { return false; } i += 1; // 89
         s.save(8, i - base); // 90
@@ -8165,7 +8165,7 @@ fn P1_E0_FAST<S: Sink>(l: &Line, s: &mut S) -> bool {
         s.save(7, i - base); // 97
     } // 'b98
         s.save(3, i - base); // 98
-        if !matches!(l.at(i), Some(0x2f)) { break 'b103; } // 99
+        if !match l.at(i) { Some(0x2f) => true, Some(_) => false, None => false } { break 'b103; } // 99
     } // 'b100
         s.save(10, i - base); // 100
         i = match P1_L7_LEAF(l, i) { Some(e) => e, None => return false }; // 101
@@ -8173,7 +8173,7 @@ fn P1_E0_FAST<S: Sink>(l: &Line, s: &mut S) -> bool {
     } // 'b103
         break 'b112; // 103
     } // 'b104
-        if !matches!(l.at(i), Some(0x2f)) { break 'b109; } // 104
+        if !match l.at(i) { Some(0x2f) => true, Some(_) => false, None => false } { break 'b109; } // 104
     } // 'b105
         s.save(10, i - base); // 105
         i = match P1_L7_LEAF(l, i) { Some(e) => e, None => return false }; // 106
@@ -8184,21 +8184,21 @@ fn P1_E0_FAST<S: Sink>(l: &Line, s: &mut S) -> bool {
         i = match P1_L10_LEAF(l, i) { Some(e) => e, None => return false }; // 110
         s.save(11, i - base); // 111
     } // 'b112
-        if !matches!(l.at(i), Some(0x3f)) { break 'b117; } // 112
+        if !match l.at(i) { Some(0x3f) => true, Some(_) => false, None => false } { break 'b117; } // 112
     } // 'b113
         if !matches!(l.at(i), Some(0x3f)) { return false; } i += 1; // 113
         s.save(12, i - base); // 114
         i = match P1_L8_LEAF(l, i) { Some(e) => e, None => return false }; // 115
         s.save(13, i - base); // 116
     } // 'b117
-        if !matches!(l.at(i), Some(0x23)) { break 'b122; } // 117
+        if !match l.at(i) { Some(0x23) => true, Some(_) => false, None => false } { break 'b122; } // 117
     } // 'b118
         if !matches!(l.at(i), Some(0x23)) { return false; } i += 1; // 118
         s.save(14, i - base); // 119
         i = match P1_L11_LEAF(l, i) { Some(e) => e, None => return false }; // 120
         s.save(15, i - base); // 121
     } // 'b122
-        return l.ends(i); // 122
+        return i == l.end(); // 122
 }
 #[allow(non_snake_case, unused_labels, unused_assignments, unused_mut, unused_variables, unused_parens, unreachable_code, clippy::all)]
 #[inline(always)]
@@ -8268,9 +8268,9 @@ fn P1_E0_VALID(l: &Line) -> bool {
         i = match x1 { Some(e) => e, None => return false }; // 3
          // 4
         if !matches!(l.at(i), Some(0x3a)) { return false; } i += 1; // 5
-        if !match l.at(i) { Some(0x23 | 0x2f | 0x3f) => true, _ => l.at_end(i) } { break 'b58; } // 6
+        if !match l.at(i) { Some(0x23 | 0x2f | 0x3f) => true, Some(_) => false, None => true } { break 'b58; } // 6
     } // 'b7
-        if !matches!(l.at(i), Some(0x2f)) { break 'b52; } // 7
+        if !match l.at(i) { Some(0x2f) => true, Some(_) => false, None => false } { break 'b52; } // 7
     } // 'b8
         let mut j = i; let ok = true && matches!(l.at(j), Some(0x2f)) && { j += 1; true } && matches!(l.at(j), Some(0x2f)) && { j += 1; true }; if !ok { break 'b49; } // 8
     } // 'b9
@@ -8289,7 +8289,7 @@ fn P1_E0_VALID(l: &Line) -> bool {
         if !matches!(l.at(i), Some(0x40)) { return false; } i += 1; // 18
     } // 'b19
          // 19
-        if !matches!(l.at(i), Some(0x5b)) { break 'b26; } // 20
+        if !match l.at(i) { Some(0x5b) => true, Some(_) => false, None => false } { break 'b26; } // 20
     } // 'b21
         if !matches!(l.at(i), Some(0x5b)) { return false; } i += 1; // 21
          // 22
@@ -8297,7 +8297,7 @@ fn P1_E0_VALID(l: &Line) -> bool {
         if !matches!(l.at(i), Some(0x5d)) { return false; } i += 1; // 24
         break 'b32; // 25
     } // 'b26
-        if !matches!(l.at(i), Some(0x30..=0x39)) { break 'b30; } // 26
+        if !match l.at(i) { Some(0x30..=0x39) => true, Some(_) => false, None => false } { break 'b30; } // 26
     } // 'b27
          // 27
         i = match P1_L3_LEAF(l, i) { Some(e) => e, None => return false }; // 28
@@ -8307,7 +8307,7 @@ fn P1_E0_VALID(l: &Line) -> bool {
         i = match P1_L4_LEAF(l, i) { Some(e) => e, None => return false }; // 31
     } // 'b32
          // 32
-        if !matches!(l.at(i), Some(0x3a)) { break 'b38; } // 33
+        if !match l.at(i) { Some(0x3a) => true, Some(_) => false, None => false } { break 'b38; } // 33
     } // 'b34
         if !matches!(l.at(i), Some(0x3a)) { return false; } i += 1; // 34
          // 35
@@ -8322,7 +8322,7 @@ fn P1_E0_VALID(l: &Line) -> bool {
          // 42
     } // 'b43
          // 43
-        if !matches!(l.at(i), Some(0x2f)) { break 'b48; } // 44
+        if !match l.at(i) { Some(0x2f) => true, Some(_) => false, None => false } { break 'b48; } // 44
     } // 'b45
          // 45
         i = match P1_L7_LEAF(l, i) { Some(e) => e, None => return false }; // 46
@@ -8334,7 +8334,7 @@ fn P1_E0_VALID(l: &Line) -> bool {
         i = match P1_L7_LEAF(l, i) { Some(e) => e, None => return false }; // 50
          // 51
     } // 'b52
-        if !matches!(l.at(i), Some(0x3f)) { break 'b57; } // 52
+        if !match l.at(i) { Some(0x3f) => true, Some(_) => false, None => false } { break 'b57; } // 52
     } // 'b53
         if !matches!(l.at(i), Some(0x3f)) { return false; } i += 1; // 53
          // 54
@@ -8368,7 +8368,7 @@ fn P1_E0_VALID(l: &Line) -> bool {
         if !matches!(l.at(i), Some(0x40)) { return false; } i += 1; // 73
     } // 'b74
          // 74
-        if !matches!(l.at(i), Some(0x5b)) { break 'b81; } // 75
+        if !match l.at(i) { Some(0x5b) => true, Some(_) => false, None => false } { break 'b81; } // 75
     } // 'b76
         if !matches!(l.at(i), Some(0x5b)) { return false; } i += 1; // 76
          // 77
@@ -8376,7 +8376,7 @@ fn P1_E0_VALID(l: &Line) -> bool {
         if !matches!(l.at(i), Some(0x5d)) { return false; } i += 1; // 79
         break 'b87; // 80
     } // 'b81
-        if !matches!(l.at(i), Some(0x30..=0x39)) { break 'b85; } // 81
+        if !match l.at(i) { Some(0x30..=0x39) => true, Some(_) => false, None => false } { break 'b85; } // 81
     } // 'b82
          // 82
         i = match P1_L3_LEAF(l, i) { Some(e) => e, None => return false }; // 83
@@ -8386,7 +8386,7 @@ fn P1_E0_VALID(l: &Line) -> bool {
         i = match P1_L4_LEAF(l, i) { Some(e) => e, None => return false }; // 86
     } // 'b87
          // 87
-        if !matches!(l.at(i), Some(0x3a)) { break 'b93; } // 88
+        if !match l.at(i) { Some(0x3a) => true, Some(_) => false, None => false } { break 'b93; } // 88
     } // 'b89
         if !matches!(l.at(i), Some(0x3a)) { return false; } i += 1; // 89
          // 90
@@ -8401,7 +8401,7 @@ fn P1_E0_VALID(l: &Line) -> bool {
          // 97
     } // 'b98
          // 98
-        if !matches!(l.at(i), Some(0x2f)) { break 'b103; } // 99
+        if !match l.at(i) { Some(0x2f) => true, Some(_) => false, None => false } { break 'b103; } // 99
     } // 'b100
          // 100
         i = match P1_L7_LEAF(l, i) { Some(e) => e, None => return false }; // 101
@@ -8409,7 +8409,7 @@ fn P1_E0_VALID(l: &Line) -> bool {
     } // 'b103
         break 'b112; // 103
     } // 'b104
-        if !matches!(l.at(i), Some(0x2f)) { break 'b109; } // 104
+        if !match l.at(i) { Some(0x2f) => true, Some(_) => false, None => false } { break 'b109; } // 104
     } // 'b105
          // 105
         i = match P1_L7_LEAF(l, i) { Some(e) => e, None => return false }; // 106
@@ -8420,21 +8420,21 @@ fn P1_E0_VALID(l: &Line) -> bool {
         i = match P1_L10_LEAF(l, i) { Some(e) => e, None => return false }; // 110
          // 111
     } // 'b112
-        if !matches!(l.at(i), Some(0x3f)) { break 'b117; } // 112
+        if !match l.at(i) { Some(0x3f) => true, Some(_) => false, None => false } { break 'b117; } // 112
     } // 'b113
         if !matches!(l.at(i), Some(0x3f)) { return false; } i += 1; // 113
          // 114
         i = match P1_L8_LEAF(l, i) { Some(e) => e, None => return false }; // 115
          // 116
     } // 'b117
-        if !matches!(l.at(i), Some(0x23)) { break 'b122; } // 117
+        if !match l.at(i) { Some(0x23) => true, Some(_) => false, None => false } { break 'b122; } // 117
     } // 'b118
         if !matches!(l.at(i), Some(0x23)) { return false; } i += 1; // 118
          // 119
         i = match P1_L11_LEAF(l, i) { Some(e) => e, None => return false }; // 120
          // 121
     } // 'b122
-        return l.ends(i); // 122
+        return i == l.end(); // 122
 }
 #[allow(non_snake_case, unused_labels, unused_assignments, unused_mut, unused_variables, unused_parens, unreachable_code, clippy::all)]
 #[inline(always)]
@@ -8505,9 +8505,9 @@ fn P1_E0_FASTE<S: Sink>(l: &Line, s: &mut S) -> bool {
         i = match x1 { Some(e) => e, None => return false }; // 3
         s.save(1, i - base); // 4
         if !matches!(l.at(i), Some(0x3a)) { return false; } i += 1; // 5
-        if !match l.at(i) { Some(0x23 | 0x2f | 0x3f) => true, _ => l.at_end(i) } { break 'b58; } // 6
+        if !match l.at(i) { Some(0x23 | 0x2f | 0x3f) => true, Some(_) => false, None => true } { break 'b58; } // 6
     } // 'b7
-        if !matches!(l.at(i), Some(0x2f)) { break 'b52; } // 7
+        if !match l.at(i) { Some(0x2f) => true, Some(_) => false, None => false } { break 'b52; } // 7
     } // 'b8
         let mut j = i; let ok = true && matches!(l.at(j), Some(0x2f)) && { j += 1; true } && matches!(l.at(j), Some(0x2f)) && { j += 1; true }; if !ok { break 'b49; } // 8
     } // 'b9
@@ -8526,7 +8526,7 @@ fn P1_E0_FASTE<S: Sink>(l: &Line, s: &mut S) -> bool {
         if !matches!(l.at(i), Some(0x40)) { return false; } i += 1; // 18
     } // 'b19
         s.save(6, i - base); // 19
-        if !matches!(l.at(i), Some(0x5b)) { break 'b26; } // 20
+        if !match l.at(i) { Some(0x5b) => true, Some(_) => false, None => false } { break 'b26; } // 20
     } // 'b21
         if !matches!(l.at(i), Some(0x5b)) { return false; } i += 1; // 21
         s.kind(1); // 22
@@ -8534,7 +8534,7 @@ fn P1_E0_FASTE<S: Sink>(l: &Line, s: &mut S) -> bool {
         if !matches!(l.at(i), Some(0x5d)) { return false; } i += 1; // 24
         break 'b32; // 25
     } // 'b26
-        if !matches!(l.at(i), Some(0x30..=0x39)) { break 'b30; } // 26
+        if !match l.at(i) { Some(0x30..=0x39) => true, Some(_) => false, None => false } { break 'b30; } // 26
     } // 'b27
         s.kind(0); // 27
         i = match P1_L3_LEAFE(l, i) { Some(e) => e, None => return false }; // 28
@@ -8544,7 +8544,7 @@ fn P1_E0_FASTE<S: Sink>(l: &Line, s: &mut S) -> bool {
         i = match P1_L4_LEAFE(l, i) { Some(e) => e, None => return false }; // 31
     } // 'b32
         s.save(7, i - base); // 32
-        if !matches!(l.at(i), Some(0x3a)) { break 'b38; } // 33
+        if !match l.at(i) { Some(0x3a) => true, Some(_) => false, None => false } { break 'b38; } // 33
     } // 'b34
         if !matches!(l.at(i), Some(0x3a)) { return false; } i += 1; // 34
         s.save(8, i - base); // 35
@@ -8559,7 +8559,7 @@ fn P1_E0_FASTE<S: Sink>(l: &Line, s: &mut S) -> bool {
         s.save(7, i - base); // 42
     } // 'b43
         s.save(3, i - base); // 43
-        if !matches!(l.at(i), Some(0x2f)) { break 'b48; } // 44
+        if !match l.at(i) { Some(0x2f) => true, Some(_) => false, None => false } { break 'b48; } // 44
     } // 'b45
         s.save(10, i - base); // 45
         i = match P1_L7_LEAFE(l, i) { Some(e) => e, None => return false }; // 46
@@ -8571,7 +8571,7 @@ fn P1_E0_FASTE<S: Sink>(l: &Line, s: &mut S) -> bool {
         i = match P1_L7_LEAFE(l, i) { Some(e) => e, None => return false }; // 50
         s.save(11, i - base); // 51
     } // 'b52
-        if !matches!(l.at(i), Some(0x3f)) { break 'b57; } // 52
+        if !match l.at(i) { Some(0x3f) => true, Some(_) => false, None => false } { break 'b57; } // 52
     } // 'b53
         if !matches!(l.at(i), Some(0x3f)) { return false; } i += 1; // 53
         s.save(12, i - base); // 54
@@ -8605,7 +8605,7 @@ fn P1_E0_FASTE<S: Sink>(l: &Line, s: &mut S) -> bool {
         if !matches!(l.at(i), Some(0x40)) { return false; } i += 1; // 73
     } // 'b74
         s.save(6, i - base); // 74
-        if !matches!(l.at(i), Some(0x5b)) { break 'b81; } // 75
+        if !match l.at(i) { Some(0x5b) => true, Some(_) => false, None => false } { break 'b81; } // 75
     } // 'b76
         if !matches!(l.at(i), Some(0x5b)) { return false; } i += 1; // 76
         s.kind(1); // 77
@@ -8613,7 +8613,7 @@ fn P1_E0_FASTE<S: Sink>(l: &Line, s: &mut S) -> bool {
         if !matches!(l.at(i), Some(0x5d)) { return false; } i += 1; // 79
         break 'b87; // 80
     } // 'b81
-        if !matches!(l.at(i), Some(0x30..=0x39)) { break 'b85; } // 81
+        if !match l.at(i) { Some(0x30..=0x39) => true, Some(_) => false, None => false } { break 'b85; } // 81
     } // 'b82
         s.kind(0); // 82
         i = match P1_L3_LEAFE(l, i) { Some(e) => e, None => return false }; // 83
@@ -8623,7 +8623,7 @@ fn P1_E0_FASTE<S: Sink>(l: &Line, s: &mut S) -> bool {
         i = match P1_L4_LEAFE(l, i) { Some(e) => e, None => return false }; // 86
     } // 'b87
         s.save(7, i - base); // 87
-        if !matches!(l.at(i), Some(0x3a)) { break 'b93; } // 88
+        if !match l.at(i) { Some(0x3a) => true, Some(_) => false, None => false } { break 'b93; } // 88
     } // 'b89
         if !matches!(l.at(i), Some(0x3a)) { return false; } i += 1; // 89
         s.save(8, i - base); // 90
@@ -8638,7 +8638,7 @@ fn P1_E0_FASTE<S: Sink>(l: &Line, s: &mut S) -> bool {
         s.save(7, i - base); // 97
     } // 'b98
         s.save(3, i - base); // 98
-        if !matches!(l.at(i), Some(0x2f)) { break 'b103; } // 99
+        if !match l.at(i) { Some(0x2f) => true, Some(_) => false, None => false } { break 'b103; } // 99
     } // 'b100
         s.save(10, i - base); // 100
         i = match P1_L7_LEAFE(l, i) { Some(e) => e, None => return false }; // 101
@@ -8646,7 +8646,7 @@ fn P1_E0_FASTE<S: Sink>(l: &Line, s: &mut S) -> bool {
     } // 'b103
         break 'b112; // 103
     } // 'b104
-        if !matches!(l.at(i), Some(0x2f)) { break 'b109; } // 104
+        if !match l.at(i) { Some(0x2f) => true, Some(_) => false, None => false } { break 'b109; } // 104
     } // 'b105
         s.save(10, i - base); // 105
         i = match P1_L7_LEAFE(l, i) { Some(e) => e, None => return false }; // 106
@@ -8657,21 +8657,21 @@ fn P1_E0_FASTE<S: Sink>(l: &Line, s: &mut S) -> bool {
         i = match P1_L10_LEAFE(l, i) { Some(e) => e, None => return false }; // 110
         s.save(11, i - base); // 111
     } // 'b112
-        if !matches!(l.at(i), Some(0x3f)) { break 'b117; } // 112
+        if !match l.at(i) { Some(0x3f) => true, Some(_) => false, None => false } { break 'b117; } // 112
     } // 'b113
         if !matches!(l.at(i), Some(0x3f)) { return false; } i += 1; // 113
         s.save(12, i - base); // 114
         i = match P1_L8_LEAFE(l, i) { Some(e) => e, None => return false }; // 115
         s.save(13, i - base); // 116
     } // 'b117
-        if !matches!(l.at(i), Some(0x23)) { break 'b122; } // 117
+        if !match l.at(i) { Some(0x23) => true, Some(_) => false, None => false } { break 'b122; } // 117
     } // 'b118
         if !matches!(l.at(i), Some(0x23)) { return false; } i += 1; // 118
         s.save(14, i - base); // 119
         i = match P1_L11_LEAFE(l, i) { Some(e) => e, None => return false }; // 120
         s.save(15, i - base); // 121
     } // 'b122
-        return l.ends(i); // 122
+        return i == l.end(); // 122
 }
 #[allow(non_snake_case, unused_labels, unused_assignments, unused_mut, unused_variables, unused_parens, unreachable_code, clippy::all)]
 #[inline(always)]
@@ -8741,9 +8741,9 @@ fn P1_E0_VALIDE(l: &Line) -> bool {
         i = match x1 { Some(e) => e, None => return false }; // 3
          // 4
         if !matches!(l.at(i), Some(0x3a)) { return false; } i += 1; // 5
-        if !match l.at(i) { Some(0x23 | 0x2f | 0x3f) => true, _ => l.at_end(i) } { break 'b58; } // 6
+        if !match l.at(i) { Some(0x23 | 0x2f | 0x3f) => true, Some(_) => false, None => true } { break 'b58; } // 6
     } // 'b7
-        if !matches!(l.at(i), Some(0x2f)) { break 'b52; } // 7
+        if !match l.at(i) { Some(0x2f) => true, Some(_) => false, None => false } { break 'b52; } // 7
     } // 'b8
         let mut j = i; let ok = true && matches!(l.at(j), Some(0x2f)) && { j += 1; true } && matches!(l.at(j), Some(0x2f)) && { j += 1; true }; if !ok { break 'b49; } // 8
     } // 'b9
@@ -8762,7 +8762,7 @@ fn P1_E0_VALIDE(l: &Line) -> bool {
         if !matches!(l.at(i), Some(0x40)) { return false; } i += 1; // 18
     } // 'b19
          // 19
-        if !matches!(l.at(i), Some(0x5b)) { break 'b26; } // 20
+        if !match l.at(i) { Some(0x5b) => true, Some(_) => false, None => false } { break 'b26; } // 20
     } // 'b21
         if !matches!(l.at(i), Some(0x5b)) { return false; } i += 1; // 21
          // 22
@@ -8770,7 +8770,7 @@ fn P1_E0_VALIDE(l: &Line) -> bool {
         if !matches!(l.at(i), Some(0x5d)) { return false; } i += 1; // 24
         break 'b32; // 25
     } // 'b26
-        if !matches!(l.at(i), Some(0x30..=0x39)) { break 'b30; } // 26
+        if !match l.at(i) { Some(0x30..=0x39) => true, Some(_) => false, None => false } { break 'b30; } // 26
     } // 'b27
          // 27
         i = match P1_L3_LEAFE(l, i) { Some(e) => e, None => return false }; // 28
@@ -8780,7 +8780,7 @@ fn P1_E0_VALIDE(l: &Line) -> bool {
         i = match P1_L4_LEAFE(l, i) { Some(e) => e, None => return false }; // 31
     } // 'b32
          // 32
-        if !matches!(l.at(i), Some(0x3a)) { break 'b38; } // 33
+        if !match l.at(i) { Some(0x3a) => true, Some(_) => false, None => false } { break 'b38; } // 33
     } // 'b34
         if !matches!(l.at(i), Some(0x3a)) { return false; } i += 1; // 34
          // 35
@@ -8795,7 +8795,7 @@ fn P1_E0_VALIDE(l: &Line) -> bool {
          // 42
     } // 'b43
          // 43
-        if !matches!(l.at(i), Some(0x2f)) { break 'b48; } // 44
+        if !match l.at(i) { Some(0x2f) => true, Some(_) => false, None => false } { break 'b48; } // 44
     } // 'b45
          // 45
         i = match P1_L7_LEAFE(l, i) { Some(e) => e, None => return false }; // 46
@@ -8807,7 +8807,7 @@ fn P1_E0_VALIDE(l: &Line) -> bool {
         i = match P1_L7_LEAFE(l, i) { Some(e) => e, None => return false }; // 50
          // 51
     } // 'b52
-        if !matches!(l.at(i), Some(0x3f)) { break 'b57; } // 52
+        if !match l.at(i) { Some(0x3f) => true, Some(_) => false, None => false } { break 'b57; } // 52
     } // 'b53
         if !matches!(l.at(i), Some(0x3f)) { return false; } i += 1; // 53
          // 54
@@ -8841,7 +8841,7 @@ fn P1_E0_VALIDE(l: &Line) -> bool {
         if !matches!(l.at(i), Some(0x40)) { return false; } i += 1; // 73
     } // 'b74
          // 74
-        if !matches!(l.at(i), Some(0x5b)) { break 'b81; } // 75
+        if !match l.at(i) { Some(0x5b) => true, Some(_) => false, None => false } { break 'b81; } // 75
     } // 'b76
         if !matches!(l.at(i), Some(0x5b)) { return false; } i += 1; // 76
          // 77
@@ -8849,7 +8849,7 @@ fn P1_E0_VALIDE(l: &Line) -> bool {
         if !matches!(l.at(i), Some(0x5d)) { return false; } i += 1; // 79
         break 'b87; // 80
     } // 'b81
-        if !matches!(l.at(i), Some(0x30..=0x39)) { break 'b85; } // 81
+        if !match l.at(i) { Some(0x30..=0x39) => true, Some(_) => false, None => false } { break 'b85; } // 81
     } // 'b82
          // 82
         i = match P1_L3_LEAFE(l, i) { Some(e) => e, None => return false }; // 83
@@ -8859,7 +8859,7 @@ fn P1_E0_VALIDE(l: &Line) -> bool {
         i = match P1_L4_LEAFE(l, i) { Some(e) => e, None => return false }; // 86
     } // 'b87
          // 87
-        if !matches!(l.at(i), Some(0x3a)) { break 'b93; } // 88
+        if !match l.at(i) { Some(0x3a) => true, Some(_) => false, None => false } { break 'b93; } // 88
     } // 'b89
         if !matches!(l.at(i), Some(0x3a)) { return false; } i += 1; // 89
          // 90
@@ -8874,7 +8874,7 @@ fn P1_E0_VALIDE(l: &Line) -> bool {
          // 97
     } // 'b98
          // 98
-        if !matches!(l.at(i), Some(0x2f)) { break 'b103; } // 99
+        if !match l.at(i) { Some(0x2f) => true, Some(_) => false, None => false } { break 'b103; } // 99
     } // 'b100
          // 100
         i = match P1_L7_LEAFE(l, i) { Some(e) => e, None => return false }; // 101
@@ -8882,7 +8882,7 @@ fn P1_E0_VALIDE(l: &Line) -> bool {
     } // 'b103
         break 'b112; // 103
     } // 'b104
-        if !matches!(l.at(i), Some(0x2f)) { break 'b109; } // 104
+        if !match l.at(i) { Some(0x2f) => true, Some(_) => false, None => false } { break 'b109; } // 104
     } // 'b105
          // 105
         i = match P1_L7_LEAFE(l, i) { Some(e) => e, None => return false }; // 106
@@ -8893,21 +8893,21 @@ fn P1_E0_VALIDE(l: &Line) -> bool {
         i = match P1_L10_LEAFE(l, i) { Some(e) => e, None => return false }; // 110
          // 111
     } // 'b112
-        if !matches!(l.at(i), Some(0x3f)) { break 'b117; } // 112
+        if !match l.at(i) { Some(0x3f) => true, Some(_) => false, None => false } { break 'b117; } // 112
     } // 'b113
         if !matches!(l.at(i), Some(0x3f)) { return false; } i += 1; // 113
          // 114
         i = match P1_L8_LEAFE(l, i) { Some(e) => e, None => return false }; // 115
          // 116
     } // 'b117
-        if !matches!(l.at(i), Some(0x23)) { break 'b122; } // 117
+        if !match l.at(i) { Some(0x23) => true, Some(_) => false, None => false } { break 'b122; } // 117
     } // 'b118
         if !matches!(l.at(i), Some(0x23)) { return false; } i += 1; // 118
          // 119
         i = match P1_L11_LEAFE(l, i) { Some(e) => e, None => return false }; // 120
          // 121
     } // 'b122
-        return l.ends(i); // 122
+        return i == l.end(); // 122
 }
 #[allow(non_snake_case, clippy::redundant_closure)]
 #[inline(never)]
@@ -9731,9 +9731,9 @@ fn P1_E1_FAST<S: Sink>(l: &Line, s: &mut S) -> bool {
         i = match P1_L0_LEAF(l, i) { Some(e) => e, None => return false }; // 1
         s.save(1, i - base); // 2
         if !matches!(l.at(i), Some(0x3a)) { return false; } i += 1; // 3
-        if !match l.at(i) { Some(0x23 | 0x2f | 0x3f) => true, _ => l.at_end(i) } { break 'b56; } // 4
+        if !match l.at(i) { Some(0x23 | 0x2f | 0x3f) => true, Some(_) => false, None => true } { break 'b56; } // 4
     } // 'b5
-        if !matches!(l.at(i), Some(0x2f)) { break 'b50; } // 5
+        if !match l.at(i) { Some(0x2f) => true, Some(_) => false, None => false } { break 'b50; } // 5
     } // 'b6
         let mut j = i; let ok = true && matches!(l.at(j), Some(0x2f)) && { j += 1; true } && matches!(l.at(j), Some(0x2f)) && { j += 1; true }; if !ok { break 'b47; } // 6
     } // 'b7
@@ -9752,7 +9752,7 @@ fn P1_E1_FAST<S: Sink>(l: &Line, s: &mut S) -> bool {
         if !matches!(l.at(i), Some(0x40)) { return false; } i += 1; // 16
     } // 'b17
         s.save(6, i - base); // 17
-        if !matches!(l.at(i), Some(0x5b)) { break 'b24; } // 18
+        if !match l.at(i) { Some(0x5b) => true, Some(_) => false, None => false } { break 'b24; } // 18
     } // 'b19
         if !matches!(l.at(i), Some(0x5b)) { return false; } i += 1; // 19
         s.kind(1); // 20
@@ -9760,7 +9760,7 @@ fn P1_E1_FAST<S: Sink>(l: &Line, s: &mut S) -> bool {
         if !matches!(l.at(i), Some(0x5d)) { return false; } i += 1; // 22
         break 'b30; // 23
     } // 'b24
-        if !matches!(l.at(i), Some(0x30..=0x39)) { break 'b28; } // 24
+        if !match l.at(i) { Some(0x30..=0x39) => true, Some(_) => false, None => false } { break 'b28; } // 24
     } // 'b25
         s.kind(0); // 25
         i = match P1_L3_LEAF(l, i) { Some(e) => e, None => return false }; // 26
@@ -9770,7 +9770,7 @@ fn P1_E1_FAST<S: Sink>(l: &Line, s: &mut S) -> bool {
         i = match P1_L4_LEAF(l, i) { Some(e) => e, None => return false }; // 29
     } // 'b30
         s.save(7, i - base); // 30
-        if !matches!(l.at(i), Some(0x3a)) { break 'b36; } // 31
+        if !match l.at(i) { Some(0x3a) => true, Some(_) => false, None => false } { break 'b36; } // 31
     } // 'b32
         if !matches!(l.at(i), Some(0x3a)) { return false; } i += 1; // 32
         s.save(8, i - base); // 33
@@ -9785,7 +9785,7 @@ fn P1_E1_FAST<S: Sink>(l: &Line, s: &mut S) -> bool {
         s.save(7, i - base); // 40
     } // 'b41
         s.save(3, i - base); // 41
-        if !matches!(l.at(i), Some(0x2f)) { break 'b46; } // 42
+        if !match l.at(i) { Some(0x2f) => true, Some(_) => false, None => false } { break 'b46; } // 42
     } // 'b43
         s.save(10, i - base); // 43
         i = match P1_L7_LEAF(l, i) { Some(e) => e, None => return false }; // 44
@@ -9797,7 +9797,7 @@ fn P1_E1_FAST<S: Sink>(l: &Line, s: &mut S) -> bool {
         i = match P1_L7_LEAF(l, i) { Some(e) => e, None => return false }; // 48
         s.save(11, i - base); // 49
     } // 'b50
-        if !matches!(l.at(i), Some(0x3f)) { break 'b55; } // 50
+        if !match l.at(i) { Some(0x3f) => true, Some(_) => false, None => false } { break 'b55; } // 50
     } // 'b51
         if !matches!(l.at(i), Some(0x3f)) { return false; } i += 1; // 51
         s.save(12, i - base); // 52
@@ -9810,14 +9810,14 @@ fn P1_E1_FAST<S: Sink>(l: &Line, s: &mut S) -> bool {
         i = match P1_L9_LEAF(l, i) { Some(e) => e, None => return false }; // 57
         s.save(11, i - base); // 58
     } // 'b59
-        if !matches!(l.at(i), Some(0x23)) { break 'b64; } // 59
+        if !match l.at(i) { Some(0x23) => true, Some(_) => false, None => false } { break 'b64; } // 59
     } // 'b60
         if !matches!(l.at(i), Some(0x23)) { return false; } i += 1; // 60
         s.save(14, i - base); // 61
         i = match P1_L11_LEAF(l, i) { Some(e) => e, None => return false }; // 62
         s.save(15, i - base); // 63
     } // 'b64
-        return l.ends(i); // 64
+        return i == l.end(); // 64
 }
 #[allow(non_snake_case, unused_labels, unused_assignments, unused_mut, unused_variables, unused_parens, unreachable_code, clippy::all)]
 #[inline(always)]
@@ -9855,9 +9855,9 @@ fn P1_E1_VALID(l: &Line) -> bool {
         i = match P1_L0_LEAF(l, i) { Some(e) => e, None => return false }; // 1
          // 2
         if !matches!(l.at(i), Some(0x3a)) { return false; } i += 1; // 3
-        if !match l.at(i) { Some(0x23 | 0x2f | 0x3f) => true, _ => l.at_end(i) } { break 'b56; } // 4
+        if !match l.at(i) { Some(0x23 | 0x2f | 0x3f) => true, Some(_) => false, None => true } { break 'b56; } // 4
     } // 'b5
-        if !matches!(l.at(i), Some(0x2f)) { break 'b50; } // 5
+        if !match l.at(i) { Some(0x2f) => true, Some(_) => false, None => false } { break 'b50; } // 5
     } // 'b6
         let mut j = i; let ok = true && matches!(l.at(j), Some(0x2f)) && { j += 1; true } && matches!(l.at(j), Some(0x2f)) && { j += 1; true }; if !ok { break 'b47; } // 6
     } // 'b7
@@ -9876,7 +9876,7 @@ fn P1_E1_VALID(l: &Line) -> bool {
         if !matches!(l.at(i), Some(0x40)) { return false; } i += 1; // 16
     } // 'b17
          // 17
-        if !matches!(l.at(i), Some(0x5b)) { break 'b24; } // 18
+        if !match l.at(i) { Some(0x5b) => true, Some(_) => false, None => false } { break 'b24; } // 18
     } // 'b19
         if !matches!(l.at(i), Some(0x5b)) { return false; } i += 1; // 19
          // 20
@@ -9884,7 +9884,7 @@ fn P1_E1_VALID(l: &Line) -> bool {
         if !matches!(l.at(i), Some(0x5d)) { return false; } i += 1; // 22
         break 'b30; // 23
     } // 'b24
-        if !matches!(l.at(i), Some(0x30..=0x39)) { break 'b28; } // 24
+        if !match l.at(i) { Some(0x30..=0x39) => true, Some(_) => false, None => false } { break 'b28; } // 24
     } // 'b25
          // 25
         i = match P1_L3_LEAF(l, i) { Some(e) => e, None => return false }; // 26
@@ -9894,7 +9894,7 @@ fn P1_E1_VALID(l: &Line) -> bool {
         i = match P1_L4_LEAF(l, i) { Some(e) => e, None => return false }; // 29
     } // 'b30
          // 30
-        if !matches!(l.at(i), Some(0x3a)) { break 'b36; } // 31
+        if !match l.at(i) { Some(0x3a) => true, Some(_) => false, None => false } { break 'b36; } // 31
     } // 'b32
         if !matches!(l.at(i), Some(0x3a)) { return false; } i += 1; // 32
          // 33
@@ -9909,7 +9909,7 @@ fn P1_E1_VALID(l: &Line) -> bool {
          // 40
     } // 'b41
          // 41
-        if !matches!(l.at(i), Some(0x2f)) { break 'b46; } // 42
+        if !match l.at(i) { Some(0x2f) => true, Some(_) => false, None => false } { break 'b46; } // 42
     } // 'b43
          // 43
         i = match P1_L7_LEAF(l, i) { Some(e) => e, None => return false }; // 44
@@ -9921,7 +9921,7 @@ fn P1_E1_VALID(l: &Line) -> bool {
         i = match P1_L7_LEAF(l, i) { Some(e) => e, None => return false }; // 48
          // 49
     } // 'b50
-        if !matches!(l.at(i), Some(0x3f)) { break 'b55; } // 50
+        if !match l.at(i) { Some(0x3f) => true, Some(_) => false, None => false } { break 'b55; } // 50
     } // 'b51
         if !matches!(l.at(i), Some(0x3f)) { return false; } i += 1; // 51
          // 52
@@ -9934,14 +9934,14 @@ fn P1_E1_VALID(l: &Line) -> bool {
         i = match P1_L9_LEAF(l, i) { Some(e) => e, None => return false }; // 57
          // 58
     } // 'b59
-        if !matches!(l.at(i), Some(0x23)) { break 'b64; } // 59
+        if !match l.at(i) { Some(0x23) => true, Some(_) => false, None => false } { break 'b64; } // 59
     } // 'b60
         if !matches!(l.at(i), Some(0x23)) { return false; } i += 1; // 60
          // 61
         i = match P1_L11_LEAF(l, i) { Some(e) => e, None => return false }; // 62
          // 63
     } // 'b64
-        return l.ends(i); // 64
+        return i == l.end(); // 64
 }
 #[allow(non_snake_case, unused_labels, unused_assignments, unused_mut, unused_variables, unused_parens, unreachable_code, clippy::all)]
 #[inline(always)]
@@ -9980,9 +9980,9 @@ fn P1_E1_FASTE<S: Sink>(l: &Line, s: &mut S) -> bool {
         i = match P1_L0_LEAFE(l, i) { Some(e) => e, None => return false }; // 1
         s.save(1, i - base); // 2
         if !matches!(l.at(i), Some(0x3a)) { return false; } i += 1; // 3
-        if !match l.at(i) { Some(0x23 | 0x2f | 0x3f) => true, _ => l.at_end(i) } { break 'b56; } // 4
+        if !match l.at(i) { Some(0x23 | 0x2f | 0x3f) => true, Some(_) => false, None => true } { break 'b56; } // 4
     } // 'b5
-        if !matches!(l.at(i), Some(0x2f)) { break 'b50; } // 5
+        if !match l.at(i) { Some(0x2f) => true, Some(_) => false, None => false } { break 'b50; } // 5
     } // 'b6
         let mut j = i; let ok = true && matches!(l.at(j), Some(0x2f)) && { j += 1; true } && matches!(l.at(j), Some(0x2f)) && { j += 1; true }; if !ok { break 'b47; } // 6
     } // 'b7
@@ -10001,7 +10001,7 @@ fn P1_E1_FASTE<S: Sink>(l: &Line, s: &mut S) -> bool {
         if !matches!(l.at(i), Some(0x40)) { return false; } i += 1; // 16
     } // 'b17
         s.save(6, i - base); // 17
-        if !matches!(l.at(i), Some(0x5b)) { break 'b24; } // 18
+        if !match l.at(i) { Some(0x5b) => true, Some(_) => false, None => false } { break 'b24; } // 18
     } // 'b19
         if !matches!(l.at(i), Some(0x5b)) { return false; } i += 1; // 19
         s.kind(1); // 20
@@ -10009,7 +10009,7 @@ fn P1_E1_FASTE<S: Sink>(l: &Line, s: &mut S) -> bool {
         if !matches!(l.at(i), Some(0x5d)) { return false; } i += 1; // 22
         break 'b30; // 23
     } // 'b24
-        if !matches!(l.at(i), Some(0x30..=0x39)) { break 'b28; } // 24
+        if !match l.at(i) { Some(0x30..=0x39) => true, Some(_) => false, None => false } { break 'b28; } // 24
     } // 'b25
         s.kind(0); // 25
         i = match P1_L3_LEAFE(l, i) { Some(e) => e, None => return false }; // 26
@@ -10019,7 +10019,7 @@ fn P1_E1_FASTE<S: Sink>(l: &Line, s: &mut S) -> bool {
         i = match P1_L4_LEAFE(l, i) { Some(e) => e, None => return false }; // 29
     } // 'b30
         s.save(7, i - base); // 30
-        if !matches!(l.at(i), Some(0x3a)) { break 'b36; } // 31
+        if !match l.at(i) { Some(0x3a) => true, Some(_) => false, None => false } { break 'b36; } // 31
     } // 'b32
         if !matches!(l.at(i), Some(0x3a)) { return false; } i += 1; // 32
         s.save(8, i - base); // 33
@@ -10034,7 +10034,7 @@ fn P1_E1_FASTE<S: Sink>(l: &Line, s: &mut S) -> bool {
         s.save(7, i - base); // 40
     } // 'b41
         s.save(3, i - base); // 41
-        if !matches!(l.at(i), Some(0x2f)) { break 'b46; } // 42
+        if !match l.at(i) { Some(0x2f) => true, Some(_) => false, None => false } { break 'b46; } // 42
     } // 'b43
         s.save(10, i - base); // 43
         i = match P1_L7_LEAFE(l, i) { Some(e) => e, None => return false }; // 44
@@ -10046,7 +10046,7 @@ fn P1_E1_FASTE<S: Sink>(l: &Line, s: &mut S) -> bool {
         i = match P1_L7_LEAFE(l, i) { Some(e) => e, None => return false }; // 48
         s.save(11, i - base); // 49
     } // 'b50
-        if !matches!(l.at(i), Some(0x3f)) { break 'b55; } // 50
+        if !match l.at(i) { Some(0x3f) => true, Some(_) => false, None => false } { break 'b55; } // 50
     } // 'b51
         if !matches!(l.at(i), Some(0x3f)) { return false; } i += 1; // 51
         s.save(12, i - base); // 52
@@ -10059,14 +10059,14 @@ fn P1_E1_FASTE<S: Sink>(l: &Line, s: &mut S) -> bool {
         i = match P1_L9_LEAFE(l, i) { Some(e) => e, None => return false }; // 57
         s.save(11, i - base); // 58
     } // 'b59
-        if !matches!(l.at(i), Some(0x23)) { break 'b64; } // 59
+        if !match l.at(i) { Some(0x23) => true, Some(_) => false, None => false } { break 'b64; } // 59
     } // 'b60
         if !matches!(l.at(i), Some(0x23)) { return false; } i += 1; // 60
         s.save(14, i - base); // 61
         i = match P1_L11_LEAFE(l, i) { Some(e) => e, None => return false }; // 62
         s.save(15, i - base); // 63
     } // 'b64
-        return l.ends(i); // 64
+        return i == l.end(); // 64
 }
 #[allow(non_snake_case, unused_labels, unused_assignments, unused_mut, unused_variables, unused_parens, unreachable_code, clippy::all)]
 #[inline(always)]
@@ -10104,9 +10104,9 @@ fn P1_E1_VALIDE(l: &Line) -> bool {
         i = match P1_L0_LEAFE(l, i) { Some(e) => e, None => return false }; // 1
          // 2
         if !matches!(l.at(i), Some(0x3a)) { return false; } i += 1; // 3
-        if !match l.at(i) { Some(0x23 | 0x2f | 0x3f) => true, _ => l.at_end(i) } { break 'b56; } // 4
+        if !match l.at(i) { Some(0x23 | 0x2f | 0x3f) => true, Some(_) => false, None => true } { break 'b56; } // 4
     } // 'b5
-        if !matches!(l.at(i), Some(0x2f)) { break 'b50; } // 5
+        if !match l.at(i) { Some(0x2f) => true, Some(_) => false, None => false } { break 'b50; } // 5
     } // 'b6
         let mut j = i; let ok = true && matches!(l.at(j), Some(0x2f)) && { j += 1; true } && matches!(l.at(j), Some(0x2f)) && { j += 1; true }; if !ok { break 'b47; } // 6
     } // 'b7
@@ -10125,7 +10125,7 @@ fn P1_E1_VALIDE(l: &Line) -> bool {
         if !matches!(l.at(i), Some(0x40)) { return false; } i += 1; // 16
     } // 'b17
          // 17
-        if !matches!(l.at(i), Some(0x5b)) { break 'b24; } // 18
+        if !match l.at(i) { Some(0x5b) => true, Some(_) => false, None => false } { break 'b24; } // 18
     } // 'b19
         if !matches!(l.at(i), Some(0x5b)) { return false; } i += 1; // 19
          // 20
@@ -10133,7 +10133,7 @@ fn P1_E1_VALIDE(l: &Line) -> bool {
         if !matches!(l.at(i), Some(0x5d)) { return false; } i += 1; // 22
         break 'b30; // 23
     } // 'b24
-        if !matches!(l.at(i), Some(0x30..=0x39)) { break 'b28; } // 24
+        if !match l.at(i) { Some(0x30..=0x39) => true, Some(_) => false, None => false } { break 'b28; } // 24
     } // 'b25
          // 25
         i = match P1_L3_LEAFE(l, i) { Some(e) => e, None => return false }; // 26
@@ -10143,7 +10143,7 @@ fn P1_E1_VALIDE(l: &Line) -> bool {
         i = match P1_L4_LEAFE(l, i) { Some(e) => e, None => return false }; // 29
     } // 'b30
          // 30
-        if !matches!(l.at(i), Some(0x3a)) { break 'b36; } // 31
+        if !match l.at(i) { Some(0x3a) => true, Some(_) => false, None => false } { break 'b36; } // 31
     } // 'b32
         if !matches!(l.at(i), Some(0x3a)) { return false; } i += 1; // 32
          // 33
@@ -10158,7 +10158,7 @@ fn P1_E1_VALIDE(l: &Line) -> bool {
          // 40
     } // 'b41
          // 41
-        if !matches!(l.at(i), Some(0x2f)) { break 'b46; } // 42
+        if !match l.at(i) { Some(0x2f) => true, Some(_) => false, None => false } { break 'b46; } // 42
     } // 'b43
          // 43
         i = match P1_L7_LEAFE(l, i) { Some(e) => e, None => return false }; // 44
@@ -10170,7 +10170,7 @@ fn P1_E1_VALIDE(l: &Line) -> bool {
         i = match P1_L7_LEAFE(l, i) { Some(e) => e, None => return false }; // 48
          // 49
     } // 'b50
-        if !matches!(l.at(i), Some(0x3f)) { break 'b55; } // 50
+        if !match l.at(i) { Some(0x3f) => true, Some(_) => false, None => false } { break 'b55; } // 50
     } // 'b51
         if !matches!(l.at(i), Some(0x3f)) { return false; } i += 1; // 51
          // 52
@@ -10183,14 +10183,14 @@ fn P1_E1_VALIDE(l: &Line) -> bool {
         i = match P1_L9_LEAFE(l, i) { Some(e) => e, None => return false }; // 57
          // 58
     } // 'b59
-        if !matches!(l.at(i), Some(0x23)) { break 'b64; } // 59
+        if !match l.at(i) { Some(0x23) => true, Some(_) => false, None => false } { break 'b64; } // 59
     } // 'b60
         if !matches!(l.at(i), Some(0x23)) { return false; } i += 1; // 60
          // 61
         i = match P1_L11_LEAFE(l, i) { Some(e) => e, None => return false }; // 62
          // 63
     } // 'b64
-        return l.ends(i); // 64
+        return i == l.end(); // 64
 }
 #[allow(non_snake_case, clippy::redundant_closure)]
 #[inline(never)]
@@ -10997,9 +10997,9 @@ fn P1_E2_FAST<S: Sink>(l: &Line, s: &mut S) -> bool {
         i = match P1_L0_LEAF(l, i) { Some(e) => e, None => return false }; // 1
         s.save(1, i - base); // 2
         if !matches!(l.at(i), Some(0x3a)) { return false; } i += 1; // 3
-        if !match l.at(i) { Some(0x2f | 0x3f) => true, _ => l.at_end(i) } { break 'b56; } // 4
+        if !match l.at(i) { Some(0x2f | 0x3f) => true, Some(_) => false, None => true } { break 'b56; } // 4
     } // 'b5
-        if !matches!(l.at(i), Some(0x2f)) { break 'b50; } // 5
+        if !match l.at(i) { Some(0x2f) => true, Some(_) => false, None => false } { break 'b50; } // 5
     } // 'b6
         let mut j = i; let ok = true && matches!(l.at(j), Some(0x2f)) && { j += 1; true } && matches!(l.at(j), Some(0x2f)) && { j += 1; true }; if !ok { break 'b47; } // 6
     } // 'b7
@@ -11018,7 +11018,7 @@ fn P1_E2_FAST<S: Sink>(l: &Line, s: &mut S) -> bool {
         if !matches!(l.at(i), Some(0x40)) { return false; } i += 1; // 16
     } // 'b17
         s.save(6, i - base); // 17
-        if !matches!(l.at(i), Some(0x5b)) { break 'b24; } // 18
+        if !match l.at(i) { Some(0x5b) => true, Some(_) => false, None => false } { break 'b24; } // 18
     } // 'b19
         if !matches!(l.at(i), Some(0x5b)) { return false; } i += 1; // 19
         s.kind(1); // 20
@@ -11026,7 +11026,7 @@ fn P1_E2_FAST<S: Sink>(l: &Line, s: &mut S) -> bool {
         if !matches!(l.at(i), Some(0x5d)) { return false; } i += 1; // 22
         break 'b30; // 23
     } // 'b24
-        if !matches!(l.at(i), Some(0x30..=0x39)) { break 'b28; } // 24
+        if !match l.at(i) { Some(0x30..=0x39) => true, Some(_) => false, None => false } { break 'b28; } // 24
     } // 'b25
         s.kind(0); // 25
         i = match P1_L3_LEAF(l, i) { Some(e) => e, None => return false }; // 26
@@ -11036,7 +11036,7 @@ fn P1_E2_FAST<S: Sink>(l: &Line, s: &mut S) -> bool {
         i = match P1_L4_LEAF(l, i) { Some(e) => e, None => return false }; // 29
     } // 'b30
         s.save(7, i - base); // 30
-        if !matches!(l.at(i), Some(0x3a)) { break 'b36; } // 31
+        if !match l.at(i) { Some(0x3a) => true, Some(_) => false, None => false } { break 'b36; } // 31
     } // 'b32
         if !matches!(l.at(i), Some(0x3a)) { return false; } i += 1; // 32
         s.save(8, i - base); // 33
@@ -11051,7 +11051,7 @@ fn P1_E2_FAST<S: Sink>(l: &Line, s: &mut S) -> bool {
         s.save(7, i - base); // 40
     } // 'b41
         s.save(3, i - base); // 41
-        if !matches!(l.at(i), Some(0x2f)) { break 'b46; } // 42
+        if !match l.at(i) { Some(0x2f) => true, Some(_) => false, None => false } { break 'b46; } // 42
     } // 'b43
         s.save(10, i - base); // 43
         i = match P1_L7_LEAF(l, i) { Some(e) => e, None => return false }; // 44
@@ -11063,7 +11063,7 @@ fn P1_E2_FAST<S: Sink>(l: &Line, s: &mut S) -> bool {
         i = match P1_L7_LEAF(l, i) { Some(e) => e, None => return false }; // 48
         s.save(11, i - base); // 49
     } // 'b50
-        if !matches!(l.at(i), Some(0x3f)) { break 'b55; } // 50
+        if !match l.at(i) { Some(0x3f) => true, Some(_) => false, None => false } { break 'b55; } // 50
     } // 'b51
         if !matches!(l.at(i), Some(0x3f)) { return false; } i += 1; // 51
         s.save(12, i - base); // 52
@@ -11076,7 +11076,7 @@ fn P1_E2_FAST<S: Sink>(l: &Line, s: &mut S) -> bool {
         i = match P1_L9_LEAF(l, i) { Some(e) => e, None => return false }; // 57
         s.save(11, i - base); // 58
     } // 'b59
-        return l.ends(i); // 59
+        return i == l.end(); // 59
 }
 #[allow(non_snake_case, unused_labels, unused_assignments, unused_mut, unused_variables, unused_parens, unreachable_code, clippy::all)]
 #[inline(always)]
@@ -11112,9 +11112,9 @@ fn P1_E2_VALID(l: &Line) -> bool {
         i = match P1_L0_LEAF(l, i) { Some(e) => e, None => return false }; // 1
          // 2
         if !matches!(l.at(i), Some(0x3a)) { return false; } i += 1; // 3
-        if !match l.at(i) { Some(0x2f | 0x3f) => true, _ => l.at_end(i) } { break 'b56; } // 4
+        if !match l.at(i) { Some(0x2f | 0x3f) => true, Some(_) => false, None => true } { break 'b56; } // 4
     } // 'b5
-        if !matches!(l.at(i), Some(0x2f)) { break 'b50; } // 5
+        if !match l.at(i) { Some(0x2f) => true, Some(_) => false, None => false } { break 'b50; } // 5
     } // 'b6
         let mut j = i; let ok = true && matches!(l.at(j), Some(0x2f)) && { j += 1; true } && matches!(l.at(j), Some(0x2f)) && { j += 1; true }; if !ok { break 'b47; } // 6
     } // 'b7
@@ -11133,7 +11133,7 @@ fn P1_E2_VALID(l: &Line) -> bool {
         if !matches!(l.at(i), Some(0x40)) { return false; } i += 1; // 16
     } // 'b17
          // 17
-        if !matches!(l.at(i), Some(0x5b)) { break 'b24; } // 18
+        if !match l.at(i) { Some(0x5b) => true, Some(_) => false, None => false } { break 'b24; } // 18
     } // 'b19
         if !matches!(l.at(i), Some(0x5b)) { return false; } i += 1; // 19
          // 20
@@ -11141,7 +11141,7 @@ fn P1_E2_VALID(l: &Line) -> bool {
         if !matches!(l.at(i), Some(0x5d)) { return false; } i += 1; // 22
         break 'b30; // 23
     } // 'b24
-        if !matches!(l.at(i), Some(0x30..=0x39)) { break 'b28; } // 24
+        if !match l.at(i) { Some(0x30..=0x39) => true, Some(_) => false, None => false } { break 'b28; } // 24
     } // 'b25
          // 25
         i = match P1_L3_LEAF(l, i) { Some(e) => e, None => return false }; // 26
@@ -11151,7 +11151,7 @@ fn P1_E2_VALID(l: &Line) -> bool {
         i = match P1_L4_LEAF(l, i) { Some(e) => e, None => return false }; // 29
     } // 'b30
          // 30
-        if !matches!(l.at(i), Some(0x3a)) { break 'b36; } // 31
+        if !match l.at(i) { Some(0x3a) => true, Some(_) => false, None => false } { break 'b36; } // 31
     } // 'b32
         if !matches!(l.at(i), Some(0x3a)) { return false; } i += 1; // 32
          // 33
@@ -11166,7 +11166,7 @@ fn P1_E2_VALID(l: &Line) -> bool {
          // 40
     } // 'b41
          // 41
-        if !matches!(l.at(i), Some(0x2f)) { break 'b46; } // 42
+        if !match l.at(i) { Some(0x2f) => true, Some(_) => false, None => false } { break 'b46; } // 42
     } // 'b43
          // 43
         i = match P1_L7_LEAF(l, i) { Some(e) => e, None => return false }; // 44
@@ -11178,7 +11178,7 @@ fn P1_E2_VALID(l: &Line) -> bool {
         i = match P1_L7_LEAF(l, i) { Some(e) => e, None => return false }; // 48
          // 49
     } // 'b50
-        if !matches!(l.at(i), Some(0x3f)) { break 'b55; } // 50
+        if !match l.at(i) { Some(0x3f) => true, Some(_) => false, None => false } { break 'b55; } // 50
     } // 'b51
         if !matches!(l.at(i), Some(0x3f)) { return false; } i += 1; // 51
          // 52
@@ -11191,7 +11191,7 @@ fn P1_E2_VALID(l: &Line) -> bool {
         i = match P1_L9_LEAF(l, i) { Some(e) => e, None => return false }; // 57
          // 58
     } // 'b59
-        return l.ends(i); // 59
+        return i == l.end(); // 59
 }
 #[allow(non_snake_case, unused_labels, unused_assignments, unused_mut, unused_variables, unused_parens, unreachable_code, clippy::all)]
 #[inline(always)]
@@ -11228,9 +11228,9 @@ fn P1_E2_FASTE<S: Sink>(l: &Line, s: &mut S) -> bool {
         i = match P1_L0_LEAFE(l, i) { Some(e) => e, None => return false }; // 1
         s.save(1, i - base); // 2
         if !matches!(l.at(i), Some(0x3a)) { return false; } i += 1; // 3
-        if !match l.at(i) { Some(0x2f | 0x3f) => true, _ => l.at_end(i) } { break 'b56; } // 4
+        if !match l.at(i) { Some(0x2f | 0x3f) => true, Some(_) => false, None => true } { break 'b56; } // 4
     } // 'b5
-        if !matches!(l.at(i), Some(0x2f)) { break 'b50; } // 5
+        if !match l.at(i) { Some(0x2f) => true, Some(_) => false, None => false } { break 'b50; } // 5
     } // 'b6
         let mut j = i; let ok = true && matches!(l.at(j), Some(0x2f)) && { j += 1; true } && matches!(l.at(j), Some(0x2f)) && { j += 1; true }; if !ok { break 'b47; } // 6
     } // 'b7
@@ -11249,7 +11249,7 @@ fn P1_E2_FASTE<S: Sink>(l: &Line, s: &mut S) -> bool {
         if !matches!(l.at(i), Some(0x40)) { return false; } i += 1; // 16
     } // 'b17
         s.save(6, i - base); // 17
-        if !matches!(l.at(i), Some(0x5b)) { break 'b24; } // 18
+        if !match l.at(i) { Some(0x5b) => true, Some(_) => false, None => false } { break 'b24; } // 18
     } // 'b19
         if !matches!(l.at(i), Some(0x5b)) { return false; } i += 1; // 19
         s.kind(1); // 20
@@ -11257,7 +11257,7 @@ fn P1_E2_FASTE<S: Sink>(l: &Line, s: &mut S) -> bool {
         if !matches!(l.at(i), Some(0x5d)) { return false; } i += 1; // 22
         break 'b30; // 23
     } // 'b24
-        if !matches!(l.at(i), Some(0x30..=0x39)) { break 'b28; } // 24
+        if !match l.at(i) { Some(0x30..=0x39) => true, Some(_) => false, None => false } { break 'b28; } // 24
     } // 'b25
         s.kind(0); // 25
         i = match P1_L3_LEAFE(l, i) { Some(e) => e, None => return false }; // 26
@@ -11267,7 +11267,7 @@ fn P1_E2_FASTE<S: Sink>(l: &Line, s: &mut S) -> bool {
         i = match P1_L4_LEAFE(l, i) { Some(e) => e, None => return false }; // 29
     } // 'b30
         s.save(7, i - base); // 30
-        if !matches!(l.at(i), Some(0x3a)) { break 'b36; } // 31
+        if !match l.at(i) { Some(0x3a) => true, Some(_) => false, None => false } { break 'b36; } // 31
     } // 'b32
         if !matches!(l.at(i), Some(0x3a)) { return false; } i += 1; // 32
         s.save(8, i - base); // 33
@@ -11282,7 +11282,7 @@ fn P1_E2_FASTE<S: Sink>(l: &Line, s: &mut S) -> bool {
         s.save(7, i - base); // 40
     } // 'b41
         s.save(3, i - base); // 41
-        if !matches!(l.at(i), Some(0x2f)) { break 'b46; } // 42
+        if !match l.at(i) { Some(0x2f) => true, Some(_) => false, None => false } { break 'b46; } // 42
     } // 'b43
         s.save(10, i - base); // 43
         i = match P1_L7_LEAFE(l, i) { Some(e) => e, None => return false }; // 44
@@ -11294,7 +11294,7 @@ fn P1_E2_FASTE<S: Sink>(l: &Line, s: &mut S) -> bool {
         i = match P1_L7_LEAFE(l, i) { Some(e) => e, None => return false }; // 48
         s.save(11, i - base); // 49
     } // 'b50
-        if !matches!(l.at(i), Some(0x3f)) { break 'b55; } // 50
+        if !match l.at(i) { Some(0x3f) => true, Some(_) => false, None => false } { break 'b55; } // 50
     } // 'b51
         if !matches!(l.at(i), Some(0x3f)) { return false; } i += 1; // 51
         s.save(12, i - base); // 52
@@ -11307,7 +11307,7 @@ fn P1_E2_FASTE<S: Sink>(l: &Line, s: &mut S) -> bool {
         i = match P1_L9_LEAFE(l, i) { Some(e) => e, None => return false }; // 57
         s.save(11, i - base); // 58
     } // 'b59
-        return l.ends(i); // 59
+        return i == l.end(); // 59
 }
 #[allow(non_snake_case, unused_labels, unused_assignments, unused_mut, unused_variables, unused_parens, unreachable_code, clippy::all)]
 #[inline(always)]
@@ -11343,9 +11343,9 @@ fn P1_E2_VALIDE(l: &Line) -> bool {
         i = match P1_L0_LEAFE(l, i) { Some(e) => e, None => return false }; // 1
          // 2
         if !matches!(l.at(i), Some(0x3a)) { return false; } i += 1; // 3
-        if !match l.at(i) { Some(0x2f | 0x3f) => true, _ => l.at_end(i) } { break 'b56; } // 4
+        if !match l.at(i) { Some(0x2f | 0x3f) => true, Some(_) => false, None => true } { break 'b56; } // 4
     } // 'b5
-        if !matches!(l.at(i), Some(0x2f)) { break 'b50; } // 5
+        if !match l.at(i) { Some(0x2f) => true, Some(_) => false, None => false } { break 'b50; } // 5
     } // 'b6
         let mut j = i; let ok = true && matches!(l.at(j), Some(0x2f)) && { j += 1; true } && matches!(l.at(j), Some(0x2f)) && { j += 1; true }; if !ok { break 'b47; } // 6
     } // 'b7
@@ -11364,7 +11364,7 @@ fn P1_E2_VALIDE(l: &Line) -> bool {
         if !matches!(l.at(i), Some(0x40)) { return false; } i += 1; // 16
     } // 'b17
          // 17
-        if !matches!(l.at(i), Some(0x5b)) { break 'b24; } // 18
+        if !match l.at(i) { Some(0x5b) => true, Some(_) => false, None => false } { break 'b24; } // 18
     } // 'b19
         if !matches!(l.at(i), Some(0x5b)) { return false; } i += 1; // 19
          // 20
@@ -11372,7 +11372,7 @@ fn P1_E2_VALIDE(l: &Line) -> bool {
         if !matches!(l.at(i), Some(0x5d)) { return false; } i += 1; // 22
         break 'b30; // 23
     } // 'b24
-        if !matches!(l.at(i), Some(0x30..=0x39)) { break 'b28; } // 24
+        if !match l.at(i) { Some(0x30..=0x39) => true, Some(_) => false, None => false } { break 'b28; } // 24
     } // 'b25
          // 25
         i = match P1_L3_LEAFE(l, i) { Some(e) => e, None => return false }; // 26
@@ -11382,7 +11382,7 @@ fn P1_E2_VALIDE(l: &Line) -> bool {
         i = match P1_L4_LEAFE(l, i) { Some(e) => e, None => return false }; // 29
     } // 'b30
          // 30
-        if !matches!(l.at(i), Some(0x3a)) { break 'b36; } // 31
+        if !match l.at(i) { Some(0x3a) => true, Some(_) => false, None => false } { break 'b36; } // 31
     } // 'b32
         if !matches!(l.at(i), Some(0x3a)) { return false; } i += 1; // 32
          // 33
@@ -11397,7 +11397,7 @@ fn P1_E2_VALIDE(l: &Line) -> bool {
          // 40
     } // 'b41
          // 41
-        if !matches!(l.at(i), Some(0x2f)) { break 'b46; } // 42
+        if !match l.at(i) { Some(0x2f) => true, Some(_) => false, None => false } { break 'b46; } // 42
     } // 'b43
          // 43
         i = match P1_L7_LEAFE(l, i) { Some(e) => e, None => return false }; // 44
@@ -11409,7 +11409,7 @@ fn P1_E2_VALIDE(l: &Line) -> bool {
         i = match P1_L7_LEAFE(l, i) { Some(e) => e, None => return false }; // 48
          // 49
     } // 'b50
-        if !matches!(l.at(i), Some(0x3f)) { break 'b55; } // 50
+        if !match l.at(i) { Some(0x3f) => true, Some(_) => false, None => false } { break 'b55; } // 50
     } // 'b51
         if !matches!(l.at(i), Some(0x3f)) { return false; } i += 1; // 51
          // 52
@@ -11422,7 +11422,7 @@ fn P1_E2_VALIDE(l: &Line) -> bool {
         i = match P1_L9_LEAFE(l, i) { Some(e) => e, None => return false }; // 57
          // 58
     } // 'b59
-        return l.ends(i); // 59
+        return i == l.end(); // 59
 }
 #[allow(non_snake_case, clippy::redundant_closure)]
 #[inline(never)]
@@ -12221,7 +12221,7 @@ fn P1_E3_FAST<S: Sink>(l: &Line, s: &mut S) -> bool {
         if !matches!(l.at(i), Some(0x40)) { return false; } i += 1; // 11
     } // 'b12
         s.save(6, i - base); // 12
-        if !matches!(l.at(i), Some(0x5b)) { break 'b19; } // 13
+        if !match l.at(i) { Some(0x5b) => true, Some(_) => false, None => false } { break 'b19; } // 13
     } // 'b14
         if !matches!(l.at(i), Some(0x5b)) { return false; } i += 1; // 14
         s.kind(1); // 15
@@ -12229,7 +12229,7 @@ fn P1_E3_FAST<S: Sink>(l: &Line, s: &mut S) -> bool {
         if !matches!(l.at(i), Some(0x5d)) { return false; } i += 1; // 17
         break 'b25; // 18
     } // 'b19
-        if !matches!(l.at(i), Some(0x30..=0x39)) { break 'b23; } // 19
+        if !match l.at(i) { Some(0x30..=0x39) => true, Some(_) => false, None => false } { break 'b23; } // 19
     } // 'b20
         s.kind(0); // 20
         i = match P1_L3_LEAF(l, i) { Some(e) => e, None => return false }; // 21
@@ -12239,7 +12239,7 @@ fn P1_E3_FAST<S: Sink>(l: &Line, s: &mut S) -> bool {
         i = match P1_L4_LEAF(l, i) { Some(e) => e, None => return false }; // 24
     } // 'b25
         s.save(7, i - base); // 25
-        if !matches!(l.at(i), Some(0x3a)) { break 'b31; } // 26
+        if !match l.at(i) { Some(0x3a) => true, Some(_) => false, None => false } { break 'b31; } // 26
     } // 'b27
         if !matches!(l.at(i), Some(0x3a)) { return false; } i += 1; // 27
         s.save(8, i - base); // 28
@@ -12254,7 +12254,7 @@ fn P1_E3_FAST<S: Sink>(l: &Line, s: &mut S) -> bool {
         s.save(7, i - base); // 35
     } // 'b36
         s.save(3, i - base); // 36
-        if !matches!(l.at(i), Some(0x2f)) { break 'b41; } // 37
+        if !match l.at(i) { Some(0x2f) => true, Some(_) => false, None => false } { break 'b41; } // 37
     } // 'b38
         s.save(10, i - base); // 38
         i = match P1_L7_LEAF(l, i) { Some(e) => e, None => return false }; // 39
@@ -12262,7 +12262,7 @@ fn P1_E3_FAST<S: Sink>(l: &Line, s: &mut S) -> bool {
     } // 'b41
         break 'b50; // 41
     } // 'b42
-        if !matches!(l.at(i), Some(0x2f)) { break 'b47; } // 42
+        if !match l.at(i) { Some(0x2f) => true, Some(_) => false, None => false } { break 'b47; } // 42
     } // 'b43
         s.save(10, i - base); // 43
         i = match P1_L7_LEAF(l, i) { Some(e) => e, None => return false }; // 44
@@ -12273,14 +12273,14 @@ fn P1_E3_FAST<S: Sink>(l: &Line, s: &mut S) -> bool {
         i = match P1_L10_LEAF(l, i) { Some(e) => e, None => return false }; // 48
         s.save(11, i - base); // 49
     } // 'b50
-        if !matches!(l.at(i), Some(0x3f)) { break 'b55; } // 50
+        if !match l.at(i) { Some(0x3f) => true, Some(_) => false, None => false } { break 'b55; } // 50
     } // 'b51
         if !matches!(l.at(i), Some(0x3f)) { return false; } i += 1; // 51
         s.save(12, i - base); // 52
         i = match P1_L8_LEAF(l, i) { Some(e) => e, None => return false }; // 53
         s.save(13, i - base); // 54
     } // 'b55
-        return l.ends(i); // 55
+        return i == l.end(); // 55
 }
 #[allow(non_snake_case, unused_labels, unused_assignments, unused_mut, unused_variables, unused_parens, unreachable_code, clippy::all)]
 #[inline(always)]
@@ -12330,7 +12330,7 @@ fn P1_E3_VALID(l: &Line) -> bool {
         if !matches!(l.at(i), Some(0x40)) { return false; } i += 1; // 11
     } // 'b12
          // 12
-        if !matches!(l.at(i), Some(0x5b)) { break 'b19; } // 13
+        if !match l.at(i) { Some(0x5b) => true, Some(_) => false, None => false } { break 'b19; } // 13
     } // 'b14
         if !matches!(l.at(i), Some(0x5b)) { return false; } i += 1; // 14
          // 15
@@ -12338,7 +12338,7 @@ fn P1_E3_VALID(l: &Line) -> bool {
         if !matches!(l.at(i), Some(0x5d)) { return false; } i += 1; // 17
         break 'b25; // 18
     } // 'b19
-        if !matches!(l.at(i), Some(0x30..=0x39)) { break 'b23; } // 19
+        if !match l.at(i) { Some(0x30..=0x39) => true, Some(_) => false, None => false } { break 'b23; } // 19
     } // 'b20
          // 20
         i = match P1_L3_LEAF(l, i) { Some(e) => e, None => return false }; // 21
@@ -12348,7 +12348,7 @@ fn P1_E3_VALID(l: &Line) -> bool {
         i = match P1_L4_LEAF(l, i) { Some(e) => e, None => return false }; // 24
     } // 'b25
          // 25
-        if !matches!(l.at(i), Some(0x3a)) { break 'b31; } // 26
+        if !match l.at(i) { Some(0x3a) => true, Some(_) => false, None => false } { break 'b31; } // 26
     } // 'b27
         if !matches!(l.at(i), Some(0x3a)) { return false; } i += 1; // 27
          // 28
@@ -12363,7 +12363,7 @@ fn P1_E3_VALID(l: &Line) -> bool {
          // 35
     } // 'b36
          // 36
-        if !matches!(l.at(i), Some(0x2f)) { break 'b41; } // 37
+        if !match l.at(i) { Some(0x2f) => true, Some(_) => false, None => false } { break 'b41; } // 37
     } // 'b38
          // 38
         i = match P1_L7_LEAF(l, i) { Some(e) => e, None => return false }; // 39
@@ -12371,7 +12371,7 @@ fn P1_E3_VALID(l: &Line) -> bool {
     } // 'b41
         break 'b50; // 41
     } // 'b42
-        if !matches!(l.at(i), Some(0x2f)) { break 'b47; } // 42
+        if !match l.at(i) { Some(0x2f) => true, Some(_) => false, None => false } { break 'b47; } // 42
     } // 'b43
          // 43
         i = match P1_L7_LEAF(l, i) { Some(e) => e, None => return false }; // 44
@@ -12382,14 +12382,14 @@ fn P1_E3_VALID(l: &Line) -> bool {
         i = match P1_L10_LEAF(l, i) { Some(e) => e, None => return false }; // 48
          // 49
     } // 'b50
-        if !matches!(l.at(i), Some(0x3f)) { break 'b55; } // 50
+        if !match l.at(i) { Some(0x3f) => true, Some(_) => false, None => false } { break 'b55; } // 50
     } // 'b51
         if !matches!(l.at(i), Some(0x3f)) { return false; } i += 1; // 51
          // 52
         i = match P1_L8_LEAF(l, i) { Some(e) => e, None => return false }; // 53
          // 54
     } // 'b55
-        return l.ends(i); // 55
+        return i == l.end(); // 55
 }
 #[allow(non_snake_case, unused_labels, unused_assignments, unused_mut, unused_variables, unused_parens, unreachable_code, clippy::all)]
 #[inline(always)]
@@ -12440,7 +12440,7 @@ fn P1_E3_FASTE<S: Sink>(l: &Line, s: &mut S) -> bool {
         if !matches!(l.at(i), Some(0x40)) { return false; } i += 1; // 11
     } // 'b12
         s.save(6, i - base); // 12
-        if !matches!(l.at(i), Some(0x5b)) { break 'b19; } // 13
+        if !match l.at(i) { Some(0x5b) => true, Some(_) => false, None => false } { break 'b19; } // 13
     } // 'b14
         if !matches!(l.at(i), Some(0x5b)) { return false; } i += 1; // 14
         s.kind(1); // 15
@@ -12448,7 +12448,7 @@ fn P1_E3_FASTE<S: Sink>(l: &Line, s: &mut S) -> bool {
         if !matches!(l.at(i), Some(0x5d)) { return false; } i += 1; // 17
         break 'b25; // 18
     } // 'b19
-        if !matches!(l.at(i), Some(0x30..=0x39)) { break 'b23; } // 19
+        if !match l.at(i) { Some(0x30..=0x39) => true, Some(_) => false, None => false } { break 'b23; } // 19
     } // 'b20
         s.kind(0); // 20
         i = match P1_L3_LEAFE(l, i) { Some(e) => e, None => return false }; // 21
@@ -12458,7 +12458,7 @@ fn P1_E3_FASTE<S: Sink>(l: &Line, s: &mut S) -> bool {
         i = match P1_L4_LEAFE(l, i) { Some(e) => e, None => return false }; // 24
     } // 'b25
         s.save(7, i - base); // 25
-        if !matches!(l.at(i), Some(0x3a)) { break 'b31; } // 26
+        if !match l.at(i) { Some(0x3a) => true, Some(_) => false, None => false } { break 'b31; } // 26
     } // 'b27
         if !matches!(l.at(i), Some(0x3a)) { return false; } i += 1; // 27
         s.save(8, i - base); // 28
@@ -12473,7 +12473,7 @@ fn P1_E3_FASTE<S: Sink>(l: &Line, s: &mut S) -> bool {
         s.save(7, i - base); // 35
     } // 'b36
         s.save(3, i - base); // 36
-        if !matches!(l.at(i), Some(0x2f)) { break 'b41; } // 37
+        if !match l.at(i) { Some(0x2f) => true, Some(_) => false, None => false } { break 'b41; } // 37
     } // 'b38
         s.save(10, i - base); // 38
         i = match P1_L7_LEAFE(l, i) { Some(e) => e, None => return false }; // 39
@@ -12481,7 +12481,7 @@ fn P1_E3_FASTE<S: Sink>(l: &Line, s: &mut S) -> bool {
     } // 'b41
         break 'b50; // 41
     } // 'b42
-        if !matches!(l.at(i), Some(0x2f)) { break 'b47; } // 42
+        if !match l.at(i) { Some(0x2f) => true, Some(_) => false, None => false } { break 'b47; } // 42
     } // 'b43
         s.save(10, i - base); // 43
         i = match P1_L7_LEAFE(l, i) { Some(e) => e, None => return false }; // 44
@@ -12492,14 +12492,14 @@ fn P1_E3_FASTE<S: Sink>(l: &Line, s: &mut S) -> bool {
         i = match P1_L10_LEAFE(l, i) { Some(e) => e, None => return false }; // 48
         s.save(11, i - base); // 49
     } // 'b50
-        if !matches!(l.at(i), Some(0x3f)) { break 'b55; } // 50
+        if !match l.at(i) { Some(0x3f) => true, Some(_) => false, None => false } { break 'b55; } // 50
     } // 'b51
         if !matches!(l.at(i), Some(0x3f)) { return false; } i += 1; // 51
         s.save(12, i - base); // 52
         i = match P1_L8_LEAFE(l, i) { Some(e) => e, None => return false }; // 53
         s.save(13, i - base); // 54
     } // 'b55
-        return l.ends(i); // 55
+        return i == l.end(); // 55
 }
 #[allow(non_snake_case, unused_labels, unused_assignments, unused_mut, unused_variables, unused_parens, unreachable_code, clippy::all)]
 #[inline(always)]
@@ -12549,7 +12549,7 @@ fn P1_E3_VALIDE(l: &Line) -> bool {
         if !matches!(l.at(i), Some(0x40)) { return false; } i += 1; // 11
     } // 'b12
          // 12
-        if !matches!(l.at(i), Some(0x5b)) { break 'b19; } // 13
+        if !match l.at(i) { Some(0x5b) => true, Some(_) => false, None => false } { break 'b19; } // 13
     } // 'b14
         if !matches!(l.at(i), Some(0x5b)) { return false; } i += 1; // 14
          // 15
@@ -12557,7 +12557,7 @@ fn P1_E3_VALIDE(l: &Line) -> bool {
         if !matches!(l.at(i), Some(0x5d)) { return false; } i += 1; // 17
         break 'b25; // 18
     } // 'b19
-        if !matches!(l.at(i), Some(0x30..=0x39)) { break 'b23; } // 19
+        if !match l.at(i) { Some(0x30..=0x39) => true, Some(_) => false, None => false } { break 'b23; } // 19
     } // 'b20
          // 20
         i = match P1_L3_LEAFE(l, i) { Some(e) => e, None => return false }; // 21
@@ -12567,7 +12567,7 @@ fn P1_E3_VALIDE(l: &Line) -> bool {
         i = match P1_L4_LEAFE(l, i) { Some(e) => e, None => return false }; // 24
     } // 'b25
          // 25
-        if !matches!(l.at(i), Some(0x3a)) { break 'b31; } // 26
+        if !match l.at(i) { Some(0x3a) => true, Some(_) => false, None => false } { break 'b31; } // 26
     } // 'b27
         if !matches!(l.at(i), Some(0x3a)) { return false; } i += 1; // 27
          // 28
@@ -12582,7 +12582,7 @@ fn P1_E3_VALIDE(l: &Line) -> bool {
          // 35
     } // 'b36
          // 36
-        if !matches!(l.at(i), Some(0x2f)) { break 'b41; } // 37
+        if !match l.at(i) { Some(0x2f) => true, Some(_) => false, None => false } { break 'b41; } // 37
     } // 'b38
          // 38
         i = match P1_L7_LEAFE(l, i) { Some(e) => e, None => return false }; // 39
@@ -12590,7 +12590,7 @@ fn P1_E3_VALIDE(l: &Line) -> bool {
     } // 'b41
         break 'b50; // 41
     } // 'b42
-        if !matches!(l.at(i), Some(0x2f)) { break 'b47; } // 42
+        if !match l.at(i) { Some(0x2f) => true, Some(_) => false, None => false } { break 'b47; } // 42
     } // 'b43
          // 43
         i = match P1_L7_LEAFE(l, i) { Some(e) => e, None => return false }; // 44
@@ -12601,14 +12601,14 @@ fn P1_E3_VALIDE(l: &Line) -> bool {
         i = match P1_L10_LEAFE(l, i) { Some(e) => e, None => return false }; // 48
          // 49
     } // 'b50
-        if !matches!(l.at(i), Some(0x3f)) { break 'b55; } // 50
+        if !match l.at(i) { Some(0x3f) => true, Some(_) => false, None => false } { break 'b55; } // 50
     } // 'b51
         if !matches!(l.at(i), Some(0x3f)) { return false; } i += 1; // 51
          // 52
         i = match P1_L8_LEAFE(l, i) { Some(e) => e, None => return false }; // 53
          // 54
     } // 'b55
-        return l.ends(i); // 55
+        return i == l.end(); // 55
 }
 #[allow(non_snake_case, clippy::redundant_closure)]
 #[inline(never)]

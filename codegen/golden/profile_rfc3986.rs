@@ -5324,10 +5324,10 @@ fn P2_E0_FAST<S: Sink>(l: &Line, s: &mut S) -> bool {
         if !matches!(l.at(i), Some(0x40)) { return false; } i += 1; // 13
     } // 'b14
         s.save(6, i - base); // 14
-        if !matches!(l.at(i), Some(0x5b)) { break 'b25; } // 15
+        if !match l.at(i) { Some(0x5b) => true, Some(_) => false, None => false } { break 'b25; } // 15
     } // 'b16
         if !matches!(l.at(i), Some(0x5b)) { return false; } i += 1; // 16
-        if !matches!(l.at(i), Some(0x30..=0x3a | 0x41..=0x46 | 0x61..=0x66)) { break 'b21; } // 17
+        if !match l.at(i) { Some(0x30..=0x3a | 0x41..=0x46 | 0x61..=0x66) => true, Some(_) => false, None => false } { break 'b21; } // 17
     } // 'b18
         s.kind(1); // 18
         i = match P2_L2_LEAF(l, i) { Some(e) => e, None => return false }; // 19
@@ -5349,7 +5349,7 @@ fn P2_E0_FAST<S: Sink>(l: &Line, s: &mut S) -> bool {
         i = match P2_L5_LEAF(l, i) { Some(e) => e, None => return false }; // 30
     } // 'b31
         s.save(7, i - base); // 31
-        if !matches!(l.at(i), Some(0x3a)) { break 'b37; } // 32
+        if !match l.at(i) { Some(0x3a) => true, Some(_) => false, None => false } { break 'b37; } // 32
     } // 'b33
         if !matches!(l.at(i), Some(0x3a)) { return false; } i += 1; // 33
         s.save(8, i - base); // 34
@@ -5362,7 +5362,7 @@ fn P2_E0_FAST<S: Sink>(l: &Line, s: &mut S) -> bool {
         s.save(11, i - base); // 40
         break 'b55; // 41
     } // 'b42
-        if !matches!(l.at(i), Some(0x2f)) { break 'b47; } // 42
+        if !match l.at(i) { Some(0x2f) => true, Some(_) => false, None => false } { break 'b47; } // 42
     } // 'b43
         s.save(10, i - base); // 43
         i = match P2_L8_LEAF(l, i) { Some(e) => e, None => return false }; // 44
@@ -5380,14 +5380,14 @@ fn P2_E0_FAST<S: Sink>(l: &Line, s: &mut S) -> bool {
         i = match P2_L10_LEAF(l, i) { Some(e) => e, None => return false }; // 53
         s.save(11, i - base); // 54
     } // 'b55
-        if !matches!(l.at(i), Some(0x3f)) { break 'b60; } // 55
+        if !match l.at(i) { Some(0x3f) => true, Some(_) => false, None => false } { break 'b60; } // 55
     } // 'b56
         if !matches!(l.at(i), Some(0x3f)) { return false; } i += 1; // 56
         s.save(12, i - base); // 57
         i = match P2_L11_LEAF(l, i) { Some(e) => e, None => return false }; // 58
         s.save(13, i - base); // 59
     } // 'b60
-        if !matches!(l.at(i), Some(0x23)) { break 'b65; } // 60
+        if !match l.at(i) { Some(0x23) => true, Some(_) => false, None => false } { break 'b65; } // 60
     } // 'b61
         if !matches!(l.at(i), Some(0x23)) { return false; } i += 1; // 61
         s.save(14, i - base); // 62
@@ -5409,10 +5409,10 @@ fn P2_E0_FAST<S: Sink>(l: &Line, s: &mut S) -> bool {
         if !matches!(l.at(i), Some(0x40)) { return false; } i += 1; // 74
     } // 'b75
         s.save(6, i - base); // 75
-        if !matches!(l.at(i), Some(0x5b)) { break 'b86; } // 76
+        if !match l.at(i) { Some(0x5b) => true, Some(_) => false, None => false } { break 'b86; } // 76
     } // 'b77
         if !matches!(l.at(i), Some(0x5b)) { return false; } i += 1; // 77
-        if !matches!(l.at(i), Some(0x30..=0x3a | 0x41..=0x46 | 0x61..=0x66)) { break 'b82; } // 78
+        if !match l.at(i) { Some(0x30..=0x3a | 0x41..=0x46 | 0x61..=0x66) => true, Some(_) => false, None => false } { break 'b82; } // 78
     } // 'b79
         s.kind(1); // 79
         i = match P2_L2_LEAF(l, i) { Some(e) => e, None => return false }; // 80
@@ -5434,7 +5434,7 @@ fn P2_E0_FAST<S: Sink>(l: &Line, s: &mut S) -> bool {
         i = match P2_L5_LEAF(l, i) { Some(e) => e, None => return false }; // 91
     } // 'b92
         s.save(7, i - base); // 92
-        if !matches!(l.at(i), Some(0x3a)) { break 'b98; } // 93
+        if !match l.at(i) { Some(0x3a) => true, Some(_) => false, None => false } { break 'b98; } // 93
     } // 'b94
         if !matches!(l.at(i), Some(0x3a)) { return false; } i += 1; // 94
         s.save(8, i - base); // 95
@@ -5447,7 +5447,7 @@ fn P2_E0_FAST<S: Sink>(l: &Line, s: &mut S) -> bool {
         s.save(11, i - base); // 101
         break 'b116; // 102
     } // 'b103
-        if !matches!(l.at(i), Some(0x2f)) { break 'b108; } // 103
+        if !match l.at(i) { Some(0x2f) => true, Some(_) => false, None => false } { break 'b108; } // 103
     } // 'b104
         s.save(10, i - base); // 104
         i = match P2_L8_LEAF(l, i) { Some(e) => e, None => return false }; // 105
@@ -5465,21 +5465,21 @@ fn P2_E0_FAST<S: Sink>(l: &Line, s: &mut S) -> bool {
         i = match P2_L10_LEAF(l, i) { Some(e) => e, None => return false }; // 114
         s.save(11, i - base); // 115
     } // 'b116
-        if !matches!(l.at(i), Some(0x3f)) { break 'b121; } // 116
+        if !match l.at(i) { Some(0x3f) => true, Some(_) => false, None => false } { break 'b121; } // 116
     } // 'b117
         if !matches!(l.at(i), Some(0x3f)) { return false; } i += 1; // 117
         s.save(12, i - base); // 118
         i = match P2_L11_LEAF(l, i) { Some(e) => e, None => return false }; // 119
         s.save(13, i - base); // 120
     } // 'b121
-        if !matches!(l.at(i), Some(0x23)) { break 'b126; } // 121
+        if !match l.at(i) { Some(0x23) => true, Some(_) => false, None => false } { break 'b126; } // 121
     } // 'b122
         if !matches!(l.at(i), Some(0x23)) { return false; } i += 1; // 122
         s.save(14, i - base); // 123
         i = match P2_L12_LEAF(l, i) { Some(e) => e, None => return false }; // 124
         s.save(15, i - base); // 125
     } // 'b126
-        return l.ends(i); // 126
+        return i == l.end(); // 126
 }
 #[allow(non_snake_case, unused_labels, unused_assignments, unused_mut, unused_variables, unused_parens, unreachable_code, clippy::all)]
 #[inline(always)]
@@ -5558,10 +5558,10 @@ fn P2_E0_VALID(l: &Line) -> bool {
         if !matches!(l.at(i), Some(0x40)) { return false; } i += 1; // 13
     } // 'b14
          // 14
-        if !matches!(l.at(i), Some(0x5b)) { break 'b25; } // 15
+        if !match l.at(i) { Some(0x5b) => true, Some(_) => false, None => false } { break 'b25; } // 15
     } // 'b16
         if !matches!(l.at(i), Some(0x5b)) { return false; } i += 1; // 16
-        if !matches!(l.at(i), Some(0x30..=0x3a | 0x41..=0x46 | 0x61..=0x66)) { break 'b21; } // 17
+        if !match l.at(i) { Some(0x30..=0x3a | 0x41..=0x46 | 0x61..=0x66) => true, Some(_) => false, None => false } { break 'b21; } // 17
     } // 'b18
          // 18
         i = match P2_L2_LEAF(l, i) { Some(e) => e, None => return false }; // 19
@@ -5583,7 +5583,7 @@ fn P2_E0_VALID(l: &Line) -> bool {
         i = match P2_L5_LEAF(l, i) { Some(e) => e, None => return false }; // 30
     } // 'b31
          // 31
-        if !matches!(l.at(i), Some(0x3a)) { break 'b37; } // 32
+        if !match l.at(i) { Some(0x3a) => true, Some(_) => false, None => false } { break 'b37; } // 32
     } // 'b33
         if !matches!(l.at(i), Some(0x3a)) { return false; } i += 1; // 33
          // 34
@@ -5596,7 +5596,7 @@ fn P2_E0_VALID(l: &Line) -> bool {
          // 40
         break 'b55; // 41
     } // 'b42
-        if !matches!(l.at(i), Some(0x2f)) { break 'b47; } // 42
+        if !match l.at(i) { Some(0x2f) => true, Some(_) => false, None => false } { break 'b47; } // 42
     } // 'b43
          // 43
         i = match P2_L8_LEAF(l, i) { Some(e) => e, None => return false }; // 44
@@ -5614,14 +5614,14 @@ fn P2_E0_VALID(l: &Line) -> bool {
         i = match P2_L10_LEAF(l, i) { Some(e) => e, None => return false }; // 53
          // 54
     } // 'b55
-        if !matches!(l.at(i), Some(0x3f)) { break 'b60; } // 55
+        if !match l.at(i) { Some(0x3f) => true, Some(_) => false, None => false } { break 'b60; } // 55
     } // 'b56
         if !matches!(l.at(i), Some(0x3f)) { return false; } i += 1; // 56
          // 57
         i = match P2_L11_LEAF(l, i) { Some(e) => e, None => return false }; // 58
          // 59
     } // 'b60
-        if !matches!(l.at(i), Some(0x23)) { break 'b65; } // 60
+        if !match l.at(i) { Some(0x23) => true, Some(_) => false, None => false } { break 'b65; } // 60
     } // 'b61
         if !matches!(l.at(i), Some(0x23)) { return false; } i += 1; // 61
          // 62
@@ -5643,10 +5643,10 @@ fn P2_E0_VALID(l: &Line) -> bool {
         if !matches!(l.at(i), Some(0x40)) { return false; } i += 1; // 74
     } // 'b75
          // 75
-        if !matches!(l.at(i), Some(0x5b)) { break 'b86; } // 76
+        if !match l.at(i) { Some(0x5b) => true, Some(_) => false, None => false } { break 'b86; } // 76
     } // 'b77
         if !matches!(l.at(i), Some(0x5b)) { return false; } i += 1; // 77
-        if !matches!(l.at(i), Some(0x30..=0x3a | 0x41..=0x46 | 0x61..=0x66)) { break 'b82; } // 78
+        if !match l.at(i) { Some(0x30..=0x3a | 0x41..=0x46 | 0x61..=0x66) => true, Some(_) => false, None => false } { break 'b82; } // 78
     } // 'b79
          // 79
         i = match P2_L2_LEAF(l, i) { Some(e) => e, None => return false }; // 80
@@ -5668,7 +5668,7 @@ fn P2_E0_VALID(l: &Line) -> bool {
         i = match P2_L5_LEAF(l, i) { Some(e) => e, None => return false }; // 91
     } // 'b92
          // 92
-        if !matches!(l.at(i), Some(0x3a)) { break 'b98; } // 93
+        if !match l.at(i) { Some(0x3a) => true, Some(_) => false, None => false } { break 'b98; } // 93
     } // 'b94
         if !matches!(l.at(i), Some(0x3a)) { return false; } i += 1; // 94
          // 95
@@ -5681,7 +5681,7 @@ fn P2_E0_VALID(l: &Line) -> bool {
          // 101
         break 'b116; // 102
     } // 'b103
-        if !matches!(l.at(i), Some(0x2f)) { break 'b108; } // 103
+        if !match l.at(i) { Some(0x2f) => true, Some(_) => false, None => false } { break 'b108; } // 103
     } // 'b104
          // 104
         i = match P2_L8_LEAF(l, i) { Some(e) => e, None => return false }; // 105
@@ -5699,21 +5699,21 @@ fn P2_E0_VALID(l: &Line) -> bool {
         i = match P2_L10_LEAF(l, i) { Some(e) => e, None => return false }; // 114
          // 115
     } // 'b116
-        if !matches!(l.at(i), Some(0x3f)) { break 'b121; } // 116
+        if !match l.at(i) { Some(0x3f) => true, Some(_) => false, None => false } { break 'b121; } // 116
     } // 'b117
         if !matches!(l.at(i), Some(0x3f)) { return false; } i += 1; // 117
          // 118
         i = match P2_L11_LEAF(l, i) { Some(e) => e, None => return false }; // 119
          // 120
     } // 'b121
-        if !matches!(l.at(i), Some(0x23)) { break 'b126; } // 121
+        if !match l.at(i) { Some(0x23) => true, Some(_) => false, None => false } { break 'b126; } // 121
     } // 'b122
         if !matches!(l.at(i), Some(0x23)) { return false; } i += 1; // 122
          // 123
         i = match P2_L12_LEAF(l, i) { Some(e) => e, None => return false }; // 124
          // 125
     } // 'b126
-        return l.ends(i); // 126
+        return i == l.end(); // 126
 }
 #[allow(non_snake_case, unused_labels, unused_assignments, unused_mut, unused_variables, unused_parens, unreachable_code, clippy::all)]
 #[inline(always)]
@@ -5793,10 +5793,10 @@ fn P2_E0_FASTE<S: Sink>(l: &Line, s: &mut S) -> bool {
         if !matches!(l.at(i), Some(0x40)) { return false; } i += 1; // 13
     } // 'b14
         s.save(6, i - base); // 14
-        if !matches!(l.at(i), Some(0x5b)) { break 'b25; } // 15
+        if !match l.at(i) { Some(0x5b) => true, Some(_) => false, None => false } { break 'b25; } // 15
     } // 'b16
         if !matches!(l.at(i), Some(0x5b)) { return false; } i += 1; // 16
-        if !matches!(l.at(i), Some(0x30..=0x3a | 0x41..=0x46 | 0x61..=0x66)) { break 'b21; } // 17
+        if !match l.at(i) { Some(0x30..=0x3a | 0x41..=0x46 | 0x61..=0x66) => true, Some(_) => false, None => false } { break 'b21; } // 17
     } // 'b18
         s.kind(1); // 18
         i = match P2_L2_LEAFE(l, i) { Some(e) => e, None => return false }; // 19
@@ -5818,7 +5818,7 @@ fn P2_E0_FASTE<S: Sink>(l: &Line, s: &mut S) -> bool {
         i = match P2_L5_LEAFE(l, i) { Some(e) => e, None => return false }; // 30
     } // 'b31
         s.save(7, i - base); // 31
-        if !matches!(l.at(i), Some(0x3a)) { break 'b37; } // 32
+        if !match l.at(i) { Some(0x3a) => true, Some(_) => false, None => false } { break 'b37; } // 32
     } // 'b33
         if !matches!(l.at(i), Some(0x3a)) { return false; } i += 1; // 33
         s.save(8, i - base); // 34
@@ -5831,7 +5831,7 @@ fn P2_E0_FASTE<S: Sink>(l: &Line, s: &mut S) -> bool {
         s.save(11, i - base); // 40
         break 'b55; // 41
     } // 'b42
-        if !matches!(l.at(i), Some(0x2f)) { break 'b47; } // 42
+        if !match l.at(i) { Some(0x2f) => true, Some(_) => false, None => false } { break 'b47; } // 42
     } // 'b43
         s.save(10, i - base); // 43
         i = match P2_L8_LEAFE(l, i) { Some(e) => e, None => return false }; // 44
@@ -5849,14 +5849,14 @@ fn P2_E0_FASTE<S: Sink>(l: &Line, s: &mut S) -> bool {
         i = match P2_L10_LEAFE(l, i) { Some(e) => e, None => return false }; // 53
         s.save(11, i - base); // 54
     } // 'b55
-        if !matches!(l.at(i), Some(0x3f)) { break 'b60; } // 55
+        if !match l.at(i) { Some(0x3f) => true, Some(_) => false, None => false } { break 'b60; } // 55
     } // 'b56
         if !matches!(l.at(i), Some(0x3f)) { return false; } i += 1; // 56
         s.save(12, i - base); // 57
         i = match P2_L11_LEAFE(l, i) { Some(e) => e, None => return false }; // 58
         s.save(13, i - base); // 59
     } // 'b60
-        if !matches!(l.at(i), Some(0x23)) { break 'b65; } // 60
+        if !match l.at(i) { Some(0x23) => true, Some(_) => false, None => false } { break 'b65; } // 60
     } // 'b61
         if !matches!(l.at(i), Some(0x23)) { return false; } i += 1; // 61
         s.save(14, i - base); // 62
@@ -5878,10 +5878,10 @@ fn P2_E0_FASTE<S: Sink>(l: &Line, s: &mut S) -> bool {
         if !matches!(l.at(i), Some(0x40)) { return false; } i += 1; // 74
     } // 'b75
         s.save(6, i - base); // 75
-        if !matches!(l.at(i), Some(0x5b)) { break 'b86; } // 76
+        if !match l.at(i) { Some(0x5b) => true, Some(_) => false, None => false } { break 'b86; } // 76
     } // 'b77
         if !matches!(l.at(i), Some(0x5b)) { return false; } i += 1; // 77
-        if !matches!(l.at(i), Some(0x30..=0x3a | 0x41..=0x46 | 0x61..=0x66)) { break 'b82; } // 78
+        if !match l.at(i) { Some(0x30..=0x3a | 0x41..=0x46 | 0x61..=0x66) => true, Some(_) => false, None => false } { break 'b82; } // 78
     } // 'b79
         s.kind(1); // 79
         i = match P2_L2_LEAFE(l, i) { Some(e) => e, None => return false }; // 80
@@ -5903,7 +5903,7 @@ fn P2_E0_FASTE<S: Sink>(l: &Line, s: &mut S) -> bool {
         i = match P2_L5_LEAFE(l, i) { Some(e) => e, None => return false }; // 91
     } // 'b92
         s.save(7, i - base); // 92
-        if !matches!(l.at(i), Some(0x3a)) { break 'b98; } // 93
+        if !match l.at(i) { Some(0x3a) => true, Some(_) => false, None => false } { break 'b98; } // 93
     } // 'b94
         if !matches!(l.at(i), Some(0x3a)) { return false; } i += 1; // 94
         s.save(8, i - base); // 95
@@ -5916,7 +5916,7 @@ fn P2_E0_FASTE<S: Sink>(l: &Line, s: &mut S) -> bool {
         s.save(11, i - base); // 101
         break 'b116; // 102
     } // 'b103
-        if !matches!(l.at(i), Some(0x2f)) { break 'b108; } // 103
+        if !match l.at(i) { Some(0x2f) => true, Some(_) => false, None => false } { break 'b108; } // 103
     } // 'b104
         s.save(10, i - base); // 104
         i = match P2_L8_LEAFE(l, i) { Some(e) => e, None => return false }; // 105
@@ -5934,21 +5934,21 @@ fn P2_E0_FASTE<S: Sink>(l: &Line, s: &mut S) -> bool {
         i = match P2_L10_LEAFE(l, i) { Some(e) => e, None => return false }; // 114
         s.save(11, i - base); // 115
     } // 'b116
-        if !matches!(l.at(i), Some(0x3f)) { break 'b121; } // 116
+        if !match l.at(i) { Some(0x3f) => true, Some(_) => false, None => false } { break 'b121; } // 116
     } // 'b117
         if !matches!(l.at(i), Some(0x3f)) { return false; } i += 1; // 117
         s.save(12, i - base); // 118
         i = match P2_L11_LEAFE(l, i) { Some(e) => e, None => return false }; // 119
         s.save(13, i - base); // 120
     } // 'b121
-        if !matches!(l.at(i), Some(0x23)) { break 'b126; } // 121
+        if !match l.at(i) { Some(0x23) => true, Some(_) => false, None => false } { break 'b126; } // 121
     } // 'b122
         if !matches!(l.at(i), Some(0x23)) { return false; } i += 1; // 122
         s.save(14, i - base); // 123
         i = match P2_L12_LEAFE(l, i) { Some(e) => e, None => return false }; // 124
         s.save(15, i - base); // 125
     } // 'b126
-        return l.ends(i); // 126
+        return i == l.end(); // 126
 }
 #[allow(non_snake_case, unused_labels, unused_assignments, unused_mut, unused_variables, unused_parens, unreachable_code, clippy::all)]
 #[inline(always)]
@@ -6027,10 +6027,10 @@ fn P2_E0_VALIDE(l: &Line) -> bool {
         if !matches!(l.at(i), Some(0x40)) { return false; } i += 1; // 13
     } // 'b14
          // 14
-        if !matches!(l.at(i), Some(0x5b)) { break 'b25; } // 15
+        if !match l.at(i) { Some(0x5b) => true, Some(_) => false, None => false } { break 'b25; } // 15
     } // 'b16
         if !matches!(l.at(i), Some(0x5b)) { return false; } i += 1; // 16
-        if !matches!(l.at(i), Some(0x30..=0x3a | 0x41..=0x46 | 0x61..=0x66)) { break 'b21; } // 17
+        if !match l.at(i) { Some(0x30..=0x3a | 0x41..=0x46 | 0x61..=0x66) => true, Some(_) => false, None => false } { break 'b21; } // 17
     } // 'b18
          // 18
         i = match P2_L2_LEAFE(l, i) { Some(e) => e, None => return false }; // 19
@@ -6052,7 +6052,7 @@ fn P2_E0_VALIDE(l: &Line) -> bool {
         i = match P2_L5_LEAFE(l, i) { Some(e) => e, None => return false }; // 30
     } // 'b31
          // 31
-        if !matches!(l.at(i), Some(0x3a)) { break 'b37; } // 32
+        if !match l.at(i) { Some(0x3a) => true, Some(_) => false, None => false } { break 'b37; } // 32
     } // 'b33
         if !matches!(l.at(i), Some(0x3a)) { return false; } i += 1; // 33
          // 34
@@ -6065,7 +6065,7 @@ fn P2_E0_VALIDE(l: &Line) -> bool {
          // 40
         break 'b55; // 41
     } // 'b42
-        if !matches!(l.at(i), Some(0x2f)) { break 'b47; } // 42
+        if !match l.at(i) { Some(0x2f) => true, Some(_) => false, None => false } { break 'b47; } // 42
     } // 'b43
          // 43
         i = match P2_L8_LEAFE(l, i) { Some(e) => e, None => return false }; // 44
@@ -6083,14 +6083,14 @@ fn P2_E0_VALIDE(l: &Line) -> bool {
         i = match P2_L10_LEAFE(l, i) { Some(e) => e, None => return false }; // 53
          // 54
     } // 'b55
-        if !matches!(l.at(i), Some(0x3f)) { break 'b60; } // 55
+        if !match l.at(i) { Some(0x3f) => true, Some(_) => false, None => false } { break 'b60; } // 55
     } // 'b56
         if !matches!(l.at(i), Some(0x3f)) { return false; } i += 1; // 56
          // 57
         i = match P2_L11_LEAFE(l, i) { Some(e) => e, None => return false }; // 58
          // 59
     } // 'b60
-        if !matches!(l.at(i), Some(0x23)) { break 'b65; } // 60
+        if !match l.at(i) { Some(0x23) => true, Some(_) => false, None => false } { break 'b65; } // 60
     } // 'b61
         if !matches!(l.at(i), Some(0x23)) { return false; } i += 1; // 61
          // 62
@@ -6112,10 +6112,10 @@ fn P2_E0_VALIDE(l: &Line) -> bool {
         if !matches!(l.at(i), Some(0x40)) { return false; } i += 1; // 74
     } // 'b75
          // 75
-        if !matches!(l.at(i), Some(0x5b)) { break 'b86; } // 76
+        if !match l.at(i) { Some(0x5b) => true, Some(_) => false, None => false } { break 'b86; } // 76
     } // 'b77
         if !matches!(l.at(i), Some(0x5b)) { return false; } i += 1; // 77
-        if !matches!(l.at(i), Some(0x30..=0x3a | 0x41..=0x46 | 0x61..=0x66)) { break 'b82; } // 78
+        if !match l.at(i) { Some(0x30..=0x3a | 0x41..=0x46 | 0x61..=0x66) => true, Some(_) => false, None => false } { break 'b82; } // 78
     } // 'b79
          // 79
         i = match P2_L2_LEAFE(l, i) { Some(e) => e, None => return false }; // 80
@@ -6137,7 +6137,7 @@ fn P2_E0_VALIDE(l: &Line) -> bool {
         i = match P2_L5_LEAFE(l, i) { Some(e) => e, None => return false }; // 91
     } // 'b92
          // 92
-        if !matches!(l.at(i), Some(0x3a)) { break 'b98; } // 93
+        if !match l.at(i) { Some(0x3a) => true, Some(_) => false, None => false } { break 'b98; } // 93
     } // 'b94
         if !matches!(l.at(i), Some(0x3a)) { return false; } i += 1; // 94
          // 95
@@ -6150,7 +6150,7 @@ fn P2_E0_VALIDE(l: &Line) -> bool {
          // 101
         break 'b116; // 102
     } // 'b103
-        if !matches!(l.at(i), Some(0x2f)) { break 'b108; } // 103
+        if !match l.at(i) { Some(0x2f) => true, Some(_) => false, None => false } { break 'b108; } // 103
     } // 'b104
          // 104
         i = match P2_L8_LEAFE(l, i) { Some(e) => e, None => return false }; // 105
@@ -6168,21 +6168,21 @@ fn P2_E0_VALIDE(l: &Line) -> bool {
         i = match P2_L10_LEAFE(l, i) { Some(e) => e, None => return false }; // 114
          // 115
     } // 'b116
-        if !matches!(l.at(i), Some(0x3f)) { break 'b121; } // 116
+        if !match l.at(i) { Some(0x3f) => true, Some(_) => false, None => false } { break 'b121; } // 116
     } // 'b117
         if !matches!(l.at(i), Some(0x3f)) { return false; } i += 1; // 117
          // 118
         i = match P2_L11_LEAFE(l, i) { Some(e) => e, None => return false }; // 119
          // 120
     } // 'b121
-        if !matches!(l.at(i), Some(0x23)) { break 'b126; } // 121
+        if !match l.at(i) { Some(0x23) => true, Some(_) => false, None => false } { break 'b126; } // 121
     } // 'b122
         if !matches!(l.at(i), Some(0x23)) { return false; } i += 1; // 122
          // 123
         i = match P2_L12_LEAFE(l, i) { Some(e) => e, None => return false }; // 124
          // 125
     } // 'b126
-        return l.ends(i); // 126
+        return i == l.end(); // 126
 }
 #[allow(non_snake_case, clippy::redundant_closure)]
 #[inline(never)]
@@ -8565,10 +8565,10 @@ fn P2_E1_FAST<S: Sink>(l: &Line, s: &mut S) -> bool {
         if !matches!(l.at(i), Some(0x40)) { return false; } i += 1; // 12
     } // 'b13
         s.save(6, i - base); // 13
-        if !matches!(l.at(i), Some(0x5b)) { break 'b24; } // 14
+        if !match l.at(i) { Some(0x5b) => true, Some(_) => false, None => false } { break 'b24; } // 14
     } // 'b15
         if !matches!(l.at(i), Some(0x5b)) { return false; } i += 1; // 15
-        if !matches!(l.at(i), Some(0x30..=0x3a | 0x41..=0x46 | 0x61..=0x66)) { break 'b20; } // 16
+        if !match l.at(i) { Some(0x30..=0x3a | 0x41..=0x46 | 0x61..=0x66) => true, Some(_) => false, None => false } { break 'b20; } // 16
     } // 'b17
         s.kind(1); // 17
         i = match P2_L2_LEAF(l, i) { Some(e) => e, None => return false }; // 18
@@ -8590,7 +8590,7 @@ fn P2_E1_FAST<S: Sink>(l: &Line, s: &mut S) -> bool {
         i = match P2_L5_LEAF(l, i) { Some(e) => e, None => return false }; // 29
     } // 'b30
         s.save(7, i - base); // 30
-        if !matches!(l.at(i), Some(0x3a)) { break 'b36; } // 31
+        if !match l.at(i) { Some(0x3a) => true, Some(_) => false, None => false } { break 'b36; } // 31
     } // 'b32
         if !matches!(l.at(i), Some(0x3a)) { return false; } i += 1; // 32
         s.save(8, i - base); // 33
@@ -8603,7 +8603,7 @@ fn P2_E1_FAST<S: Sink>(l: &Line, s: &mut S) -> bool {
         s.save(11, i - base); // 39
         break 'b54; // 40
     } // 'b41
-        if !matches!(l.at(i), Some(0x2f)) { break 'b46; } // 41
+        if !match l.at(i) { Some(0x2f) => true, Some(_) => false, None => false } { break 'b46; } // 41
     } // 'b42
         s.save(10, i - base); // 42
         i = match P2_L8_LEAF(l, i) { Some(e) => e, None => return false }; // 43
@@ -8621,21 +8621,21 @@ fn P2_E1_FAST<S: Sink>(l: &Line, s: &mut S) -> bool {
         i = match P2_L10_LEAF(l, i) { Some(e) => e, None => return false }; // 52
         s.save(11, i - base); // 53
     } // 'b54
-        if !matches!(l.at(i), Some(0x3f)) { break 'b59; } // 54
+        if !match l.at(i) { Some(0x3f) => true, Some(_) => false, None => false } { break 'b59; } // 54
     } // 'b55
         if !matches!(l.at(i), Some(0x3f)) { return false; } i += 1; // 55
         s.save(12, i - base); // 56
         i = match P2_L11_LEAF(l, i) { Some(e) => e, None => return false }; // 57
         s.save(13, i - base); // 58
     } // 'b59
-        if !matches!(l.at(i), Some(0x23)) { break 'b64; } // 59
+        if !match l.at(i) { Some(0x23) => true, Some(_) => false, None => false } { break 'b64; } // 59
     } // 'b60
         if !matches!(l.at(i), Some(0x23)) { return false; } i += 1; // 60
         s.save(14, i - base); // 61
         i = match P2_L12_LEAF(l, i) { Some(e) => e, None => return false }; // 62
         s.save(15, i - base); // 63
     } // 'b64
-        return l.ends(i); // 64
+        return i == l.end(); // 64
 }
 #[allow(non_snake_case, unused_labels, unused_assignments, unused_mut, unused_variables, unused_parens, unreachable_code, clippy::all)]
 #[inline(always)]
@@ -8684,10 +8684,10 @@ fn P2_E1_VALID(l: &Line) -> bool {
         if !matches!(l.at(i), Some(0x40)) { return false; } i += 1; // 12
     } // 'b13
          // 13
-        if !matches!(l.at(i), Some(0x5b)) { break 'b24; } // 14
+        if !match l.at(i) { Some(0x5b) => true, Some(_) => false, None => false } { break 'b24; } // 14
     } // 'b15
         if !matches!(l.at(i), Some(0x5b)) { return false; } i += 1; // 15
-        if !matches!(l.at(i), Some(0x30..=0x3a | 0x41..=0x46 | 0x61..=0x66)) { break 'b20; } // 16
+        if !match l.at(i) { Some(0x30..=0x3a | 0x41..=0x46 | 0x61..=0x66) => true, Some(_) => false, None => false } { break 'b20; } // 16
     } // 'b17
          // 17
         i = match P2_L2_LEAF(l, i) { Some(e) => e, None => return false }; // 18
@@ -8709,7 +8709,7 @@ fn P2_E1_VALID(l: &Line) -> bool {
         i = match P2_L5_LEAF(l, i) { Some(e) => e, None => return false }; // 29
     } // 'b30
          // 30
-        if !matches!(l.at(i), Some(0x3a)) { break 'b36; } // 31
+        if !match l.at(i) { Some(0x3a) => true, Some(_) => false, None => false } { break 'b36; } // 31
     } // 'b32
         if !matches!(l.at(i), Some(0x3a)) { return false; } i += 1; // 32
          // 33
@@ -8722,7 +8722,7 @@ fn P2_E1_VALID(l: &Line) -> bool {
          // 39
         break 'b54; // 40
     } // 'b41
-        if !matches!(l.at(i), Some(0x2f)) { break 'b46; } // 41
+        if !match l.at(i) { Some(0x2f) => true, Some(_) => false, None => false } { break 'b46; } // 41
     } // 'b42
          // 42
         i = match P2_L8_LEAF(l, i) { Some(e) => e, None => return false }; // 43
@@ -8740,21 +8740,21 @@ fn P2_E1_VALID(l: &Line) -> bool {
         i = match P2_L10_LEAF(l, i) { Some(e) => e, None => return false }; // 52
          // 53
     } // 'b54
-        if !matches!(l.at(i), Some(0x3f)) { break 'b59; } // 54
+        if !match l.at(i) { Some(0x3f) => true, Some(_) => false, None => false } { break 'b59; } // 54
     } // 'b55
         if !matches!(l.at(i), Some(0x3f)) { return false; } i += 1; // 55
          // 56
         i = match P2_L11_LEAF(l, i) { Some(e) => e, None => return false }; // 57
          // 58
     } // 'b59
-        if !matches!(l.at(i), Some(0x23)) { break 'b64; } // 59
+        if !match l.at(i) { Some(0x23) => true, Some(_) => false, None => false } { break 'b64; } // 59
     } // 'b60
         if !matches!(l.at(i), Some(0x23)) { return false; } i += 1; // 60
          // 61
         i = match P2_L12_LEAF(l, i) { Some(e) => e, None => return false }; // 62
          // 63
     } // 'b64
-        return l.ends(i); // 64
+        return i == l.end(); // 64
 }
 #[allow(non_snake_case, unused_labels, unused_assignments, unused_mut, unused_variables, unused_parens, unreachable_code, clippy::all)]
 #[inline(always)]
@@ -8804,10 +8804,10 @@ fn P2_E1_FASTE<S: Sink>(l: &Line, s: &mut S) -> bool {
         if !matches!(l.at(i), Some(0x40)) { return false; } i += 1; // 12
     } // 'b13
         s.save(6, i - base); // 13
-        if !matches!(l.at(i), Some(0x5b)) { break 'b24; } // 14
+        if !match l.at(i) { Some(0x5b) => true, Some(_) => false, None => false } { break 'b24; } // 14
     } // 'b15
         if !matches!(l.at(i), Some(0x5b)) { return false; } i += 1; // 15
-        if !matches!(l.at(i), Some(0x30..=0x3a | 0x41..=0x46 | 0x61..=0x66)) { break 'b20; } // 16
+        if !match l.at(i) { Some(0x30..=0x3a | 0x41..=0x46 | 0x61..=0x66) => true, Some(_) => false, None => false } { break 'b20; } // 16
     } // 'b17
         s.kind(1); // 17
         i = match P2_L2_LEAFE(l, i) { Some(e) => e, None => return false }; // 18
@@ -8829,7 +8829,7 @@ fn P2_E1_FASTE<S: Sink>(l: &Line, s: &mut S) -> bool {
         i = match P2_L5_LEAFE(l, i) { Some(e) => e, None => return false }; // 29
     } // 'b30
         s.save(7, i - base); // 30
-        if !matches!(l.at(i), Some(0x3a)) { break 'b36; } // 31
+        if !match l.at(i) { Some(0x3a) => true, Some(_) => false, None => false } { break 'b36; } // 31
     } // 'b32
         if !matches!(l.at(i), Some(0x3a)) { return false; } i += 1; // 32
         s.save(8, i - base); // 33
@@ -8842,7 +8842,7 @@ fn P2_E1_FASTE<S: Sink>(l: &Line, s: &mut S) -> bool {
         s.save(11, i - base); // 39
         break 'b54; // 40
     } // 'b41
-        if !matches!(l.at(i), Some(0x2f)) { break 'b46; } // 41
+        if !match l.at(i) { Some(0x2f) => true, Some(_) => false, None => false } { break 'b46; } // 41
     } // 'b42
         s.save(10, i - base); // 42
         i = match P2_L8_LEAFE(l, i) { Some(e) => e, None => return false }; // 43
@@ -8860,21 +8860,21 @@ fn P2_E1_FASTE<S: Sink>(l: &Line, s: &mut S) -> bool {
         i = match P2_L10_LEAFE(l, i) { Some(e) => e, None => return false }; // 52
         s.save(11, i - base); // 53
     } // 'b54
-        if !matches!(l.at(i), Some(0x3f)) { break 'b59; } // 54
+        if !match l.at(i) { Some(0x3f) => true, Some(_) => false, None => false } { break 'b59; } // 54
     } // 'b55
         if !matches!(l.at(i), Some(0x3f)) { return false; } i += 1; // 55
         s.save(12, i - base); // 56
         i = match P2_L11_LEAFE(l, i) { Some(e) => e, None => return false }; // 57
         s.save(13, i - base); // 58
     } // 'b59
-        if !matches!(l.at(i), Some(0x23)) { break 'b64; } // 59
+        if !match l.at(i) { Some(0x23) => true, Some(_) => false, None => false } { break 'b64; } // 59
     } // 'b60
         if !matches!(l.at(i), Some(0x23)) { return false; } i += 1; // 60
         s.save(14, i - base); // 61
         i = match P2_L12_LEAFE(l, i) { Some(e) => e, None => return false }; // 62
         s.save(15, i - base); // 63
     } // 'b64
-        return l.ends(i); // 64
+        return i == l.end(); // 64
 }
 #[allow(non_snake_case, unused_labels, unused_assignments, unused_mut, unused_variables, unused_parens, unreachable_code, clippy::all)]
 #[inline(always)]
@@ -8923,10 +8923,10 @@ fn P2_E1_VALIDE(l: &Line) -> bool {
         if !matches!(l.at(i), Some(0x40)) { return false; } i += 1; // 12
     } // 'b13
          // 13
-        if !matches!(l.at(i), Some(0x5b)) { break 'b24; } // 14
+        if !match l.at(i) { Some(0x5b) => true, Some(_) => false, None => false } { break 'b24; } // 14
     } // 'b15
         if !matches!(l.at(i), Some(0x5b)) { return false; } i += 1; // 15
-        if !matches!(l.at(i), Some(0x30..=0x3a | 0x41..=0x46 | 0x61..=0x66)) { break 'b20; } // 16
+        if !match l.at(i) { Some(0x30..=0x3a | 0x41..=0x46 | 0x61..=0x66) => true, Some(_) => false, None => false } { break 'b20; } // 16
     } // 'b17
          // 17
         i = match P2_L2_LEAFE(l, i) { Some(e) => e, None => return false }; // 18
@@ -8948,7 +8948,7 @@ fn P2_E1_VALIDE(l: &Line) -> bool {
         i = match P2_L5_LEAFE(l, i) { Some(e) => e, None => return false }; // 29
     } // 'b30
          // 30
-        if !matches!(l.at(i), Some(0x3a)) { break 'b36; } // 31
+        if !match l.at(i) { Some(0x3a) => true, Some(_) => false, None => false } { break 'b36; } // 31
     } // 'b32
         if !matches!(l.at(i), Some(0x3a)) { return false; } i += 1; // 32
          // 33
@@ -8961,7 +8961,7 @@ fn P2_E1_VALIDE(l: &Line) -> bool {
          // 39
         break 'b54; // 40
     } // 'b41
-        if !matches!(l.at(i), Some(0x2f)) { break 'b46; } // 41
+        if !match l.at(i) { Some(0x2f) => true, Some(_) => false, None => false } { break 'b46; } // 41
     } // 'b42
          // 42
         i = match P2_L8_LEAFE(l, i) { Some(e) => e, None => return false }; // 43
@@ -8979,21 +8979,21 @@ fn P2_E1_VALIDE(l: &Line) -> bool {
         i = match P2_L10_LEAFE(l, i) { Some(e) => e, None => return false }; // 52
          // 53
     } // 'b54
-        if !matches!(l.at(i), Some(0x3f)) { break 'b59; } // 54
+        if !match l.at(i) { Some(0x3f) => true, Some(_) => false, None => false } { break 'b59; } // 54
     } // 'b55
         if !matches!(l.at(i), Some(0x3f)) { return false; } i += 1; // 55
          // 56
         i = match P2_L11_LEAFE(l, i) { Some(e) => e, None => return false }; // 57
          // 58
     } // 'b59
-        if !matches!(l.at(i), Some(0x23)) { break 'b64; } // 59
+        if !match l.at(i) { Some(0x23) => true, Some(_) => false, None => false } { break 'b64; } // 59
     } // 'b60
         if !matches!(l.at(i), Some(0x23)) { return false; } i += 1; // 60
          // 61
         i = match P2_L12_LEAFE(l, i) { Some(e) => e, None => return false }; // 62
          // 63
     } // 'b64
-        return l.ends(i); // 64
+        return i == l.end(); // 64
 }
 #[allow(non_snake_case, clippy::redundant_closure)]
 #[inline(never)]
@@ -11337,10 +11337,10 @@ fn P2_E2_FAST<S: Sink>(l: &Line, s: &mut S) -> bool {
         if !matches!(l.at(i), Some(0x40)) { return false; } i += 1; // 12
     } // 'b13
         s.save(6, i - base); // 13
-        if !matches!(l.at(i), Some(0x5b)) { break 'b24; } // 14
+        if !match l.at(i) { Some(0x5b) => true, Some(_) => false, None => false } { break 'b24; } // 14
     } // 'b15
         if !matches!(l.at(i), Some(0x5b)) { return false; } i += 1; // 15
-        if !matches!(l.at(i), Some(0x30..=0x3a | 0x41..=0x46 | 0x61..=0x66)) { break 'b20; } // 16
+        if !match l.at(i) { Some(0x30..=0x3a | 0x41..=0x46 | 0x61..=0x66) => true, Some(_) => false, None => false } { break 'b20; } // 16
     } // 'b17
         s.kind(1); // 17
         i = match P2_L2_LEAF(l, i) { Some(e) => e, None => return false }; // 18
@@ -11362,7 +11362,7 @@ fn P2_E2_FAST<S: Sink>(l: &Line, s: &mut S) -> bool {
         i = match P2_L5_LEAF(l, i) { Some(e) => e, None => return false }; // 29
     } // 'b30
         s.save(7, i - base); // 30
-        if !matches!(l.at(i), Some(0x3a)) { break 'b36; } // 31
+        if !match l.at(i) { Some(0x3a) => true, Some(_) => false, None => false } { break 'b36; } // 31
     } // 'b32
         if !matches!(l.at(i), Some(0x3a)) { return false; } i += 1; // 32
         s.save(8, i - base); // 33
@@ -11375,7 +11375,7 @@ fn P2_E2_FAST<S: Sink>(l: &Line, s: &mut S) -> bool {
         s.save(11, i - base); // 39
         break 'b54; // 40
     } // 'b41
-        if !matches!(l.at(i), Some(0x2f)) { break 'b46; } // 41
+        if !match l.at(i) { Some(0x2f) => true, Some(_) => false, None => false } { break 'b46; } // 41
     } // 'b42
         s.save(10, i - base); // 42
         i = match P2_L8_LEAF(l, i) { Some(e) => e, None => return false }; // 43
@@ -11393,14 +11393,14 @@ fn P2_E2_FAST<S: Sink>(l: &Line, s: &mut S) -> bool {
         i = match P2_L10_LEAF(l, i) { Some(e) => e, None => return false }; // 52
         s.save(11, i - base); // 53
     } // 'b54
-        if !matches!(l.at(i), Some(0x3f)) { break 'b59; } // 54
+        if !match l.at(i) { Some(0x3f) => true, Some(_) => false, None => false } { break 'b59; } // 54
     } // 'b55
         if !matches!(l.at(i), Some(0x3f)) { return false; } i += 1; // 55
         s.save(12, i - base); // 56
         i = match P2_L11_LEAF(l, i) { Some(e) => e, None => return false }; // 57
         s.save(13, i - base); // 58
     } // 'b59
-        return l.ends(i); // 59
+        return i == l.end(); // 59
 }
 #[allow(non_snake_case, unused_labels, unused_assignments, unused_mut, unused_variables, unused_parens, unreachable_code, clippy::all)]
 #[inline(always)]
@@ -11447,10 +11447,10 @@ fn P2_E2_VALID(l: &Line) -> bool {
         if !matches!(l.at(i), Some(0x40)) { return false; } i += 1; // 12
     } // 'b13
          // 13
-        if !matches!(l.at(i), Some(0x5b)) { break 'b24; } // 14
+        if !match l.at(i) { Some(0x5b) => true, Some(_) => false, None => false } { break 'b24; } // 14
     } // 'b15
         if !matches!(l.at(i), Some(0x5b)) { return false; } i += 1; // 15
-        if !matches!(l.at(i), Some(0x30..=0x3a | 0x41..=0x46 | 0x61..=0x66)) { break 'b20; } // 16
+        if !match l.at(i) { Some(0x30..=0x3a | 0x41..=0x46 | 0x61..=0x66) => true, Some(_) => false, None => false } { break 'b20; } // 16
     } // 'b17
          // 17
         i = match P2_L2_LEAF(l, i) { Some(e) => e, None => return false }; // 18
@@ -11472,7 +11472,7 @@ fn P2_E2_VALID(l: &Line) -> bool {
         i = match P2_L5_LEAF(l, i) { Some(e) => e, None => return false }; // 29
     } // 'b30
          // 30
-        if !matches!(l.at(i), Some(0x3a)) { break 'b36; } // 31
+        if !match l.at(i) { Some(0x3a) => true, Some(_) => false, None => false } { break 'b36; } // 31
     } // 'b32
         if !matches!(l.at(i), Some(0x3a)) { return false; } i += 1; // 32
          // 33
@@ -11485,7 +11485,7 @@ fn P2_E2_VALID(l: &Line) -> bool {
          // 39
         break 'b54; // 40
     } // 'b41
-        if !matches!(l.at(i), Some(0x2f)) { break 'b46; } // 41
+        if !match l.at(i) { Some(0x2f) => true, Some(_) => false, None => false } { break 'b46; } // 41
     } // 'b42
          // 42
         i = match P2_L8_LEAF(l, i) { Some(e) => e, None => return false }; // 43
@@ -11503,14 +11503,14 @@ fn P2_E2_VALID(l: &Line) -> bool {
         i = match P2_L10_LEAF(l, i) { Some(e) => e, None => return false }; // 52
          // 53
     } // 'b54
-        if !matches!(l.at(i), Some(0x3f)) { break 'b59; } // 54
+        if !match l.at(i) { Some(0x3f) => true, Some(_) => false, None => false } { break 'b59; } // 54
     } // 'b55
         if !matches!(l.at(i), Some(0x3f)) { return false; } i += 1; // 55
          // 56
         i = match P2_L11_LEAF(l, i) { Some(e) => e, None => return false }; // 57
          // 58
     } // 'b59
-        return l.ends(i); // 59
+        return i == l.end(); // 59
 }
 #[allow(non_snake_case, unused_labels, unused_assignments, unused_mut, unused_variables, unused_parens, unreachable_code, clippy::all)]
 #[inline(always)]
@@ -11558,10 +11558,10 @@ fn P2_E2_FASTE<S: Sink>(l: &Line, s: &mut S) -> bool {
         if !matches!(l.at(i), Some(0x40)) { return false; } i += 1; // 12
     } // 'b13
         s.save(6, i - base); // 13
-        if !matches!(l.at(i), Some(0x5b)) { break 'b24; } // 14
+        if !match l.at(i) { Some(0x5b) => true, Some(_) => false, None => false } { break 'b24; } // 14
     } // 'b15
         if !matches!(l.at(i), Some(0x5b)) { return false; } i += 1; // 15
-        if !matches!(l.at(i), Some(0x30..=0x3a | 0x41..=0x46 | 0x61..=0x66)) { break 'b20; } // 16
+        if !match l.at(i) { Some(0x30..=0x3a | 0x41..=0x46 | 0x61..=0x66) => true, Some(_) => false, None => false } { break 'b20; } // 16
     } // 'b17
         s.kind(1); // 17
         i = match P2_L2_LEAFE(l, i) { Some(e) => e, None => return false }; // 18
@@ -11583,7 +11583,7 @@ fn P2_E2_FASTE<S: Sink>(l: &Line, s: &mut S) -> bool {
         i = match P2_L5_LEAFE(l, i) { Some(e) => e, None => return false }; // 29
     } // 'b30
         s.save(7, i - base); // 30
-        if !matches!(l.at(i), Some(0x3a)) { break 'b36; } // 31
+        if !match l.at(i) { Some(0x3a) => true, Some(_) => false, None => false } { break 'b36; } // 31
     } // 'b32
         if !matches!(l.at(i), Some(0x3a)) { return false; } i += 1; // 32
         s.save(8, i - base); // 33
@@ -11596,7 +11596,7 @@ fn P2_E2_FASTE<S: Sink>(l: &Line, s: &mut S) -> bool {
         s.save(11, i - base); // 39
         break 'b54; // 40
     } // 'b41
-        if !matches!(l.at(i), Some(0x2f)) { break 'b46; } // 41
+        if !match l.at(i) { Some(0x2f) => true, Some(_) => false, None => false } { break 'b46; } // 41
     } // 'b42
         s.save(10, i - base); // 42
         i = match P2_L8_LEAFE(l, i) { Some(e) => e, None => return false }; // 43
@@ -11614,14 +11614,14 @@ fn P2_E2_FASTE<S: Sink>(l: &Line, s: &mut S) -> bool {
         i = match P2_L10_LEAFE(l, i) { Some(e) => e, None => return false }; // 52
         s.save(11, i - base); // 53
     } // 'b54
-        if !matches!(l.at(i), Some(0x3f)) { break 'b59; } // 54
+        if !match l.at(i) { Some(0x3f) => true, Some(_) => false, None => false } { break 'b59; } // 54
     } // 'b55
         if !matches!(l.at(i), Some(0x3f)) { return false; } i += 1; // 55
         s.save(12, i - base); // 56
         i = match P2_L11_LEAFE(l, i) { Some(e) => e, None => return false }; // 57
         s.save(13, i - base); // 58
     } // 'b59
-        return l.ends(i); // 59
+        return i == l.end(); // 59
 }
 #[allow(non_snake_case, unused_labels, unused_assignments, unused_mut, unused_variables, unused_parens, unreachable_code, clippy::all)]
 #[inline(always)]
@@ -11668,10 +11668,10 @@ fn P2_E2_VALIDE(l: &Line) -> bool {
         if !matches!(l.at(i), Some(0x40)) { return false; } i += 1; // 12
     } // 'b13
          // 13
-        if !matches!(l.at(i), Some(0x5b)) { break 'b24; } // 14
+        if !match l.at(i) { Some(0x5b) => true, Some(_) => false, None => false } { break 'b24; } // 14
     } // 'b15
         if !matches!(l.at(i), Some(0x5b)) { return false; } i += 1; // 15
-        if !matches!(l.at(i), Some(0x30..=0x3a | 0x41..=0x46 | 0x61..=0x66)) { break 'b20; } // 16
+        if !match l.at(i) { Some(0x30..=0x3a | 0x41..=0x46 | 0x61..=0x66) => true, Some(_) => false, None => false } { break 'b20; } // 16
     } // 'b17
          // 17
         i = match P2_L2_LEAFE(l, i) { Some(e) => e, None => return false }; // 18
@@ -11693,7 +11693,7 @@ fn P2_E2_VALIDE(l: &Line) -> bool {
         i = match P2_L5_LEAFE(l, i) { Some(e) => e, None => return false }; // 29
     } // 'b30
          // 30
-        if !matches!(l.at(i), Some(0x3a)) { break 'b36; } // 31
+        if !match l.at(i) { Some(0x3a) => true, Some(_) => false, None => false } { break 'b36; } // 31
     } // 'b32
         if !matches!(l.at(i), Some(0x3a)) { return false; } i += 1; // 32
          // 33
@@ -11706,7 +11706,7 @@ fn P2_E2_VALIDE(l: &Line) -> bool {
          // 39
         break 'b54; // 40
     } // 'b41
-        if !matches!(l.at(i), Some(0x2f)) { break 'b46; } // 41
+        if !match l.at(i) { Some(0x2f) => true, Some(_) => false, None => false } { break 'b46; } // 41
     } // 'b42
          // 42
         i = match P2_L8_LEAFE(l, i) { Some(e) => e, None => return false }; // 43
@@ -11724,14 +11724,14 @@ fn P2_E2_VALIDE(l: &Line) -> bool {
         i = match P2_L10_LEAFE(l, i) { Some(e) => e, None => return false }; // 52
          // 53
     } // 'b54
-        if !matches!(l.at(i), Some(0x3f)) { break 'b59; } // 54
+        if !match l.at(i) { Some(0x3f) => true, Some(_) => false, None => false } { break 'b59; } // 54
     } // 'b55
         if !matches!(l.at(i), Some(0x3f)) { return false; } i += 1; // 55
          // 56
         i = match P2_L11_LEAFE(l, i) { Some(e) => e, None => return false }; // 57
          // 58
     } // 'b59
-        return l.ends(i); // 59
+        return i == l.end(); // 59
 }
 #[allow(non_snake_case, clippy::redundant_closure)]
 #[inline(never)]
@@ -14057,10 +14057,10 @@ fn P2_E3_FAST<S: Sink>(l: &Line, s: &mut S) -> bool {
         if !matches!(l.at(i), Some(0x40)) { return false; } i += 1; // 8
     } // 'b9
         s.save(6, i - base); // 9
-        if !matches!(l.at(i), Some(0x5b)) { break 'b20; } // 10
+        if !match l.at(i) { Some(0x5b) => true, Some(_) => false, None => false } { break 'b20; } // 10
     } // 'b11
         if !matches!(l.at(i), Some(0x5b)) { return false; } i += 1; // 11
-        if !matches!(l.at(i), Some(0x30..=0x3a | 0x41..=0x46 | 0x61..=0x66)) { break 'b16; } // 12
+        if !match l.at(i) { Some(0x30..=0x3a | 0x41..=0x46 | 0x61..=0x66) => true, Some(_) => false, None => false } { break 'b16; } // 12
     } // 'b13
         s.kind(1); // 13
         i = match P2_L2_LEAF(l, i) { Some(e) => e, None => return false }; // 14
@@ -14082,7 +14082,7 @@ fn P2_E3_FAST<S: Sink>(l: &Line, s: &mut S) -> bool {
         i = match P2_L5_LEAF(l, i) { Some(e) => e, None => return false }; // 25
     } // 'b26
         s.save(7, i - base); // 26
-        if !matches!(l.at(i), Some(0x3a)) { break 'b32; } // 27
+        if !match l.at(i) { Some(0x3a) => true, Some(_) => false, None => false } { break 'b32; } // 27
     } // 'b28
         if !matches!(l.at(i), Some(0x3a)) { return false; } i += 1; // 28
         s.save(8, i - base); // 29
@@ -14095,7 +14095,7 @@ fn P2_E3_FAST<S: Sink>(l: &Line, s: &mut S) -> bool {
         s.save(11, i - base); // 35
         break 'b50; // 36
     } // 'b37
-        if !matches!(l.at(i), Some(0x2f)) { break 'b42; } // 37
+        if !match l.at(i) { Some(0x2f) => true, Some(_) => false, None => false } { break 'b42; } // 37
     } // 'b38
         s.save(10, i - base); // 38
         i = match P2_L8_LEAF(l, i) { Some(e) => e, None => return false }; // 39
@@ -14113,21 +14113,21 @@ fn P2_E3_FAST<S: Sink>(l: &Line, s: &mut S) -> bool {
         i = match P2_L10_LEAF(l, i) { Some(e) => e, None => return false }; // 48
         s.save(11, i - base); // 49
     } // 'b50
-        if !matches!(l.at(i), Some(0x3f)) { break 'b55; } // 50
+        if !match l.at(i) { Some(0x3f) => true, Some(_) => false, None => false } { break 'b55; } // 50
     } // 'b51
         if !matches!(l.at(i), Some(0x3f)) { return false; } i += 1; // 51
         s.save(12, i - base); // 52
         i = match P2_L11_LEAF(l, i) { Some(e) => e, None => return false }; // 53
         s.save(13, i - base); // 54
     } // 'b55
-        if !matches!(l.at(i), Some(0x23)) { break 'b60; } // 55
+        if !match l.at(i) { Some(0x23) => true, Some(_) => false, None => false } { break 'b60; } // 55
     } // 'b56
         if !matches!(l.at(i), Some(0x23)) { return false; } i += 1; // 56
         s.save(14, i - base); // 57
         i = match P2_L12_LEAF(l, i) { Some(e) => e, None => return false }; // 58
         s.save(15, i - base); // 59
     } // 'b60
-        return l.ends(i); // 60
+        return i == l.end(); // 60
 }
 #[allow(non_snake_case, unused_labels, unused_assignments, unused_mut, unused_variables, unused_parens, unreachable_code, clippy::all)]
 #[inline(always)]
@@ -14172,10 +14172,10 @@ fn P2_E3_VALID(l: &Line) -> bool {
         if !matches!(l.at(i), Some(0x40)) { return false; } i += 1; // 8
     } // 'b9
          // 9
-        if !matches!(l.at(i), Some(0x5b)) { break 'b20; } // 10
+        if !match l.at(i) { Some(0x5b) => true, Some(_) => false, None => false } { break 'b20; } // 10
     } // 'b11
         if !matches!(l.at(i), Some(0x5b)) { return false; } i += 1; // 11
-        if !matches!(l.at(i), Some(0x30..=0x3a | 0x41..=0x46 | 0x61..=0x66)) { break 'b16; } // 12
+        if !match l.at(i) { Some(0x30..=0x3a | 0x41..=0x46 | 0x61..=0x66) => true, Some(_) => false, None => false } { break 'b16; } // 12
     } // 'b13
          // 13
         i = match P2_L2_LEAF(l, i) { Some(e) => e, None => return false }; // 14
@@ -14197,7 +14197,7 @@ fn P2_E3_VALID(l: &Line) -> bool {
         i = match P2_L5_LEAF(l, i) { Some(e) => e, None => return false }; // 25
     } // 'b26
          // 26
-        if !matches!(l.at(i), Some(0x3a)) { break 'b32; } // 27
+        if !match l.at(i) { Some(0x3a) => true, Some(_) => false, None => false } { break 'b32; } // 27
     } // 'b28
         if !matches!(l.at(i), Some(0x3a)) { return false; } i += 1; // 28
          // 29
@@ -14210,7 +14210,7 @@ fn P2_E3_VALID(l: &Line) -> bool {
          // 35
         break 'b50; // 36
     } // 'b37
-        if !matches!(l.at(i), Some(0x2f)) { break 'b42; } // 37
+        if !match l.at(i) { Some(0x2f) => true, Some(_) => false, None => false } { break 'b42; } // 37
     } // 'b38
          // 38
         i = match P2_L8_LEAF(l, i) { Some(e) => e, None => return false }; // 39
@@ -14228,21 +14228,21 @@ fn P2_E3_VALID(l: &Line) -> bool {
         i = match P2_L10_LEAF(l, i) { Some(e) => e, None => return false }; // 48
          // 49
     } // 'b50
-        if !matches!(l.at(i), Some(0x3f)) { break 'b55; } // 50
+        if !match l.at(i) { Some(0x3f) => true, Some(_) => false, None => false } { break 'b55; } // 50
     } // 'b51
         if !matches!(l.at(i), Some(0x3f)) { return false; } i += 1; // 51
          // 52
         i = match P2_L11_LEAF(l, i) { Some(e) => e, None => return false }; // 53
          // 54
     } // 'b55
-        if !matches!(l.at(i), Some(0x23)) { break 'b60; } // 55
+        if !match l.at(i) { Some(0x23) => true, Some(_) => false, None => false } { break 'b60; } // 55
     } // 'b56
         if !matches!(l.at(i), Some(0x23)) { return false; } i += 1; // 56
          // 57
         i = match P2_L12_LEAF(l, i) { Some(e) => e, None => return false }; // 58
          // 59
     } // 'b60
-        return l.ends(i); // 60
+        return i == l.end(); // 60
 }
 #[allow(non_snake_case, unused_labels, unused_assignments, unused_mut, unused_variables, unused_parens, unreachable_code, clippy::all)]
 #[inline(always)]
@@ -14288,10 +14288,10 @@ fn P2_E3_FASTE<S: Sink>(l: &Line, s: &mut S) -> bool {
         if !matches!(l.at(i), Some(0x40)) { return false; } i += 1; // 8
     } // 'b9
         s.save(6, i - base); // 9
-        if !matches!(l.at(i), Some(0x5b)) { break 'b20; } // 10
+        if !match l.at(i) { Some(0x5b) => true, Some(_) => false, None => false } { break 'b20; } // 10
     } // 'b11
         if !matches!(l.at(i), Some(0x5b)) { return false; } i += 1; // 11
-        if !matches!(l.at(i), Some(0x30..=0x3a | 0x41..=0x46 | 0x61..=0x66)) { break 'b16; } // 12
+        if !match l.at(i) { Some(0x30..=0x3a | 0x41..=0x46 | 0x61..=0x66) => true, Some(_) => false, None => false } { break 'b16; } // 12
     } // 'b13
         s.kind(1); // 13
         i = match P2_L2_LEAFE(l, i) { Some(e) => e, None => return false }; // 14
@@ -14313,7 +14313,7 @@ fn P2_E3_FASTE<S: Sink>(l: &Line, s: &mut S) -> bool {
         i = match P2_L5_LEAFE(l, i) { Some(e) => e, None => return false }; // 25
     } // 'b26
         s.save(7, i - base); // 26
-        if !matches!(l.at(i), Some(0x3a)) { break 'b32; } // 27
+        if !match l.at(i) { Some(0x3a) => true, Some(_) => false, None => false } { break 'b32; } // 27
     } // 'b28
         if !matches!(l.at(i), Some(0x3a)) { return false; } i += 1; // 28
         s.save(8, i - base); // 29
@@ -14326,7 +14326,7 @@ fn P2_E3_FASTE<S: Sink>(l: &Line, s: &mut S) -> bool {
         s.save(11, i - base); // 35
         break 'b50; // 36
     } // 'b37
-        if !matches!(l.at(i), Some(0x2f)) { break 'b42; } // 37
+        if !match l.at(i) { Some(0x2f) => true, Some(_) => false, None => false } { break 'b42; } // 37
     } // 'b38
         s.save(10, i - base); // 38
         i = match P2_L8_LEAFE(l, i) { Some(e) => e, None => return false }; // 39
@@ -14344,21 +14344,21 @@ fn P2_E3_FASTE<S: Sink>(l: &Line, s: &mut S) -> bool {
         i = match P2_L10_LEAFE(l, i) { Some(e) => e, None => return false }; // 48
         s.save(11, i - base); // 49
     } // 'b50
-        if !matches!(l.at(i), Some(0x3f)) { break 'b55; } // 50
+        if !match l.at(i) { Some(0x3f) => true, Some(_) => false, None => false } { break 'b55; } // 50
     } // 'b51
         if !matches!(l.at(i), Some(0x3f)) { return false; } i += 1; // 51
         s.save(12, i - base); // 52
         i = match P2_L11_LEAFE(l, i) { Some(e) => e, None => return false }; // 53
         s.save(13, i - base); // 54
     } // 'b55
-        if !matches!(l.at(i), Some(0x23)) { break 'b60; } // 55
+        if !match l.at(i) { Some(0x23) => true, Some(_) => false, None => false } { break 'b60; } // 55
     } // 'b56
         if !matches!(l.at(i), Some(0x23)) { return false; } i += 1; // 56
         s.save(14, i - base); // 57
         i = match P2_L12_LEAFE(l, i) { Some(e) => e, None => return false }; // 58
         s.save(15, i - base); // 59
     } // 'b60
-        return l.ends(i); // 60
+        return i == l.end(); // 60
 }
 #[allow(non_snake_case, unused_labels, unused_assignments, unused_mut, unused_variables, unused_parens, unreachable_code, clippy::all)]
 #[inline(always)]
@@ -14403,10 +14403,10 @@ fn P2_E3_VALIDE(l: &Line) -> bool {
         if !matches!(l.at(i), Some(0x40)) { return false; } i += 1; // 8
     } // 'b9
          // 9
-        if !matches!(l.at(i), Some(0x5b)) { break 'b20; } // 10
+        if !match l.at(i) { Some(0x5b) => true, Some(_) => false, None => false } { break 'b20; } // 10
     } // 'b11
         if !matches!(l.at(i), Some(0x5b)) { return false; } i += 1; // 11
-        if !matches!(l.at(i), Some(0x30..=0x3a | 0x41..=0x46 | 0x61..=0x66)) { break 'b16; } // 12
+        if !match l.at(i) { Some(0x30..=0x3a | 0x41..=0x46 | 0x61..=0x66) => true, Some(_) => false, None => false } { break 'b16; } // 12
     } // 'b13
          // 13
         i = match P2_L2_LEAFE(l, i) { Some(e) => e, None => return false }; // 14
@@ -14428,7 +14428,7 @@ fn P2_E3_VALIDE(l: &Line) -> bool {
         i = match P2_L5_LEAFE(l, i) { Some(e) => e, None => return false }; // 25
     } // 'b26
          // 26
-        if !matches!(l.at(i), Some(0x3a)) { break 'b32; } // 27
+        if !match l.at(i) { Some(0x3a) => true, Some(_) => false, None => false } { break 'b32; } // 27
     } // 'b28
         if !matches!(l.at(i), Some(0x3a)) { return false; } i += 1; // 28
          // 29
@@ -14441,7 +14441,7 @@ fn P2_E3_VALIDE(l: &Line) -> bool {
          // 35
         break 'b50; // 36
     } // 'b37
-        if !matches!(l.at(i), Some(0x2f)) { break 'b42; } // 37
+        if !match l.at(i) { Some(0x2f) => true, Some(_) => false, None => false } { break 'b42; } // 37
     } // 'b38
          // 38
         i = match P2_L8_LEAFE(l, i) { Some(e) => e, None => return false }; // 39
@@ -14459,21 +14459,21 @@ fn P2_E3_VALIDE(l: &Line) -> bool {
         i = match P2_L10_LEAFE(l, i) { Some(e) => e, None => return false }; // 48
          // 49
     } // 'b50
-        if !matches!(l.at(i), Some(0x3f)) { break 'b55; } // 50
+        if !match l.at(i) { Some(0x3f) => true, Some(_) => false, None => false } { break 'b55; } // 50
     } // 'b51
         if !matches!(l.at(i), Some(0x3f)) { return false; } i += 1; // 51
          // 52
         i = match P2_L11_LEAFE(l, i) { Some(e) => e, None => return false }; // 53
          // 54
     } // 'b55
-        if !matches!(l.at(i), Some(0x23)) { break 'b60; } // 55
+        if !match l.at(i) { Some(0x23) => true, Some(_) => false, None => false } { break 'b60; } // 55
     } // 'b56
         if !matches!(l.at(i), Some(0x23)) { return false; } i += 1; // 56
          // 57
         i = match P2_L12_LEAFE(l, i) { Some(e) => e, None => return false }; // 58
          // 59
     } // 'b60
-        return l.ends(i); // 60
+        return i == l.end(); // 60
 }
 #[allow(non_snake_case, clippy::redundant_closure)]
 #[inline(never)]
@@ -16132,14 +16132,14 @@ fn P2_E4_FAST<S: Sink>(l: &Line, s: &mut S) -> bool {
         s.save(10, i - base); // 0
         i = match P2_L14_LEAF(l, i) { Some(e) => e, None => return false }; // 1
         s.save(11, i - base); // 2
-        if !matches!(l.at(i), Some(0x3f)) { break 'b8; } // 3
+        if !match l.at(i) { Some(0x3f) => true, Some(_) => false, None => false } { break 'b8; } // 3
     } // 'b4
         if !matches!(l.at(i), Some(0x3f)) { return false; } i += 1; // 4
         s.save(12, i - base); // 5
         i = match P2_L11_LEAF(l, i) { Some(e) => e, None => return false }; // 6
         s.save(13, i - base); // 7
     } // 'b8
-        return l.ends(i); // 8
+        return i == l.end(); // 8
 }
 #[allow(non_snake_case, unused_labels, unused_assignments, unused_mut, unused_variables, unused_parens, unreachable_code, clippy::all)]
 #[inline(always)]
@@ -16151,14 +16151,14 @@ fn P2_E4_VALID(l: &Line) -> bool {
          // 0
         i = match P2_L14_LEAF(l, i) { Some(e) => e, None => return false }; // 1
          // 2
-        if !matches!(l.at(i), Some(0x3f)) { break 'b8; } // 3
+        if !match l.at(i) { Some(0x3f) => true, Some(_) => false, None => false } { break 'b8; } // 3
     } // 'b4
         if !matches!(l.at(i), Some(0x3f)) { return false; } i += 1; // 4
          // 5
         i = match P2_L11_LEAF(l, i) { Some(e) => e, None => return false }; // 6
          // 7
     } // 'b8
-        return l.ends(i); // 8
+        return i == l.end(); // 8
 }
 #[allow(non_snake_case, unused_labels, unused_assignments, unused_mut, unused_variables, unused_parens, unreachable_code, clippy::all)]
 #[inline(always)]
@@ -16171,14 +16171,14 @@ fn P2_E4_FASTE<S: Sink>(l: &Line, s: &mut S) -> bool {
         s.save(10, i - base); // 0
         i = match P2_L14_LEAFE(l, i) { Some(e) => e, None => return false }; // 1
         s.save(11, i - base); // 2
-        if !matches!(l.at(i), Some(0x3f)) { break 'b8; } // 3
+        if !match l.at(i) { Some(0x3f) => true, Some(_) => false, None => false } { break 'b8; } // 3
     } // 'b4
         if !matches!(l.at(i), Some(0x3f)) { return false; } i += 1; // 4
         s.save(12, i - base); // 5
         i = match P2_L11_LEAFE(l, i) { Some(e) => e, None => return false }; // 6
         s.save(13, i - base); // 7
     } // 'b8
-        return l.ends(i); // 8
+        return i == l.end(); // 8
 }
 #[allow(non_snake_case, unused_labels, unused_assignments, unused_mut, unused_variables, unused_parens, unreachable_code, clippy::all)]
 #[inline(always)]
@@ -16190,14 +16190,14 @@ fn P2_E4_VALIDE(l: &Line) -> bool {
          // 0
         i = match P2_L14_LEAFE(l, i) { Some(e) => e, None => return false }; // 1
          // 2
-        if !matches!(l.at(i), Some(0x3f)) { break 'b8; } // 3
+        if !match l.at(i) { Some(0x3f) => true, Some(_) => false, None => false } { break 'b8; } // 3
     } // 'b4
         if !matches!(l.at(i), Some(0x3f)) { return false; } i += 1; // 4
          // 5
         i = match P2_L11_LEAFE(l, i) { Some(e) => e, None => return false }; // 6
          // 7
     } // 'b8
-        return l.ends(i); // 8
+        return i == l.end(); // 8
 }
 #[allow(non_snake_case, clippy::redundant_closure)]
 #[inline(never)]
@@ -16929,10 +16929,10 @@ fn P2_E5_FAST<S: Sink>(l: &Line, s: &mut S) -> bool {
     'b3: {
         s.save(2, i - base); // 0
         s.save(6, i - base); // 1
-        if !matches!(l.at(i), Some(0x5b)) { break 'b12; } // 2
+        if !match l.at(i) { Some(0x5b) => true, Some(_) => false, None => false } { break 'b12; } // 2
     } // 'b3
         if !matches!(l.at(i), Some(0x5b)) { return false; } i += 1; // 3
-        if !matches!(l.at(i), Some(0x30..=0x3a | 0x41..=0x46 | 0x61..=0x66)) { break 'b8; } // 4
+        if !match l.at(i) { Some(0x30..=0x3a | 0x41..=0x46 | 0x61..=0x66) => true, Some(_) => false, None => false } { break 'b8; } // 4
     } // 'b5
         s.kind(1); // 5
         i = match P2_L2_LEAF(l, i) { Some(e) => e, None => return false }; // 6
@@ -16959,7 +16959,7 @@ fn P2_E5_FAST<S: Sink>(l: &Line, s: &mut S) -> bool {
         i = match P2_L6_LEAF(l, i) { Some(e) => e, None => return false }; // 21
         s.save(9, i - base); // 22
         s.save(3, i - base); // 23
-        return l.ends(i); // 24
+        return i == l.end(); // 24
 }
 #[allow(non_snake_case, unused_labels, unused_assignments, unused_mut, unused_variables, unused_parens, unreachable_code, clippy::all)]
 #[inline(always)]
@@ -16976,10 +16976,10 @@ fn P2_E5_VALID(l: &Line) -> bool {
     'b3: {
          // 0
          // 1
-        if !matches!(l.at(i), Some(0x5b)) { break 'b12; } // 2
+        if !match l.at(i) { Some(0x5b) => true, Some(_) => false, None => false } { break 'b12; } // 2
     } // 'b3
         if !matches!(l.at(i), Some(0x5b)) { return false; } i += 1; // 3
-        if !matches!(l.at(i), Some(0x30..=0x3a | 0x41..=0x46 | 0x61..=0x66)) { break 'b8; } // 4
+        if !match l.at(i) { Some(0x30..=0x3a | 0x41..=0x46 | 0x61..=0x66) => true, Some(_) => false, None => false } { break 'b8; } // 4
     } // 'b5
          // 5
         i = match P2_L2_LEAF(l, i) { Some(e) => e, None => return false }; // 6
@@ -17006,7 +17006,7 @@ fn P2_E5_VALID(l: &Line) -> bool {
         i = match P2_L6_LEAF(l, i) { Some(e) => e, None => return false }; // 21
          // 22
          // 23
-        return l.ends(i); // 24
+        return i == l.end(); // 24
 }
 #[allow(non_snake_case, unused_labels, unused_assignments, unused_mut, unused_variables, unused_parens, unreachable_code, clippy::all)]
 #[inline(always)]
@@ -17024,10 +17024,10 @@ fn P2_E5_FASTE<S: Sink>(l: &Line, s: &mut S) -> bool {
     'b3: {
         s.save(2, i - base); // 0
         s.save(6, i - base); // 1
-        if !matches!(l.at(i), Some(0x5b)) { break 'b12; } // 2
+        if !match l.at(i) { Some(0x5b) => true, Some(_) => false, None => false } { break 'b12; } // 2
     } // 'b3
         if !matches!(l.at(i), Some(0x5b)) { return false; } i += 1; // 3
-        if !matches!(l.at(i), Some(0x30..=0x3a | 0x41..=0x46 | 0x61..=0x66)) { break 'b8; } // 4
+        if !match l.at(i) { Some(0x30..=0x3a | 0x41..=0x46 | 0x61..=0x66) => true, Some(_) => false, None => false } { break 'b8; } // 4
     } // 'b5
         s.kind(1); // 5
         i = match P2_L2_LEAFE(l, i) { Some(e) => e, None => return false }; // 6
@@ -17054,7 +17054,7 @@ fn P2_E5_FASTE<S: Sink>(l: &Line, s: &mut S) -> bool {
         i = match P2_L6_LEAFE(l, i) { Some(e) => e, None => return false }; // 21
         s.save(9, i - base); // 22
         s.save(3, i - base); // 23
-        return l.ends(i); // 24
+        return i == l.end(); // 24
 }
 #[allow(non_snake_case, unused_labels, unused_assignments, unused_mut, unused_variables, unused_parens, unreachable_code, clippy::all)]
 #[inline(always)]
@@ -17071,10 +17071,10 @@ fn P2_E5_VALIDE(l: &Line) -> bool {
     'b3: {
          // 0
          // 1
-        if !matches!(l.at(i), Some(0x5b)) { break 'b12; } // 2
+        if !match l.at(i) { Some(0x5b) => true, Some(_) => false, None => false } { break 'b12; } // 2
     } // 'b3
         if !matches!(l.at(i), Some(0x5b)) { return false; } i += 1; // 3
-        if !matches!(l.at(i), Some(0x30..=0x3a | 0x41..=0x46 | 0x61..=0x66)) { break 'b8; } // 4
+        if !match l.at(i) { Some(0x30..=0x3a | 0x41..=0x46 | 0x61..=0x66) => true, Some(_) => false, None => false } { break 'b8; } // 4
     } // 'b5
          // 5
         i = match P2_L2_LEAFE(l, i) { Some(e) => e, None => return false }; // 6
@@ -17101,7 +17101,7 @@ fn P2_E5_VALIDE(l: &Line) -> bool {
         i = match P2_L6_LEAFE(l, i) { Some(e) => e, None => return false }; // 21
          // 22
          // 23
-        return l.ends(i); // 24
+        return i == l.end(); // 24
 }
 #[allow(non_snake_case, clippy::redundant_closure)]
 #[inline(never)]

@@ -5540,12 +5540,12 @@ fn P3_E0_FAST<S: Sink>(l: &Line, s: &mut S) -> bool {
         if !matches!(l.at(i), Some(0x40)) { return false; } i += 1; // 13
     } // 'b14
         s.save(6, i - base); // 14
-        if !matches!(l.at(i), Some(0x5b)) { break 'b37; } // 15
+        if !match l.at(i) { Some(0x5b) => true, Some(_) => false, None => false } { break 'b37; } // 15
     } // 'b16
         let mut j = i; let ok = true && matches!(l.at(j), Some(0x5b)) && { j += 1; true }; if !ok { break 'b26; } // 16
     } // 'b17
         if !matches!(l.at(i), Some(0x5b)) { return false; } i += 1; // 17
-        if !matches!(l.at(i), Some(0x30..=0x3a | 0x41..=0x46 | 0x61..=0x66)) { break 'b22; } // 18
+        if !match l.at(i) { Some(0x30..=0x3a | 0x41..=0x46 | 0x61..=0x66) => true, Some(_) => false, None => false } { break 'b22; } // 18
     } // 'b19
         s.kind(1); // 19
         i = match P3_L2_LEAF(l, i) { Some(e) => e, None => return false }; // 20
@@ -5580,7 +5580,7 @@ fn P3_E0_FAST<S: Sink>(l: &Line, s: &mut S) -> bool {
         i = match P3_L6_LEAF(l, i) { Some(e) => e, None => return false }; // 42
     } // 'b43
         s.save(7, i - base); // 43
-        if !matches!(l.at(i), Some(0x3a)) { break 'b49; } // 44
+        if !match l.at(i) { Some(0x3a) => true, Some(_) => false, None => false } { break 'b49; } // 44
     } // 'b45
         if !matches!(l.at(i), Some(0x3a)) { return false; } i += 1; // 45
         s.save(8, i - base); // 46
@@ -5593,7 +5593,7 @@ fn P3_E0_FAST<S: Sink>(l: &Line, s: &mut S) -> bool {
         s.save(11, i - base); // 52
         break 'b67; // 53
     } // 'b54
-        if !matches!(l.at(i), Some(0x2f)) { break 'b59; } // 54
+        if !match l.at(i) { Some(0x2f) => true, Some(_) => false, None => false } { break 'b59; } // 54
     } // 'b55
         s.save(10, i - base); // 55
         i = match P3_L9_LEAF(l, i) { Some(e) => e, None => return false }; // 56
@@ -5611,14 +5611,14 @@ fn P3_E0_FAST<S: Sink>(l: &Line, s: &mut S) -> bool {
         i = match P3_L11_LEAF(l, i) { Some(e) => e, None => return false }; // 65
         s.save(11, i - base); // 66
     } // 'b67
-        if !matches!(l.at(i), Some(0x3f)) { break 'b72; } // 67
+        if !match l.at(i) { Some(0x3f) => true, Some(_) => false, None => false } { break 'b72; } // 67
     } // 'b68
         if !matches!(l.at(i), Some(0x3f)) { return false; } i += 1; // 68
         s.save(12, i - base); // 69
         i = match P3_L12_LEAF(l, i) { Some(e) => e, None => return false }; // 70
         s.save(13, i - base); // 71
     } // 'b72
-        if !matches!(l.at(i), Some(0x23)) { break 'b77; } // 72
+        if !match l.at(i) { Some(0x23) => true, Some(_) => false, None => false } { break 'b77; } // 72
     } // 'b73
         if !matches!(l.at(i), Some(0x23)) { return false; } i += 1; // 73
         s.save(14, i - base); // 74
@@ -5640,12 +5640,12 @@ fn P3_E0_FAST<S: Sink>(l: &Line, s: &mut S) -> bool {
         if !matches!(l.at(i), Some(0x40)) { return false; } i += 1; // 86
     } // 'b87
         s.save(6, i - base); // 87
-        if !matches!(l.at(i), Some(0x5b)) { break 'b110; } // 88
+        if !match l.at(i) { Some(0x5b) => true, Some(_) => false, None => false } { break 'b110; } // 88
     } // 'b89
         let mut j = i; let ok = true && matches!(l.at(j), Some(0x5b)) && { j += 1; true }; if !ok { break 'b99; } // 89
     } // 'b90
         if !matches!(l.at(i), Some(0x5b)) { return false; } i += 1; // 90
-        if !matches!(l.at(i), Some(0x30..=0x3a | 0x41..=0x46 | 0x61..=0x66)) { break 'b95; } // 91
+        if !match l.at(i) { Some(0x30..=0x3a | 0x41..=0x46 | 0x61..=0x66) => true, Some(_) => false, None => false } { break 'b95; } // 91
     } // 'b92
         s.kind(1); // 92
         i = match P3_L2_LEAF(l, i) { Some(e) => e, None => return false }; // 93
@@ -5680,7 +5680,7 @@ fn P3_E0_FAST<S: Sink>(l: &Line, s: &mut S) -> bool {
         i = match P3_L6_LEAF(l, i) { Some(e) => e, None => return false }; // 115
     } // 'b116
         s.save(7, i - base); // 116
-        if !matches!(l.at(i), Some(0x3a)) { break 'b122; } // 117
+        if !match l.at(i) { Some(0x3a) => true, Some(_) => false, None => false } { break 'b122; } // 117
     } // 'b118
         if !matches!(l.at(i), Some(0x3a)) { return false; } i += 1; // 118
         s.save(8, i - base); // 119
@@ -5693,7 +5693,7 @@ fn P3_E0_FAST<S: Sink>(l: &Line, s: &mut S) -> bool {
         s.save(11, i - base); // 125
         break 'b140; // 126
     } // 'b127
-        if !matches!(l.at(i), Some(0x2f)) { break 'b132; } // 127
+        if !match l.at(i) { Some(0x2f) => true, Some(_) => false, None => false } { break 'b132; } // 127
     } // 'b128
         s.save(10, i - base); // 128
         i = match P3_L9_LEAF(l, i) { Some(e) => e, None => return false }; // 129
@@ -5711,21 +5711,21 @@ fn P3_E0_FAST<S: Sink>(l: &Line, s: &mut S) -> bool {
         i = match P3_L11_LEAF(l, i) { Some(e) => e, None => return false }; // 138
         s.save(11, i - base); // 139
     } // 'b140
-        if !matches!(l.at(i), Some(0x3f)) { break 'b145; } // 140
+        if !match l.at(i) { Some(0x3f) => true, Some(_) => false, None => false } { break 'b145; } // 140
     } // 'b141
         if !matches!(l.at(i), Some(0x3f)) { return false; } i += 1; // 141
         s.save(12, i - base); // 142
         i = match P3_L12_LEAF(l, i) { Some(e) => e, None => return false }; // 143
         s.save(13, i - base); // 144
     } // 'b145
-        if !matches!(l.at(i), Some(0x23)) { break 'b150; } // 145
+        if !match l.at(i) { Some(0x23) => true, Some(_) => false, None => false } { break 'b150; } // 145
     } // 'b146
         if !matches!(l.at(i), Some(0x23)) { return false; } i += 1; // 146
         s.save(14, i - base); // 147
         i = match P3_L13_LEAF(l, i) { Some(e) => e, None => return false }; // 148
         s.save(15, i - base); // 149
     } // 'b150
-        return l.ends(i); // 150
+        return i == l.end(); // 150
 }
 #[allow(non_snake_case, unused_labels, unused_assignments, unused_mut, unused_variables, unused_parens, unreachable_code, clippy::all)]
 #[inline(always)]
@@ -5810,12 +5810,12 @@ fn P3_E0_VALID(l: &Line) -> bool {
         if !matches!(l.at(i), Some(0x40)) { return false; } i += 1; // 13
     } // 'b14
          // 14
-        if !matches!(l.at(i), Some(0x5b)) { break 'b37; } // 15
+        if !match l.at(i) { Some(0x5b) => true, Some(_) => false, None => false } { break 'b37; } // 15
     } // 'b16
         let mut j = i; let ok = true && matches!(l.at(j), Some(0x5b)) && { j += 1; true }; if !ok { break 'b26; } // 16
     } // 'b17
         if !matches!(l.at(i), Some(0x5b)) { return false; } i += 1; // 17
-        if !matches!(l.at(i), Some(0x30..=0x3a | 0x41..=0x46 | 0x61..=0x66)) { break 'b22; } // 18
+        if !match l.at(i) { Some(0x30..=0x3a | 0x41..=0x46 | 0x61..=0x66) => true, Some(_) => false, None => false } { break 'b22; } // 18
     } // 'b19
          // 19
         i = match P3_L2_LEAF(l, i) { Some(e) => e, None => return false }; // 20
@@ -5850,7 +5850,7 @@ fn P3_E0_VALID(l: &Line) -> bool {
         i = match P3_L6_LEAF(l, i) { Some(e) => e, None => return false }; // 42
     } // 'b43
          // 43
-        if !matches!(l.at(i), Some(0x3a)) { break 'b49; } // 44
+        if !match l.at(i) { Some(0x3a) => true, Some(_) => false, None => false } { break 'b49; } // 44
     } // 'b45
         if !matches!(l.at(i), Some(0x3a)) { return false; } i += 1; // 45
          // 46
@@ -5863,7 +5863,7 @@ fn P3_E0_VALID(l: &Line) -> bool {
          // 52
         break 'b67; // 53
     } // 'b54
-        if !matches!(l.at(i), Some(0x2f)) { break 'b59; } // 54
+        if !match l.at(i) { Some(0x2f) => true, Some(_) => false, None => false } { break 'b59; } // 54
     } // 'b55
          // 55
         i = match P3_L9_LEAF(l, i) { Some(e) => e, None => return false }; // 56
@@ -5881,14 +5881,14 @@ fn P3_E0_VALID(l: &Line) -> bool {
         i = match P3_L11_LEAF(l, i) { Some(e) => e, None => return false }; // 65
          // 66
     } // 'b67
-        if !matches!(l.at(i), Some(0x3f)) { break 'b72; } // 67
+        if !match l.at(i) { Some(0x3f) => true, Some(_) => false, None => false } { break 'b72; } // 67
     } // 'b68
         if !matches!(l.at(i), Some(0x3f)) { return false; } i += 1; // 68
          // 69
         i = match P3_L12_LEAF(l, i) { Some(e) => e, None => return false }; // 70
          // 71
     } // 'b72
-        if !matches!(l.at(i), Some(0x23)) { break 'b77; } // 72
+        if !match l.at(i) { Some(0x23) => true, Some(_) => false, None => false } { break 'b77; } // 72
     } // 'b73
         if !matches!(l.at(i), Some(0x23)) { return false; } i += 1; // 73
          // 74
@@ -5910,12 +5910,12 @@ fn P3_E0_VALID(l: &Line) -> bool {
         if !matches!(l.at(i), Some(0x40)) { return false; } i += 1; // 86
     } // 'b87
          // 87
-        if !matches!(l.at(i), Some(0x5b)) { break 'b110; } // 88
+        if !match l.at(i) { Some(0x5b) => true, Some(_) => false, None => false } { break 'b110; } // 88
     } // 'b89
         let mut j = i; let ok = true && matches!(l.at(j), Some(0x5b)) && { j += 1; true }; if !ok { break 'b99; } // 89
     } // 'b90
         if !matches!(l.at(i), Some(0x5b)) { return false; } i += 1; // 90
-        if !matches!(l.at(i), Some(0x30..=0x3a | 0x41..=0x46 | 0x61..=0x66)) { break 'b95; } // 91
+        if !match l.at(i) { Some(0x30..=0x3a | 0x41..=0x46 | 0x61..=0x66) => true, Some(_) => false, None => false } { break 'b95; } // 91
     } // 'b92
          // 92
         i = match P3_L2_LEAF(l, i) { Some(e) => e, None => return false }; // 93
@@ -5950,7 +5950,7 @@ fn P3_E0_VALID(l: &Line) -> bool {
         i = match P3_L6_LEAF(l, i) { Some(e) => e, None => return false }; // 115
     } // 'b116
          // 116
-        if !matches!(l.at(i), Some(0x3a)) { break 'b122; } // 117
+        if !match l.at(i) { Some(0x3a) => true, Some(_) => false, None => false } { break 'b122; } // 117
     } // 'b118
         if !matches!(l.at(i), Some(0x3a)) { return false; } i += 1; // 118
          // 119
@@ -5963,7 +5963,7 @@ fn P3_E0_VALID(l: &Line) -> bool {
          // 125
         break 'b140; // 126
     } // 'b127
-        if !matches!(l.at(i), Some(0x2f)) { break 'b132; } // 127
+        if !match l.at(i) { Some(0x2f) => true, Some(_) => false, None => false } { break 'b132; } // 127
     } // 'b128
          // 128
         i = match P3_L9_LEAF(l, i) { Some(e) => e, None => return false }; // 129
@@ -5981,21 +5981,21 @@ fn P3_E0_VALID(l: &Line) -> bool {
         i = match P3_L11_LEAF(l, i) { Some(e) => e, None => return false }; // 138
          // 139
     } // 'b140
-        if !matches!(l.at(i), Some(0x3f)) { break 'b145; } // 140
+        if !match l.at(i) { Some(0x3f) => true, Some(_) => false, None => false } { break 'b145; } // 140
     } // 'b141
         if !matches!(l.at(i), Some(0x3f)) { return false; } i += 1; // 141
          // 142
         i = match P3_L12_LEAF(l, i) { Some(e) => e, None => return false }; // 143
          // 144
     } // 'b145
-        if !matches!(l.at(i), Some(0x23)) { break 'b150; } // 145
+        if !match l.at(i) { Some(0x23) => true, Some(_) => false, None => false } { break 'b150; } // 145
     } // 'b146
         if !matches!(l.at(i), Some(0x23)) { return false; } i += 1; // 146
          // 147
         i = match P3_L13_LEAF(l, i) { Some(e) => e, None => return false }; // 148
          // 149
     } // 'b150
-        return l.ends(i); // 150
+        return i == l.end(); // 150
 }
 #[allow(non_snake_case, unused_labels, unused_assignments, unused_mut, unused_variables, unused_parens, unreachable_code, clippy::all)]
 #[inline(always)]
@@ -6081,12 +6081,12 @@ fn P3_E0_FASTE<S: Sink>(l: &Line, s: &mut S) -> bool {
         if !matches!(l.at(i), Some(0x40)) { return false; } i += 1; // 13
     } // 'b14
         s.save(6, i - base); // 14
-        if !matches!(l.at(i), Some(0x5b)) { break 'b37; } // 15
+        if !match l.at(i) { Some(0x5b) => true, Some(_) => false, None => false } { break 'b37; } // 15
     } // 'b16
         let mut j = i; let ok = true && matches!(l.at(j), Some(0x5b)) && { j += 1; true }; if !ok { break 'b26; } // 16
     } // 'b17
         if !matches!(l.at(i), Some(0x5b)) { return false; } i += 1; // 17
-        if !matches!(l.at(i), Some(0x30..=0x3a | 0x41..=0x46 | 0x61..=0x66)) { break 'b22; } // 18
+        if !match l.at(i) { Some(0x30..=0x3a | 0x41..=0x46 | 0x61..=0x66) => true, Some(_) => false, None => false } { break 'b22; } // 18
     } // 'b19
         s.kind(1); // 19
         i = match P3_L2_LEAFE(l, i) { Some(e) => e, None => return false }; // 20
@@ -6121,7 +6121,7 @@ fn P3_E0_FASTE<S: Sink>(l: &Line, s: &mut S) -> bool {
         i = match P3_L6_LEAFE(l, i) { Some(e) => e, None => return false }; // 42
     } // 'b43
         s.save(7, i - base); // 43
-        if !matches!(l.at(i), Some(0x3a)) { break 'b49; } // 44
+        if !match l.at(i) { Some(0x3a) => true, Some(_) => false, None => false } { break 'b49; } // 44
     } // 'b45
         if !matches!(l.at(i), Some(0x3a)) { return false; } i += 1; // 45
         s.save(8, i - base); // 46
@@ -6134,7 +6134,7 @@ fn P3_E0_FASTE<S: Sink>(l: &Line, s: &mut S) -> bool {
         s.save(11, i - base); // 52
         break 'b67; // 53
     } // 'b54
-        if !matches!(l.at(i), Some(0x2f)) { break 'b59; } // 54
+        if !match l.at(i) { Some(0x2f) => true, Some(_) => false, None => false } { break 'b59; } // 54
     } // 'b55
         s.save(10, i - base); // 55
         i = match P3_L9_LEAFE(l, i) { Some(e) => e, None => return false }; // 56
@@ -6152,14 +6152,14 @@ fn P3_E0_FASTE<S: Sink>(l: &Line, s: &mut S) -> bool {
         i = match P3_L11_LEAFE(l, i) { Some(e) => e, None => return false }; // 65
         s.save(11, i - base); // 66
     } // 'b67
-        if !matches!(l.at(i), Some(0x3f)) { break 'b72; } // 67
+        if !match l.at(i) { Some(0x3f) => true, Some(_) => false, None => false } { break 'b72; } // 67
     } // 'b68
         if !matches!(l.at(i), Some(0x3f)) { return false; } i += 1; // 68
         s.save(12, i - base); // 69
         i = match P3_L12_LEAFE(l, i) { Some(e) => e, None => return false }; // 70
         s.save(13, i - base); // 71
     } // 'b72
-        if !matches!(l.at(i), Some(0x23)) { break 'b77; } // 72
+        if !match l.at(i) { Some(0x23) => true, Some(_) => false, None => false } { break 'b77; } // 72
     } // 'b73
         if !matches!(l.at(i), Some(0x23)) { return false; } i += 1; // 73
         s.save(14, i - base); // 74
@@ -6181,12 +6181,12 @@ fn P3_E0_FASTE<S: Sink>(l: &Line, s: &mut S) -> bool {
         if !matches!(l.at(i), Some(0x40)) { return false; } i += 1; // 86
     } // 'b87
         s.save(6, i - base); // 87
-        if !matches!(l.at(i), Some(0x5b)) { break 'b110; } // 88
+        if !match l.at(i) { Some(0x5b) => true, Some(_) => false, None => false } { break 'b110; } // 88
     } // 'b89
         let mut j = i; let ok = true && matches!(l.at(j), Some(0x5b)) && { j += 1; true }; if !ok { break 'b99; } // 89
     } // 'b90
         if !matches!(l.at(i), Some(0x5b)) { return false; } i += 1; // 90
-        if !matches!(l.at(i), Some(0x30..=0x3a | 0x41..=0x46 | 0x61..=0x66)) { break 'b95; } // 91
+        if !match l.at(i) { Some(0x30..=0x3a | 0x41..=0x46 | 0x61..=0x66) => true, Some(_) => false, None => false } { break 'b95; } // 91
     } // 'b92
         s.kind(1); // 92
         i = match P3_L2_LEAFE(l, i) { Some(e) => e, None => return false }; // 93
@@ -6221,7 +6221,7 @@ fn P3_E0_FASTE<S: Sink>(l: &Line, s: &mut S) -> bool {
         i = match P3_L6_LEAFE(l, i) { Some(e) => e, None => return false }; // 115
     } // 'b116
         s.save(7, i - base); // 116
-        if !matches!(l.at(i), Some(0x3a)) { break 'b122; } // 117
+        if !match l.at(i) { Some(0x3a) => true, Some(_) => false, None => false } { break 'b122; } // 117
     } // 'b118
         if !matches!(l.at(i), Some(0x3a)) { return false; } i += 1; // 118
         s.save(8, i - base); // 119
@@ -6234,7 +6234,7 @@ fn P3_E0_FASTE<S: Sink>(l: &Line, s: &mut S) -> bool {
         s.save(11, i - base); // 125
         break 'b140; // 126
     } // 'b127
-        if !matches!(l.at(i), Some(0x2f)) { break 'b132; } // 127
+        if !match l.at(i) { Some(0x2f) => true, Some(_) => false, None => false } { break 'b132; } // 127
     } // 'b128
         s.save(10, i - base); // 128
         i = match P3_L9_LEAFE(l, i) { Some(e) => e, None => return false }; // 129
@@ -6252,21 +6252,21 @@ fn P3_E0_FASTE<S: Sink>(l: &Line, s: &mut S) -> bool {
         i = match P3_L11_LEAFE(l, i) { Some(e) => e, None => return false }; // 138
         s.save(11, i - base); // 139
     } // 'b140
-        if !matches!(l.at(i), Some(0x3f)) { break 'b145; } // 140
+        if !match l.at(i) { Some(0x3f) => true, Some(_) => false, None => false } { break 'b145; } // 140
     } // 'b141
         if !matches!(l.at(i), Some(0x3f)) { return false; } i += 1; // 141
         s.save(12, i - base); // 142
         i = match P3_L12_LEAFE(l, i) { Some(e) => e, None => return false }; // 143
         s.save(13, i - base); // 144
     } // 'b145
-        if !matches!(l.at(i), Some(0x23)) { break 'b150; } // 145
+        if !match l.at(i) { Some(0x23) => true, Some(_) => false, None => false } { break 'b150; } // 145
     } // 'b146
         if !matches!(l.at(i), Some(0x23)) { return false; } i += 1; // 146
         s.save(14, i - base); // 147
         i = match P3_L13_LEAFE(l, i) { Some(e) => e, None => return false }; // 148
         s.save(15, i - base); // 149
     } // 'b150
-        return l.ends(i); // 150
+        return i == l.end(); // 150
 }
 #[allow(non_snake_case, unused_labels, unused_assignments, unused_mut, unused_variables, unused_parens, unreachable_code, clippy::all)]
 #[inline(always)]
@@ -6351,12 +6351,12 @@ fn P3_E0_VALIDE(l: &Line) -> bool {
         if !matches!(l.at(i), Some(0x40)) { return false; } i += 1; // 13
     } // 'b14
          // 14
-        if !matches!(l.at(i), Some(0x5b)) { break 'b37; } // 15
+        if !match l.at(i) { Some(0x5b) => true, Some(_) => false, None => false } { break 'b37; } // 15
     } // 'b16
         let mut j = i; let ok = true && matches!(l.at(j), Some(0x5b)) && { j += 1; true }; if !ok { break 'b26; } // 16
     } // 'b17
         if !matches!(l.at(i), Some(0x5b)) { return false; } i += 1; // 17
-        if !matches!(l.at(i), Some(0x30..=0x3a | 0x41..=0x46 | 0x61..=0x66)) { break 'b22; } // 18
+        if !match l.at(i) { Some(0x30..=0x3a | 0x41..=0x46 | 0x61..=0x66) => true, Some(_) => false, None => false } { break 'b22; } // 18
     } // 'b19
          // 19
         i = match P3_L2_LEAFE(l, i) { Some(e) => e, None => return false }; // 20
@@ -6391,7 +6391,7 @@ fn P3_E0_VALIDE(l: &Line) -> bool {
         i = match P3_L6_LEAFE(l, i) { Some(e) => e, None => return false }; // 42
     } // 'b43
          // 43
-        if !matches!(l.at(i), Some(0x3a)) { break 'b49; } // 44
+        if !match l.at(i) { Some(0x3a) => true, Some(_) => false, None => false } { break 'b49; } // 44
     } // 'b45
         if !matches!(l.at(i), Some(0x3a)) { return false; } i += 1; // 45
          // 46
@@ -6404,7 +6404,7 @@ fn P3_E0_VALIDE(l: &Line) -> bool {
          // 52
         break 'b67; // 53
     } // 'b54
-        if !matches!(l.at(i), Some(0x2f)) { break 'b59; } // 54
+        if !match l.at(i) { Some(0x2f) => true, Some(_) => false, None => false } { break 'b59; } // 54
     } // 'b55
          // 55
         i = match P3_L9_LEAFE(l, i) { Some(e) => e, None => return false }; // 56
@@ -6422,14 +6422,14 @@ fn P3_E0_VALIDE(l: &Line) -> bool {
         i = match P3_L11_LEAFE(l, i) { Some(e) => e, None => return false }; // 65
          // 66
     } // 'b67
-        if !matches!(l.at(i), Some(0x3f)) { break 'b72; } // 67
+        if !match l.at(i) { Some(0x3f) => true, Some(_) => false, None => false } { break 'b72; } // 67
     } // 'b68
         if !matches!(l.at(i), Some(0x3f)) { return false; } i += 1; // 68
          // 69
         i = match P3_L12_LEAFE(l, i) { Some(e) => e, None => return false }; // 70
          // 71
     } // 'b72
-        if !matches!(l.at(i), Some(0x23)) { break 'b77; } // 72
+        if !match l.at(i) { Some(0x23) => true, Some(_) => false, None => false } { break 'b77; } // 72
     } // 'b73
         if !matches!(l.at(i), Some(0x23)) { return false; } i += 1; // 73
          // 74
@@ -6451,12 +6451,12 @@ fn P3_E0_VALIDE(l: &Line) -> bool {
         if !matches!(l.at(i), Some(0x40)) { return false; } i += 1; // 86
     } // 'b87
          // 87
-        if !matches!(l.at(i), Some(0x5b)) { break 'b110; } // 88
+        if !match l.at(i) { Some(0x5b) => true, Some(_) => false, None => false } { break 'b110; } // 88
     } // 'b89
         let mut j = i; let ok = true && matches!(l.at(j), Some(0x5b)) && { j += 1; true }; if !ok { break 'b99; } // 89
     } // 'b90
         if !matches!(l.at(i), Some(0x5b)) { return false; } i += 1; // 90
-        if !matches!(l.at(i), Some(0x30..=0x3a | 0x41..=0x46 | 0x61..=0x66)) { break 'b95; } // 91
+        if !match l.at(i) { Some(0x30..=0x3a | 0x41..=0x46 | 0x61..=0x66) => true, Some(_) => false, None => false } { break 'b95; } // 91
     } // 'b92
          // 92
         i = match P3_L2_LEAFE(l, i) { Some(e) => e, None => return false }; // 93
@@ -6491,7 +6491,7 @@ fn P3_E0_VALIDE(l: &Line) -> bool {
         i = match P3_L6_LEAFE(l, i) { Some(e) => e, None => return false }; // 115
     } // 'b116
          // 116
-        if !matches!(l.at(i), Some(0x3a)) { break 'b122; } // 117
+        if !match l.at(i) { Some(0x3a) => true, Some(_) => false, None => false } { break 'b122; } // 117
     } // 'b118
         if !matches!(l.at(i), Some(0x3a)) { return false; } i += 1; // 118
          // 119
@@ -6504,7 +6504,7 @@ fn P3_E0_VALIDE(l: &Line) -> bool {
          // 125
         break 'b140; // 126
     } // 'b127
-        if !matches!(l.at(i), Some(0x2f)) { break 'b132; } // 127
+        if !match l.at(i) { Some(0x2f) => true, Some(_) => false, None => false } { break 'b132; } // 127
     } // 'b128
          // 128
         i = match P3_L9_LEAFE(l, i) { Some(e) => e, None => return false }; // 129
@@ -6522,21 +6522,21 @@ fn P3_E0_VALIDE(l: &Line) -> bool {
         i = match P3_L11_LEAFE(l, i) { Some(e) => e, None => return false }; // 138
          // 139
     } // 'b140
-        if !matches!(l.at(i), Some(0x3f)) { break 'b145; } // 140
+        if !match l.at(i) { Some(0x3f) => true, Some(_) => false, None => false } { break 'b145; } // 140
     } // 'b141
         if !matches!(l.at(i), Some(0x3f)) { return false; } i += 1; // 141
          // 142
         i = match P3_L12_LEAFE(l, i) { Some(e) => e, None => return false }; // 143
          // 144
     } // 'b145
-        if !matches!(l.at(i), Some(0x23)) { break 'b150; } // 145
+        if !match l.at(i) { Some(0x23) => true, Some(_) => false, None => false } { break 'b150; } // 145
     } // 'b146
         if !matches!(l.at(i), Some(0x23)) { return false; } i += 1; // 146
          // 147
         i = match P3_L13_LEAFE(l, i) { Some(e) => e, None => return false }; // 148
          // 149
     } // 'b150
-        return l.ends(i); // 150
+        return i == l.end(); // 150
 }
 #[allow(non_snake_case, clippy::redundant_closure)]
 #[inline(never)]
@@ -8994,12 +8994,12 @@ fn P3_E1_FAST<S: Sink>(l: &Line, s: &mut S) -> bool {
         if !matches!(l.at(i), Some(0x40)) { return false; } i += 1; // 12
     } // 'b13
         s.save(6, i - base); // 13
-        if !matches!(l.at(i), Some(0x5b)) { break 'b36; } // 14
+        if !match l.at(i) { Some(0x5b) => true, Some(_) => false, None => false } { break 'b36; } // 14
     } // 'b15
         let mut j = i; let ok = true && matches!(l.at(j), Some(0x5b)) && { j += 1; true }; if !ok { break 'b25; } // 15
     } // 'b16
         if !matches!(l.at(i), Some(0x5b)) { return false; } i += 1; // 16
-        if !matches!(l.at(i), Some(0x30..=0x3a | 0x41..=0x46 | 0x61..=0x66)) { break 'b21; } // 17
+        if !match l.at(i) { Some(0x30..=0x3a | 0x41..=0x46 | 0x61..=0x66) => true, Some(_) => false, None => false } { break 'b21; } // 17
     } // 'b18
         s.kind(1); // 18
         i = match P3_L2_LEAF(l, i) { Some(e) => e, None => return false }; // 19
@@ -9034,7 +9034,7 @@ fn P3_E1_FAST<S: Sink>(l: &Line, s: &mut S) -> bool {
         i = match P3_L6_LEAF(l, i) { Some(e) => e, None => return false }; // 41
     } // 'b42
         s.save(7, i - base); // 42
-        if !matches!(l.at(i), Some(0x3a)) { break 'b48; } // 43
+        if !match l.at(i) { Some(0x3a) => true, Some(_) => false, None => false } { break 'b48; } // 43
     } // 'b44
         if !matches!(l.at(i), Some(0x3a)) { return false; } i += 1; // 44
         s.save(8, i - base); // 45
@@ -9047,7 +9047,7 @@ fn P3_E1_FAST<S: Sink>(l: &Line, s: &mut S) -> bool {
         s.save(11, i - base); // 51
         break 'b66; // 52
     } // 'b53
-        if !matches!(l.at(i), Some(0x2f)) { break 'b58; } // 53
+        if !match l.at(i) { Some(0x2f) => true, Some(_) => false, None => false } { break 'b58; } // 53
     } // 'b54
         s.save(10, i - base); // 54
         i = match P3_L9_LEAF(l, i) { Some(e) => e, None => return false }; // 55
@@ -9065,21 +9065,21 @@ fn P3_E1_FAST<S: Sink>(l: &Line, s: &mut S) -> bool {
         i = match P3_L11_LEAF(l, i) { Some(e) => e, None => return false }; // 64
         s.save(11, i - base); // 65
     } // 'b66
-        if !matches!(l.at(i), Some(0x3f)) { break 'b71; } // 66
+        if !match l.at(i) { Some(0x3f) => true, Some(_) => false, None => false } { break 'b71; } // 66
     } // 'b67
         if !matches!(l.at(i), Some(0x3f)) { return false; } i += 1; // 67
         s.save(12, i - base); // 68
         i = match P3_L12_LEAF(l, i) { Some(e) => e, None => return false }; // 69
         s.save(13, i - base); // 70
     } // 'b71
-        if !matches!(l.at(i), Some(0x23)) { break 'b76; } // 71
+        if !match l.at(i) { Some(0x23) => true, Some(_) => false, None => false } { break 'b76; } // 71
     } // 'b72
         if !matches!(l.at(i), Some(0x23)) { return false; } i += 1; // 72
         s.save(14, i - base); // 73
         i = match P3_L13_LEAF(l, i) { Some(e) => e, None => return false }; // 74
         s.save(15, i - base); // 75
     } // 'b76
-        return l.ends(i); // 76
+        return i == l.end(); // 76
 }
 #[allow(non_snake_case, unused_labels, unused_assignments, unused_mut, unused_variables, unused_parens, unreachable_code, clippy::all)]
 #[inline(always)]
@@ -9131,12 +9131,12 @@ fn P3_E1_VALID(l: &Line) -> bool {
         if !matches!(l.at(i), Some(0x40)) { return false; } i += 1; // 12
     } // 'b13
          // 13
-        if !matches!(l.at(i), Some(0x5b)) { break 'b36; } // 14
+        if !match l.at(i) { Some(0x5b) => true, Some(_) => false, None => false } { break 'b36; } // 14
     } // 'b15
         let mut j = i; let ok = true && matches!(l.at(j), Some(0x5b)) && { j += 1; true }; if !ok { break 'b25; } // 15
     } // 'b16
         if !matches!(l.at(i), Some(0x5b)) { return false; } i += 1; // 16
-        if !matches!(l.at(i), Some(0x30..=0x3a | 0x41..=0x46 | 0x61..=0x66)) { break 'b21; } // 17
+        if !match l.at(i) { Some(0x30..=0x3a | 0x41..=0x46 | 0x61..=0x66) => true, Some(_) => false, None => false } { break 'b21; } // 17
     } // 'b18
          // 18
         i = match P3_L2_LEAF(l, i) { Some(e) => e, None => return false }; // 19
@@ -9171,7 +9171,7 @@ fn P3_E1_VALID(l: &Line) -> bool {
         i = match P3_L6_LEAF(l, i) { Some(e) => e, None => return false }; // 41
     } // 'b42
          // 42
-        if !matches!(l.at(i), Some(0x3a)) { break 'b48; } // 43
+        if !match l.at(i) { Some(0x3a) => true, Some(_) => false, None => false } { break 'b48; } // 43
     } // 'b44
         if !matches!(l.at(i), Some(0x3a)) { return false; } i += 1; // 44
          // 45
@@ -9184,7 +9184,7 @@ fn P3_E1_VALID(l: &Line) -> bool {
          // 51
         break 'b66; // 52
     } // 'b53
-        if !matches!(l.at(i), Some(0x2f)) { break 'b58; } // 53
+        if !match l.at(i) { Some(0x2f) => true, Some(_) => false, None => false } { break 'b58; } // 53
     } // 'b54
          // 54
         i = match P3_L9_LEAF(l, i) { Some(e) => e, None => return false }; // 55
@@ -9202,21 +9202,21 @@ fn P3_E1_VALID(l: &Line) -> bool {
         i = match P3_L11_LEAF(l, i) { Some(e) => e, None => return false }; // 64
          // 65
     } // 'b66
-        if !matches!(l.at(i), Some(0x3f)) { break 'b71; } // 66
+        if !match l.at(i) { Some(0x3f) => true, Some(_) => false, None => false } { break 'b71; } // 66
     } // 'b67
         if !matches!(l.at(i), Some(0x3f)) { return false; } i += 1; // 67
          // 68
         i = match P3_L12_LEAF(l, i) { Some(e) => e, None => return false }; // 69
          // 70
     } // 'b71
-        if !matches!(l.at(i), Some(0x23)) { break 'b76; } // 71
+        if !match l.at(i) { Some(0x23) => true, Some(_) => false, None => false } { break 'b76; } // 71
     } // 'b72
         if !matches!(l.at(i), Some(0x23)) { return false; } i += 1; // 72
          // 73
         i = match P3_L13_LEAF(l, i) { Some(e) => e, None => return false }; // 74
          // 75
     } // 'b76
-        return l.ends(i); // 76
+        return i == l.end(); // 76
 }
 #[allow(non_snake_case, unused_labels, unused_assignments, unused_mut, unused_variables, unused_parens, unreachable_code, clippy::all)]
 #[inline(always)]
@@ -9269,12 +9269,12 @@ fn P3_E1_FASTE<S: Sink>(l: &Line, s: &mut S) -> bool {
         if !matches!(l.at(i), Some(0x40)) { return false; } i += 1; // 12
     } // 'b13
         s.save(6, i - base); // 13
-        if !matches!(l.at(i), Some(0x5b)) { break 'b36; } // 14
+        if !match l.at(i) { Some(0x5b) => true, Some(_) => false, None => false } { break 'b36; } // 14
     } // 'b15
         let mut j = i; let ok = true && matches!(l.at(j), Some(0x5b)) && { j += 1; true }; if !ok { break 'b25; } // 15
     } // 'b16
         if !matches!(l.at(i), Some(0x5b)) { return false; } i += 1; // 16
-        if !matches!(l.at(i), Some(0x30..=0x3a | 0x41..=0x46 | 0x61..=0x66)) { break 'b21; } // 17
+        if !match l.at(i) { Some(0x30..=0x3a | 0x41..=0x46 | 0x61..=0x66) => true, Some(_) => false, None => false } { break 'b21; } // 17
     } // 'b18
         s.kind(1); // 18
         i = match P3_L2_LEAFE(l, i) { Some(e) => e, None => return false }; // 19
@@ -9309,7 +9309,7 @@ fn P3_E1_FASTE<S: Sink>(l: &Line, s: &mut S) -> bool {
         i = match P3_L6_LEAFE(l, i) { Some(e) => e, None => return false }; // 41
     } // 'b42
         s.save(7, i - base); // 42
-        if !matches!(l.at(i), Some(0x3a)) { break 'b48; } // 43
+        if !match l.at(i) { Some(0x3a) => true, Some(_) => false, None => false } { break 'b48; } // 43
     } // 'b44
         if !matches!(l.at(i), Some(0x3a)) { return false; } i += 1; // 44
         s.save(8, i - base); // 45
@@ -9322,7 +9322,7 @@ fn P3_E1_FASTE<S: Sink>(l: &Line, s: &mut S) -> bool {
         s.save(11, i - base); // 51
         break 'b66; // 52
     } // 'b53
-        if !matches!(l.at(i), Some(0x2f)) { break 'b58; } // 53
+        if !match l.at(i) { Some(0x2f) => true, Some(_) => false, None => false } { break 'b58; } // 53
     } // 'b54
         s.save(10, i - base); // 54
         i = match P3_L9_LEAFE(l, i) { Some(e) => e, None => return false }; // 55
@@ -9340,21 +9340,21 @@ fn P3_E1_FASTE<S: Sink>(l: &Line, s: &mut S) -> bool {
         i = match P3_L11_LEAFE(l, i) { Some(e) => e, None => return false }; // 64
         s.save(11, i - base); // 65
     } // 'b66
-        if !matches!(l.at(i), Some(0x3f)) { break 'b71; } // 66
+        if !match l.at(i) { Some(0x3f) => true, Some(_) => false, None => false } { break 'b71; } // 66
     } // 'b67
         if !matches!(l.at(i), Some(0x3f)) { return false; } i += 1; // 67
         s.save(12, i - base); // 68
         i = match P3_L12_LEAFE(l, i) { Some(e) => e, None => return false }; // 69
         s.save(13, i - base); // 70
     } // 'b71
-        if !matches!(l.at(i), Some(0x23)) { break 'b76; } // 71
+        if !match l.at(i) { Some(0x23) => true, Some(_) => false, None => false } { break 'b76; } // 71
     } // 'b72
         if !matches!(l.at(i), Some(0x23)) { return false; } i += 1; // 72
         s.save(14, i - base); // 73
         i = match P3_L13_LEAFE(l, i) { Some(e) => e, None => return false }; // 74
         s.save(15, i - base); // 75
     } // 'b76
-        return l.ends(i); // 76
+        return i == l.end(); // 76
 }
 #[allow(non_snake_case, unused_labels, unused_assignments, unused_mut, unused_variables, unused_parens, unreachable_code, clippy::all)]
 #[inline(always)]
@@ -9406,12 +9406,12 @@ fn P3_E1_VALIDE(l: &Line) -> bool {
         if !matches!(l.at(i), Some(0x40)) { return false; } i += 1; // 12
     } // 'b13
          // 13
-        if !matches!(l.at(i), Some(0x5b)) { break 'b36; } // 14
+        if !match l.at(i) { Some(0x5b) => true, Some(_) => false, None => false } { break 'b36; } // 14
     } // 'b15
         let mut j = i; let ok = true && matches!(l.at(j), Some(0x5b)) && { j += 1; true }; if !ok { break 'b25; } // 15
     } // 'b16
         if !matches!(l.at(i), Some(0x5b)) { return false; } i += 1; // 16
-        if !matches!(l.at(i), Some(0x30..=0x3a | 0x41..=0x46 | 0x61..=0x66)) { break 'b21; } // 17
+        if !match l.at(i) { Some(0x30..=0x3a | 0x41..=0x46 | 0x61..=0x66) => true, Some(_) => false, None => false } { break 'b21; } // 17
     } // 'b18
          // 18
         i = match P3_L2_LEAFE(l, i) { Some(e) => e, None => return false }; // 19
@@ -9446,7 +9446,7 @@ fn P3_E1_VALIDE(l: &Line) -> bool {
         i = match P3_L6_LEAFE(l, i) { Some(e) => e, None => return false }; // 41
     } // 'b42
          // 42
-        if !matches!(l.at(i), Some(0x3a)) { break 'b48; } // 43
+        if !match l.at(i) { Some(0x3a) => true, Some(_) => false, None => false } { break 'b48; } // 43
     } // 'b44
         if !matches!(l.at(i), Some(0x3a)) { return false; } i += 1; // 44
          // 45
@@ -9459,7 +9459,7 @@ fn P3_E1_VALIDE(l: &Line) -> bool {
          // 51
         break 'b66; // 52
     } // 'b53
-        if !matches!(l.at(i), Some(0x2f)) { break 'b58; } // 53
+        if !match l.at(i) { Some(0x2f) => true, Some(_) => false, None => false } { break 'b58; } // 53
     } // 'b54
          // 54
         i = match P3_L9_LEAFE(l, i) { Some(e) => e, None => return false }; // 55
@@ -9477,21 +9477,21 @@ fn P3_E1_VALIDE(l: &Line) -> bool {
         i = match P3_L11_LEAFE(l, i) { Some(e) => e, None => return false }; // 64
          // 65
     } // 'b66
-        if !matches!(l.at(i), Some(0x3f)) { break 'b71; } // 66
+        if !match l.at(i) { Some(0x3f) => true, Some(_) => false, None => false } { break 'b71; } // 66
     } // 'b67
         if !matches!(l.at(i), Some(0x3f)) { return false; } i += 1; // 67
          // 68
         i = match P3_L12_LEAFE(l, i) { Some(e) => e, None => return false }; // 69
          // 70
     } // 'b71
-        if !matches!(l.at(i), Some(0x23)) { break 'b76; } // 71
+        if !match l.at(i) { Some(0x23) => true, Some(_) => false, None => false } { break 'b76; } // 71
     } // 'b72
         if !matches!(l.at(i), Some(0x23)) { return false; } i += 1; // 72
          // 73
         i = match P3_L13_LEAFE(l, i) { Some(e) => e, None => return false }; // 74
          // 75
     } // 'b76
-        return l.ends(i); // 76
+        return i == l.end(); // 76
 }
 #[allow(non_snake_case, clippy::redundant_closure)]
 #[inline(never)]
@@ -11909,12 +11909,12 @@ fn P3_E2_FAST<S: Sink>(l: &Line, s: &mut S) -> bool {
         if !matches!(l.at(i), Some(0x40)) { return false; } i += 1; // 12
     } // 'b13
         s.save(6, i - base); // 13
-        if !matches!(l.at(i), Some(0x5b)) { break 'b36; } // 14
+        if !match l.at(i) { Some(0x5b) => true, Some(_) => false, None => false } { break 'b36; } // 14
     } // 'b15
         let mut j = i; let ok = true && matches!(l.at(j), Some(0x5b)) && { j += 1; true }; if !ok { break 'b25; } // 15
     } // 'b16
         if !matches!(l.at(i), Some(0x5b)) { return false; } i += 1; // 16
-        if !matches!(l.at(i), Some(0x30..=0x3a | 0x41..=0x46 | 0x61..=0x66)) { break 'b21; } // 17
+        if !match l.at(i) { Some(0x30..=0x3a | 0x41..=0x46 | 0x61..=0x66) => true, Some(_) => false, None => false } { break 'b21; } // 17
     } // 'b18
         s.kind(1); // 18
         i = match P3_L2_LEAF(l, i) { Some(e) => e, None => return false }; // 19
@@ -11949,7 +11949,7 @@ fn P3_E2_FAST<S: Sink>(l: &Line, s: &mut S) -> bool {
         i = match P3_L6_LEAF(l, i) { Some(e) => e, None => return false }; // 41
     } // 'b42
         s.save(7, i - base); // 42
-        if !matches!(l.at(i), Some(0x3a)) { break 'b48; } // 43
+        if !match l.at(i) { Some(0x3a) => true, Some(_) => false, None => false } { break 'b48; } // 43
     } // 'b44
         if !matches!(l.at(i), Some(0x3a)) { return false; } i += 1; // 44
         s.save(8, i - base); // 45
@@ -11962,7 +11962,7 @@ fn P3_E2_FAST<S: Sink>(l: &Line, s: &mut S) -> bool {
         s.save(11, i - base); // 51
         break 'b66; // 52
     } // 'b53
-        if !matches!(l.at(i), Some(0x2f)) { break 'b58; } // 53
+        if !match l.at(i) { Some(0x2f) => true, Some(_) => false, None => false } { break 'b58; } // 53
     } // 'b54
         s.save(10, i - base); // 54
         i = match P3_L9_LEAF(l, i) { Some(e) => e, None => return false }; // 55
@@ -11980,14 +11980,14 @@ fn P3_E2_FAST<S: Sink>(l: &Line, s: &mut S) -> bool {
         i = match P3_L11_LEAF(l, i) { Some(e) => e, None => return false }; // 64
         s.save(11, i - base); // 65
     } // 'b66
-        if !matches!(l.at(i), Some(0x3f)) { break 'b71; } // 66
+        if !match l.at(i) { Some(0x3f) => true, Some(_) => false, None => false } { break 'b71; } // 66
     } // 'b67
         if !matches!(l.at(i), Some(0x3f)) { return false; } i += 1; // 67
         s.save(12, i - base); // 68
         i = match P3_L12_LEAF(l, i) { Some(e) => e, None => return false }; // 69
         s.save(13, i - base); // 70
     } // 'b71
-        return l.ends(i); // 71
+        return i == l.end(); // 71
 }
 #[allow(non_snake_case, unused_labels, unused_assignments, unused_mut, unused_variables, unused_parens, unreachable_code, clippy::all)]
 #[inline(always)]
@@ -12037,12 +12037,12 @@ fn P3_E2_VALID(l: &Line) -> bool {
         if !matches!(l.at(i), Some(0x40)) { return false; } i += 1; // 12
     } // 'b13
          // 13
-        if !matches!(l.at(i), Some(0x5b)) { break 'b36; } // 14
+        if !match l.at(i) { Some(0x5b) => true, Some(_) => false, None => false } { break 'b36; } // 14
     } // 'b15
         let mut j = i; let ok = true && matches!(l.at(j), Some(0x5b)) && { j += 1; true }; if !ok { break 'b25; } // 15
     } // 'b16
         if !matches!(l.at(i), Some(0x5b)) { return false; } i += 1; // 16
-        if !matches!(l.at(i), Some(0x30..=0x3a | 0x41..=0x46 | 0x61..=0x66)) { break 'b21; } // 17
+        if !match l.at(i) { Some(0x30..=0x3a | 0x41..=0x46 | 0x61..=0x66) => true, Some(_) => false, None => false } { break 'b21; } // 17
     } // 'b18
          // 18
         i = match P3_L2_LEAF(l, i) { Some(e) => e, None => return false }; // 19
@@ -12077,7 +12077,7 @@ fn P3_E2_VALID(l: &Line) -> bool {
         i = match P3_L6_LEAF(l, i) { Some(e) => e, None => return false }; // 41
     } // 'b42
          // 42
-        if !matches!(l.at(i), Some(0x3a)) { break 'b48; } // 43
+        if !match l.at(i) { Some(0x3a) => true, Some(_) => false, None => false } { break 'b48; } // 43
     } // 'b44
         if !matches!(l.at(i), Some(0x3a)) { return false; } i += 1; // 44
          // 45
@@ -12090,7 +12090,7 @@ fn P3_E2_VALID(l: &Line) -> bool {
          // 51
         break 'b66; // 52
     } // 'b53
-        if !matches!(l.at(i), Some(0x2f)) { break 'b58; } // 53
+        if !match l.at(i) { Some(0x2f) => true, Some(_) => false, None => false } { break 'b58; } // 53
     } // 'b54
          // 54
         i = match P3_L9_LEAF(l, i) { Some(e) => e, None => return false }; // 55
@@ -12108,14 +12108,14 @@ fn P3_E2_VALID(l: &Line) -> bool {
         i = match P3_L11_LEAF(l, i) { Some(e) => e, None => return false }; // 64
          // 65
     } // 'b66
-        if !matches!(l.at(i), Some(0x3f)) { break 'b71; } // 66
+        if !match l.at(i) { Some(0x3f) => true, Some(_) => false, None => false } { break 'b71; } // 66
     } // 'b67
         if !matches!(l.at(i), Some(0x3f)) { return false; } i += 1; // 67
          // 68
         i = match P3_L12_LEAF(l, i) { Some(e) => e, None => return false }; // 69
          // 70
     } // 'b71
-        return l.ends(i); // 71
+        return i == l.end(); // 71
 }
 #[allow(non_snake_case, unused_labels, unused_assignments, unused_mut, unused_variables, unused_parens, unreachable_code, clippy::all)]
 #[inline(always)]
@@ -12166,12 +12166,12 @@ fn P3_E2_FASTE<S: Sink>(l: &Line, s: &mut S) -> bool {
         if !matches!(l.at(i), Some(0x40)) { return false; } i += 1; // 12
     } // 'b13
         s.save(6, i - base); // 13
-        if !matches!(l.at(i), Some(0x5b)) { break 'b36; } // 14
+        if !match l.at(i) { Some(0x5b) => true, Some(_) => false, None => false } { break 'b36; } // 14
     } // 'b15
         let mut j = i; let ok = true && matches!(l.at(j), Some(0x5b)) && { j += 1; true }; if !ok { break 'b25; } // 15
     } // 'b16
         if !matches!(l.at(i), Some(0x5b)) { return false; } i += 1; // 16
-        if !matches!(l.at(i), Some(0x30..=0x3a | 0x41..=0x46 | 0x61..=0x66)) { break 'b21; } // 17
+        if !match l.at(i) { Some(0x30..=0x3a | 0x41..=0x46 | 0x61..=0x66) => true, Some(_) => false, None => false } { break 'b21; } // 17
     } // 'b18
         s.kind(1); // 18
         i = match P3_L2_LEAFE(l, i) { Some(e) => e, None => return false }; // 19
@@ -12206,7 +12206,7 @@ fn P3_E2_FASTE<S: Sink>(l: &Line, s: &mut S) -> bool {
         i = match P3_L6_LEAFE(l, i) { Some(e) => e, None => return false }; // 41
     } // 'b42
         s.save(7, i - base); // 42
-        if !matches!(l.at(i), Some(0x3a)) { break 'b48; } // 43
+        if !match l.at(i) { Some(0x3a) => true, Some(_) => false, None => false } { break 'b48; } // 43
     } // 'b44
         if !matches!(l.at(i), Some(0x3a)) { return false; } i += 1; // 44
         s.save(8, i - base); // 45
@@ -12219,7 +12219,7 @@ fn P3_E2_FASTE<S: Sink>(l: &Line, s: &mut S) -> bool {
         s.save(11, i - base); // 51
         break 'b66; // 52
     } // 'b53
-        if !matches!(l.at(i), Some(0x2f)) { break 'b58; } // 53
+        if !match l.at(i) { Some(0x2f) => true, Some(_) => false, None => false } { break 'b58; } // 53
     } // 'b54
         s.save(10, i - base); // 54
         i = match P3_L9_LEAFE(l, i) { Some(e) => e, None => return false }; // 55
@@ -12237,14 +12237,14 @@ fn P3_E2_FASTE<S: Sink>(l: &Line, s: &mut S) -> bool {
         i = match P3_L11_LEAFE(l, i) { Some(e) => e, None => return false }; // 64
         s.save(11, i - base); // 65
     } // 'b66
-        if !matches!(l.at(i), Some(0x3f)) { break 'b71; } // 66
+        if !match l.at(i) { Some(0x3f) => true, Some(_) => false, None => false } { break 'b71; } // 66
     } // 'b67
         if !matches!(l.at(i), Some(0x3f)) { return false; } i += 1; // 67
         s.save(12, i - base); // 68
         i = match P3_L12_LEAFE(l, i) { Some(e) => e, None => return false }; // 69
         s.save(13, i - base); // 70
     } // 'b71
-        return l.ends(i); // 71
+        return i == l.end(); // 71
 }
 #[allow(non_snake_case, unused_labels, unused_assignments, unused_mut, unused_variables, unused_parens, unreachable_code, clippy::all)]
 #[inline(always)]
@@ -12294,12 +12294,12 @@ fn P3_E2_VALIDE(l: &Line) -> bool {
         if !matches!(l.at(i), Some(0x40)) { return false; } i += 1; // 12
     } // 'b13
          // 13
-        if !matches!(l.at(i), Some(0x5b)) { break 'b36; } // 14
+        if !match l.at(i) { Some(0x5b) => true, Some(_) => false, None => false } { break 'b36; } // 14
     } // 'b15
         let mut j = i; let ok = true && matches!(l.at(j), Some(0x5b)) && { j += 1; true }; if !ok { break 'b25; } // 15
     } // 'b16
         if !matches!(l.at(i), Some(0x5b)) { return false; } i += 1; // 16
-        if !matches!(l.at(i), Some(0x30..=0x3a | 0x41..=0x46 | 0x61..=0x66)) { break 'b21; } // 17
+        if !match l.at(i) { Some(0x30..=0x3a | 0x41..=0x46 | 0x61..=0x66) => true, Some(_) => false, None => false } { break 'b21; } // 17
     } // 'b18
          // 18
         i = match P3_L2_LEAFE(l, i) { Some(e) => e, None => return false }; // 19
@@ -12334,7 +12334,7 @@ fn P3_E2_VALIDE(l: &Line) -> bool {
         i = match P3_L6_LEAFE(l, i) { Some(e) => e, None => return false }; // 41
     } // 'b42
          // 42
-        if !matches!(l.at(i), Some(0x3a)) { break 'b48; } // 43
+        if !match l.at(i) { Some(0x3a) => true, Some(_) => false, None => false } { break 'b48; } // 43
     } // 'b44
         if !matches!(l.at(i), Some(0x3a)) { return false; } i += 1; // 44
          // 45
@@ -12347,7 +12347,7 @@ fn P3_E2_VALIDE(l: &Line) -> bool {
          // 51
         break 'b66; // 52
     } // 'b53
-        if !matches!(l.at(i), Some(0x2f)) { break 'b58; } // 53
+        if !match l.at(i) { Some(0x2f) => true, Some(_) => false, None => false } { break 'b58; } // 53
     } // 'b54
          // 54
         i = match P3_L9_LEAFE(l, i) { Some(e) => e, None => return false }; // 55
@@ -12365,14 +12365,14 @@ fn P3_E2_VALIDE(l: &Line) -> bool {
         i = match P3_L11_LEAFE(l, i) { Some(e) => e, None => return false }; // 64
          // 65
     } // 'b66
-        if !matches!(l.at(i), Some(0x3f)) { break 'b71; } // 66
+        if !match l.at(i) { Some(0x3f) => true, Some(_) => false, None => false } { break 'b71; } // 66
     } // 'b67
         if !matches!(l.at(i), Some(0x3f)) { return false; } i += 1; // 67
          // 68
         i = match P3_L12_LEAFE(l, i) { Some(e) => e, None => return false }; // 69
          // 70
     } // 'b71
-        return l.ends(i); // 71
+        return i == l.end(); // 71
 }
 #[allow(non_snake_case, clippy::redundant_closure)]
 #[inline(never)]
@@ -14775,12 +14775,12 @@ fn P3_E3_FAST<S: Sink>(l: &Line, s: &mut S) -> bool {
         if !matches!(l.at(i), Some(0x40)) { return false; } i += 1; // 8
     } // 'b9
         s.save(6, i - base); // 9
-        if !matches!(l.at(i), Some(0x5b)) { break 'b32; } // 10
+        if !match l.at(i) { Some(0x5b) => true, Some(_) => false, None => false } { break 'b32; } // 10
     } // 'b11
         let mut j = i; let ok = true && matches!(l.at(j), Some(0x5b)) && { j += 1; true }; if !ok { break 'b21; } // 11
     } // 'b12
         if !matches!(l.at(i), Some(0x5b)) { return false; } i += 1; // 12
-        if !matches!(l.at(i), Some(0x30..=0x3a | 0x41..=0x46 | 0x61..=0x66)) { break 'b17; } // 13
+        if !match l.at(i) { Some(0x30..=0x3a | 0x41..=0x46 | 0x61..=0x66) => true, Some(_) => false, None => false } { break 'b17; } // 13
     } // 'b14
         s.kind(1); // 14
         i = match P3_L2_LEAF(l, i) { Some(e) => e, None => return false }; // 15
@@ -14815,7 +14815,7 @@ fn P3_E3_FAST<S: Sink>(l: &Line, s: &mut S) -> bool {
         i = match P3_L6_LEAF(l, i) { Some(e) => e, None => return false }; // 37
     } // 'b38
         s.save(7, i - base); // 38
-        if !matches!(l.at(i), Some(0x3a)) { break 'b44; } // 39
+        if !match l.at(i) { Some(0x3a) => true, Some(_) => false, None => false } { break 'b44; } // 39
     } // 'b40
         if !matches!(l.at(i), Some(0x3a)) { return false; } i += 1; // 40
         s.save(8, i - base); // 41
@@ -14828,7 +14828,7 @@ fn P3_E3_FAST<S: Sink>(l: &Line, s: &mut S) -> bool {
         s.save(11, i - base); // 47
         break 'b62; // 48
     } // 'b49
-        if !matches!(l.at(i), Some(0x2f)) { break 'b54; } // 49
+        if !match l.at(i) { Some(0x2f) => true, Some(_) => false, None => false } { break 'b54; } // 49
     } // 'b50
         s.save(10, i - base); // 50
         i = match P3_L9_LEAF(l, i) { Some(e) => e, None => return false }; // 51
@@ -14846,21 +14846,21 @@ fn P3_E3_FAST<S: Sink>(l: &Line, s: &mut S) -> bool {
         i = match P3_L11_LEAF(l, i) { Some(e) => e, None => return false }; // 60
         s.save(11, i - base); // 61
     } // 'b62
-        if !matches!(l.at(i), Some(0x3f)) { break 'b67; } // 62
+        if !match l.at(i) { Some(0x3f) => true, Some(_) => false, None => false } { break 'b67; } // 62
     } // 'b63
         if !matches!(l.at(i), Some(0x3f)) { return false; } i += 1; // 63
         s.save(12, i - base); // 64
         i = match P3_L12_LEAF(l, i) { Some(e) => e, None => return false }; // 65
         s.save(13, i - base); // 66
     } // 'b67
-        if !matches!(l.at(i), Some(0x23)) { break 'b72; } // 67
+        if !match l.at(i) { Some(0x23) => true, Some(_) => false, None => false } { break 'b72; } // 67
     } // 'b68
         if !matches!(l.at(i), Some(0x23)) { return false; } i += 1; // 68
         s.save(14, i - base); // 69
         i = match P3_L13_LEAF(l, i) { Some(e) => e, None => return false }; // 70
         s.save(15, i - base); // 71
     } // 'b72
-        return l.ends(i); // 72
+        return i == l.end(); // 72
 }
 #[allow(non_snake_case, unused_labels, unused_assignments, unused_mut, unused_variables, unused_parens, unreachable_code, clippy::all)]
 #[inline(always)]
@@ -14908,12 +14908,12 @@ fn P3_E3_VALID(l: &Line) -> bool {
         if !matches!(l.at(i), Some(0x40)) { return false; } i += 1; // 8
     } // 'b9
          // 9
-        if !matches!(l.at(i), Some(0x5b)) { break 'b32; } // 10
+        if !match l.at(i) { Some(0x5b) => true, Some(_) => false, None => false } { break 'b32; } // 10
     } // 'b11
         let mut j = i; let ok = true && matches!(l.at(j), Some(0x5b)) && { j += 1; true }; if !ok { break 'b21; } // 11
     } // 'b12
         if !matches!(l.at(i), Some(0x5b)) { return false; } i += 1; // 12
-        if !matches!(l.at(i), Some(0x30..=0x3a | 0x41..=0x46 | 0x61..=0x66)) { break 'b17; } // 13
+        if !match l.at(i) { Some(0x30..=0x3a | 0x41..=0x46 | 0x61..=0x66) => true, Some(_) => false, None => false } { break 'b17; } // 13
     } // 'b14
          // 14
         i = match P3_L2_LEAF(l, i) { Some(e) => e, None => return false }; // 15
@@ -14948,7 +14948,7 @@ fn P3_E3_VALID(l: &Line) -> bool {
         i = match P3_L6_LEAF(l, i) { Some(e) => e, None => return false }; // 37
     } // 'b38
          // 38
-        if !matches!(l.at(i), Some(0x3a)) { break 'b44; } // 39
+        if !match l.at(i) { Some(0x3a) => true, Some(_) => false, None => false } { break 'b44; } // 39
     } // 'b40
         if !matches!(l.at(i), Some(0x3a)) { return false; } i += 1; // 40
          // 41
@@ -14961,7 +14961,7 @@ fn P3_E3_VALID(l: &Line) -> bool {
          // 47
         break 'b62; // 48
     } // 'b49
-        if !matches!(l.at(i), Some(0x2f)) { break 'b54; } // 49
+        if !match l.at(i) { Some(0x2f) => true, Some(_) => false, None => false } { break 'b54; } // 49
     } // 'b50
          // 50
         i = match P3_L9_LEAF(l, i) { Some(e) => e, None => return false }; // 51
@@ -14979,21 +14979,21 @@ fn P3_E3_VALID(l: &Line) -> bool {
         i = match P3_L11_LEAF(l, i) { Some(e) => e, None => return false }; // 60
          // 61
     } // 'b62
-        if !matches!(l.at(i), Some(0x3f)) { break 'b67; } // 62
+        if !match l.at(i) { Some(0x3f) => true, Some(_) => false, None => false } { break 'b67; } // 62
     } // 'b63
         if !matches!(l.at(i), Some(0x3f)) { return false; } i += 1; // 63
          // 64
         i = match P3_L12_LEAF(l, i) { Some(e) => e, None => return false }; // 65
          // 66
     } // 'b67
-        if !matches!(l.at(i), Some(0x23)) { break 'b72; } // 67
+        if !match l.at(i) { Some(0x23) => true, Some(_) => false, None => false } { break 'b72; } // 67
     } // 'b68
         if !matches!(l.at(i), Some(0x23)) { return false; } i += 1; // 68
          // 69
         i = match P3_L13_LEAF(l, i) { Some(e) => e, None => return false }; // 70
          // 71
     } // 'b72
-        return l.ends(i); // 72
+        return i == l.end(); // 72
 }
 #[allow(non_snake_case, unused_labels, unused_assignments, unused_mut, unused_variables, unused_parens, unreachable_code, clippy::all)]
 #[inline(always)]
@@ -15042,12 +15042,12 @@ fn P3_E3_FASTE<S: Sink>(l: &Line, s: &mut S) -> bool {
         if !matches!(l.at(i), Some(0x40)) { return false; } i += 1; // 8
     } // 'b9
         s.save(6, i - base); // 9
-        if !matches!(l.at(i), Some(0x5b)) { break 'b32; } // 10
+        if !match l.at(i) { Some(0x5b) => true, Some(_) => false, None => false } { break 'b32; } // 10
     } // 'b11
         let mut j = i; let ok = true && matches!(l.at(j), Some(0x5b)) && { j += 1; true }; if !ok { break 'b21; } // 11
     } // 'b12
         if !matches!(l.at(i), Some(0x5b)) { return false; } i += 1; // 12
-        if !matches!(l.at(i), Some(0x30..=0x3a | 0x41..=0x46 | 0x61..=0x66)) { break 'b17; } // 13
+        if !match l.at(i) { Some(0x30..=0x3a | 0x41..=0x46 | 0x61..=0x66) => true, Some(_) => false, None => false } { break 'b17; } // 13
     } // 'b14
         s.kind(1); // 14
         i = match P3_L2_LEAFE(l, i) { Some(e) => e, None => return false }; // 15
@@ -15082,7 +15082,7 @@ fn P3_E3_FASTE<S: Sink>(l: &Line, s: &mut S) -> bool {
         i = match P3_L6_LEAFE(l, i) { Some(e) => e, None => return false }; // 37
     } // 'b38
         s.save(7, i - base); // 38
-        if !matches!(l.at(i), Some(0x3a)) { break 'b44; } // 39
+        if !match l.at(i) { Some(0x3a) => true, Some(_) => false, None => false } { break 'b44; } // 39
     } // 'b40
         if !matches!(l.at(i), Some(0x3a)) { return false; } i += 1; // 40
         s.save(8, i - base); // 41
@@ -15095,7 +15095,7 @@ fn P3_E3_FASTE<S: Sink>(l: &Line, s: &mut S) -> bool {
         s.save(11, i - base); // 47
         break 'b62; // 48
     } // 'b49
-        if !matches!(l.at(i), Some(0x2f)) { break 'b54; } // 49
+        if !match l.at(i) { Some(0x2f) => true, Some(_) => false, None => false } { break 'b54; } // 49
     } // 'b50
         s.save(10, i - base); // 50
         i = match P3_L9_LEAFE(l, i) { Some(e) => e, None => return false }; // 51
@@ -15113,21 +15113,21 @@ fn P3_E3_FASTE<S: Sink>(l: &Line, s: &mut S) -> bool {
         i = match P3_L11_LEAFE(l, i) { Some(e) => e, None => return false }; // 60
         s.save(11, i - base); // 61
     } // 'b62
-        if !matches!(l.at(i), Some(0x3f)) { break 'b67; } // 62
+        if !match l.at(i) { Some(0x3f) => true, Some(_) => false, None => false } { break 'b67; } // 62
     } // 'b63
         if !matches!(l.at(i), Some(0x3f)) { return false; } i += 1; // 63
         s.save(12, i - base); // 64
         i = match P3_L12_LEAFE(l, i) { Some(e) => e, None => return false }; // 65
         s.save(13, i - base); // 66
     } // 'b67
-        if !matches!(l.at(i), Some(0x23)) { break 'b72; } // 67
+        if !match l.at(i) { Some(0x23) => true, Some(_) => false, None => false } { break 'b72; } // 67
     } // 'b68
         if !matches!(l.at(i), Some(0x23)) { return false; } i += 1; // 68
         s.save(14, i - base); // 69
         i = match P3_L13_LEAFE(l, i) { Some(e) => e, None => return false }; // 70
         s.save(15, i - base); // 71
     } // 'b72
-        return l.ends(i); // 72
+        return i == l.end(); // 72
 }
 #[allow(non_snake_case, unused_labels, unused_assignments, unused_mut, unused_variables, unused_parens, unreachable_code, clippy::all)]
 #[inline(always)]
@@ -15175,12 +15175,12 @@ fn P3_E3_VALIDE(l: &Line) -> bool {
         if !matches!(l.at(i), Some(0x40)) { return false; } i += 1; // 8
     } // 'b9
          // 9
-        if !matches!(l.at(i), Some(0x5b)) { break 'b32; } // 10
+        if !match l.at(i) { Some(0x5b) => true, Some(_) => false, None => false } { break 'b32; } // 10
     } // 'b11
         let mut j = i; let ok = true && matches!(l.at(j), Some(0x5b)) && { j += 1; true }; if !ok { break 'b21; } // 11
     } // 'b12
         if !matches!(l.at(i), Some(0x5b)) { return false; } i += 1; // 12
-        if !matches!(l.at(i), Some(0x30..=0x3a | 0x41..=0x46 | 0x61..=0x66)) { break 'b17; } // 13
+        if !match l.at(i) { Some(0x30..=0x3a | 0x41..=0x46 | 0x61..=0x66) => true, Some(_) => false, None => false } { break 'b17; } // 13
     } // 'b14
          // 14
         i = match P3_L2_LEAFE(l, i) { Some(e) => e, None => return false }; // 15
@@ -15215,7 +15215,7 @@ fn P3_E3_VALIDE(l: &Line) -> bool {
         i = match P3_L6_LEAFE(l, i) { Some(e) => e, None => return false }; // 37
     } // 'b38
          // 38
-        if !matches!(l.at(i), Some(0x3a)) { break 'b44; } // 39
+        if !match l.at(i) { Some(0x3a) => true, Some(_) => false, None => false } { break 'b44; } // 39
     } // 'b40
         if !matches!(l.at(i), Some(0x3a)) { return false; } i += 1; // 40
          // 41
@@ -15228,7 +15228,7 @@ fn P3_E3_VALIDE(l: &Line) -> bool {
          // 47
         break 'b62; // 48
     } // 'b49
-        if !matches!(l.at(i), Some(0x2f)) { break 'b54; } // 49
+        if !match l.at(i) { Some(0x2f) => true, Some(_) => false, None => false } { break 'b54; } // 49
     } // 'b50
          // 50
         i = match P3_L9_LEAFE(l, i) { Some(e) => e, None => return false }; // 51
@@ -15246,21 +15246,21 @@ fn P3_E3_VALIDE(l: &Line) -> bool {
         i = match P3_L11_LEAFE(l, i) { Some(e) => e, None => return false }; // 60
          // 61
     } // 'b62
-        if !matches!(l.at(i), Some(0x3f)) { break 'b67; } // 62
+        if !match l.at(i) { Some(0x3f) => true, Some(_) => false, None => false } { break 'b67; } // 62
     } // 'b63
         if !matches!(l.at(i), Some(0x3f)) { return false; } i += 1; // 63
          // 64
         i = match P3_L12_LEAFE(l, i) { Some(e) => e, None => return false }; // 65
          // 66
     } // 'b67
-        if !matches!(l.at(i), Some(0x23)) { break 'b72; } // 67
+        if !match l.at(i) { Some(0x23) => true, Some(_) => false, None => false } { break 'b72; } // 67
     } // 'b68
         if !matches!(l.at(i), Some(0x23)) { return false; } i += 1; // 68
          // 69
         i = match P3_L13_LEAFE(l, i) { Some(e) => e, None => return false }; // 70
          // 71
     } // 'b72
-        return l.ends(i); // 72
+        return i == l.end(); // 72
 }
 #[allow(non_snake_case, clippy::redundant_closure)]
 #[inline(never)]
@@ -16958,14 +16958,14 @@ fn P3_E4_FAST<S: Sink>(l: &Line, s: &mut S) -> bool {
         s.save(10, i - base); // 0
         i = match P3_L15_LEAF(l, i) { Some(e) => e, None => return false }; // 1
         s.save(11, i - base); // 2
-        if !matches!(l.at(i), Some(0x3f)) { break 'b8; } // 3
+        if !match l.at(i) { Some(0x3f) => true, Some(_) => false, None => false } { break 'b8; } // 3
     } // 'b4
         if !matches!(l.at(i), Some(0x3f)) { return false; } i += 1; // 4
         s.save(12, i - base); // 5
         i = match P3_L12_LEAF(l, i) { Some(e) => e, None => return false }; // 6
         s.save(13, i - base); // 7
     } // 'b8
-        return l.ends(i); // 8
+        return i == l.end(); // 8
 }
 #[allow(non_snake_case, unused_labels, unused_assignments, unused_mut, unused_variables, unused_parens, unreachable_code, clippy::all)]
 #[inline(always)]
@@ -16977,14 +16977,14 @@ fn P3_E4_VALID(l: &Line) -> bool {
          // 0
         i = match P3_L15_LEAF(l, i) { Some(e) => e, None => return false }; // 1
          // 2
-        if !matches!(l.at(i), Some(0x3f)) { break 'b8; } // 3
+        if !match l.at(i) { Some(0x3f) => true, Some(_) => false, None => false } { break 'b8; } // 3
     } // 'b4
         if !matches!(l.at(i), Some(0x3f)) { return false; } i += 1; // 4
          // 5
         i = match P3_L12_LEAF(l, i) { Some(e) => e, None => return false }; // 6
          // 7
     } // 'b8
-        return l.ends(i); // 8
+        return i == l.end(); // 8
 }
 #[allow(non_snake_case, unused_labels, unused_assignments, unused_mut, unused_variables, unused_parens, unreachable_code, clippy::all)]
 #[inline(always)]
@@ -16997,14 +16997,14 @@ fn P3_E4_FASTE<S: Sink>(l: &Line, s: &mut S) -> bool {
         s.save(10, i - base); // 0
         i = match P3_L15_LEAFE(l, i) { Some(e) => e, None => return false }; // 1
         s.save(11, i - base); // 2
-        if !matches!(l.at(i), Some(0x3f)) { break 'b8; } // 3
+        if !match l.at(i) { Some(0x3f) => true, Some(_) => false, None => false } { break 'b8; } // 3
     } // 'b4
         if !matches!(l.at(i), Some(0x3f)) { return false; } i += 1; // 4
         s.save(12, i - base); // 5
         i = match P3_L12_LEAFE(l, i) { Some(e) => e, None => return false }; // 6
         s.save(13, i - base); // 7
     } // 'b8
-        return l.ends(i); // 8
+        return i == l.end(); // 8
 }
 #[allow(non_snake_case, unused_labels, unused_assignments, unused_mut, unused_variables, unused_parens, unreachable_code, clippy::all)]
 #[inline(always)]
@@ -17016,14 +17016,14 @@ fn P3_E4_VALIDE(l: &Line) -> bool {
          // 0
         i = match P3_L15_LEAFE(l, i) { Some(e) => e, None => return false }; // 1
          // 2
-        if !matches!(l.at(i), Some(0x3f)) { break 'b8; } // 3
+        if !match l.at(i) { Some(0x3f) => true, Some(_) => false, None => false } { break 'b8; } // 3
     } // 'b4
         if !matches!(l.at(i), Some(0x3f)) { return false; } i += 1; // 4
          // 5
         i = match P3_L12_LEAFE(l, i) { Some(e) => e, None => return false }; // 6
          // 7
     } // 'b8
-        return l.ends(i); // 8
+        return i == l.end(); // 8
 }
 #[allow(non_snake_case, clippy::redundant_closure)]
 #[inline(never)]
@@ -17789,12 +17789,12 @@ fn P3_E5_FAST<S: Sink>(l: &Line, s: &mut S) -> bool {
     'b3: {
         s.save(2, i - base); // 0
         s.save(6, i - base); // 1
-        if !matches!(l.at(i), Some(0x5b)) { break 'b24; } // 2
+        if !match l.at(i) { Some(0x5b) => true, Some(_) => false, None => false } { break 'b24; } // 2
     } // 'b3
         let mut j = i; let ok = true && matches!(l.at(j), Some(0x5b)) && { j += 1; true }; if !ok { break 'b13; } // 3
     } // 'b4
         if !matches!(l.at(i), Some(0x5b)) { return false; } i += 1; // 4
-        if !matches!(l.at(i), Some(0x30..=0x3a | 0x41..=0x46 | 0x61..=0x66)) { break 'b9; } // 5
+        if !match l.at(i) { Some(0x30..=0x3a | 0x41..=0x46 | 0x61..=0x66) => true, Some(_) => false, None => false } { break 'b9; } // 5
     } // 'b6
         s.kind(1); // 6
         i = match P3_L2_LEAF(l, i) { Some(e) => e, None => return false }; // 7
@@ -17834,7 +17834,7 @@ fn P3_E5_FAST<S: Sink>(l: &Line, s: &mut S) -> bool {
         i = match P3_L7_LEAF(l, i) { Some(e) => e, None => return false }; // 33
         s.save(9, i - base); // 34
         s.save(3, i - base); // 35
-        return l.ends(i); // 36
+        return i == l.end(); // 36
 }
 #[allow(non_snake_case, unused_labels, unused_assignments, unused_mut, unused_variables, unused_parens, unreachable_code, clippy::all)]
 #[inline(always)]
@@ -17854,12 +17854,12 @@ fn P3_E5_VALID(l: &Line) -> bool {
     'b3: {
          // 0
          // 1
-        if !matches!(l.at(i), Some(0x5b)) { break 'b24; } // 2
+        if !match l.at(i) { Some(0x5b) => true, Some(_) => false, None => false } { break 'b24; } // 2
     } // 'b3
         let mut j = i; let ok = true && matches!(l.at(j), Some(0x5b)) && { j += 1; true }; if !ok { break 'b13; } // 3
     } // 'b4
         if !matches!(l.at(i), Some(0x5b)) { return false; } i += 1; // 4
-        if !matches!(l.at(i), Some(0x30..=0x3a | 0x41..=0x46 | 0x61..=0x66)) { break 'b9; } // 5
+        if !match l.at(i) { Some(0x30..=0x3a | 0x41..=0x46 | 0x61..=0x66) => true, Some(_) => false, None => false } { break 'b9; } // 5
     } // 'b6
          // 6
         i = match P3_L2_LEAF(l, i) { Some(e) => e, None => return false }; // 7
@@ -17899,7 +17899,7 @@ fn P3_E5_VALID(l: &Line) -> bool {
         i = match P3_L7_LEAF(l, i) { Some(e) => e, None => return false }; // 33
          // 34
          // 35
-        return l.ends(i); // 36
+        return i == l.end(); // 36
 }
 #[allow(non_snake_case, unused_labels, unused_assignments, unused_mut, unused_variables, unused_parens, unreachable_code, clippy::all)]
 #[inline(always)]
@@ -17920,12 +17920,12 @@ fn P3_E5_FASTE<S: Sink>(l: &Line, s: &mut S) -> bool {
     'b3: {
         s.save(2, i - base); // 0
         s.save(6, i - base); // 1
-        if !matches!(l.at(i), Some(0x5b)) { break 'b24; } // 2
+        if !match l.at(i) { Some(0x5b) => true, Some(_) => false, None => false } { break 'b24; } // 2
     } // 'b3
         let mut j = i; let ok = true && matches!(l.at(j), Some(0x5b)) && { j += 1; true }; if !ok { break 'b13; } // 3
     } // 'b4
         if !matches!(l.at(i), Some(0x5b)) { return false; } i += 1; // 4
-        if !matches!(l.at(i), Some(0x30..=0x3a | 0x41..=0x46 | 0x61..=0x66)) { break 'b9; } // 5
+        if !match l.at(i) { Some(0x30..=0x3a | 0x41..=0x46 | 0x61..=0x66) => true, Some(_) => false, None => false } { break 'b9; } // 5
     } // 'b6
         s.kind(1); // 6
         i = match P3_L2_LEAFE(l, i) { Some(e) => e, None => return false }; // 7
@@ -17965,7 +17965,7 @@ fn P3_E5_FASTE<S: Sink>(l: &Line, s: &mut S) -> bool {
         i = match P3_L7_LEAFE(l, i) { Some(e) => e, None => return false }; // 33
         s.save(9, i - base); // 34
         s.save(3, i - base); // 35
-        return l.ends(i); // 36
+        return i == l.end(); // 36
 }
 #[allow(non_snake_case, unused_labels, unused_assignments, unused_mut, unused_variables, unused_parens, unreachable_code, clippy::all)]
 #[inline(always)]
@@ -17985,12 +17985,12 @@ fn P3_E5_VALIDE(l: &Line) -> bool {
     'b3: {
          // 0
          // 1
-        if !matches!(l.at(i), Some(0x5b)) { break 'b24; } // 2
+        if !match l.at(i) { Some(0x5b) => true, Some(_) => false, None => false } { break 'b24; } // 2
     } // 'b3
         let mut j = i; let ok = true && matches!(l.at(j), Some(0x5b)) && { j += 1; true }; if !ok { break 'b13; } // 3
     } // 'b4
         if !matches!(l.at(i), Some(0x5b)) { return false; } i += 1; // 4
-        if !matches!(l.at(i), Some(0x30..=0x3a | 0x41..=0x46 | 0x61..=0x66)) { break 'b9; } // 5
+        if !match l.at(i) { Some(0x30..=0x3a | 0x41..=0x46 | 0x61..=0x66) => true, Some(_) => false, None => false } { break 'b9; } // 5
     } // 'b6
          // 6
         i = match P3_L2_LEAFE(l, i) { Some(e) => e, None => return false }; // 7
@@ -18030,7 +18030,7 @@ fn P3_E5_VALIDE(l: &Line) -> bool {
         i = match P3_L7_LEAFE(l, i) { Some(e) => e, None => return false }; // 33
          // 34
          // 35
-        return l.ends(i); // 36
+        return i == l.end(); // 36
 }
 #[allow(non_snake_case, clippy::redundant_closure)]
 #[inline(never)]

@@ -1303,7 +1303,7 @@ fn P5_E0_FAST<S: Sink>(l: &Line, s: &mut S) -> bool {
         if !matches!(l.at(i), Some(0x40)) { return false; } i += 1; // 16
     } // 'b17
         s.save(6, i - base); // 17
-        if !matches!(l.at(i), Some(0x30..=0x39 | 0x41..=0x5a | 0x61..=0x7a)) { break 'b22; } // 18
+        if !match l.at(i) { Some(0x30..=0x39 | 0x41..=0x5a | 0x61..=0x7a) => true, Some(_) => false, None => false } { break 'b22; } // 18
     } // 'b19
         s.kind(3); // 19
         i = match P5_L2_LEAF(l, i) { Some(e) => e, None => return false }; // 20
@@ -1313,7 +1313,7 @@ fn P5_E0_FAST<S: Sink>(l: &Line, s: &mut S) -> bool {
         i = match P5_L3_LEAF(l, i) { Some(e) => e, None => return false }; // 23
     } // 'b24
         s.save(7, i - base); // 24
-        if !matches!(l.at(i), Some(0x3a)) { break 'b30; } // 25
+        if !match l.at(i) { Some(0x3a) => true, Some(_) => false, None => false } { break 'b30; } // 25
     } // 'b26
         if !matches!(l.at(i), Some(0x3a)) { return false; } i += 1; // 26
         s.save(8, i - base); // 27
@@ -1321,12 +1321,12 @@ fn P5_E0_FAST<S: Sink>(l: &Line, s: &mut S) -> bool {
         s.save(9, i - base); // 29
     } // 'b30
         s.save(3, i - base); // 30
-        if !matches!(l.at(i), Some(0x2f)) { break 'b40; } // 31
+        if !match l.at(i) { Some(0x2f) => true, Some(_) => false, None => false } { break 'b40; } // 31
     } // 'b32
         s.save(10, i - base); // 32
         i = match P5_L5_LEAF(l, i) { Some(e) => e, None => return false }; // 33
         s.save(11, i - base); // 34
-        if !matches!(l.at(i), Some(0x3f)) { break 'b40; } // 35
+        if !match l.at(i) { Some(0x3f) => true, Some(_) => false, None => false } { break 'b40; } // 35
     } // 'b36
         if !matches!(l.at(i), Some(0x3f)) { return false; } i += 1; // 36
         s.save(12, i - base); // 37
@@ -1335,12 +1335,12 @@ fn P5_E0_FAST<S: Sink>(l: &Line, s: &mut S) -> bool {
     } // 'b40
         break 'b60; // 40
     } // 'b41
-        if !matches!(l.at(i), Some(0x2f)) { break 'b51; } // 41
+        if !match l.at(i) { Some(0x2f) => true, Some(_) => false, None => false } { break 'b51; } // 41
     } // 'b42
         s.save(10, i - base); // 42
         i = match P5_L5_LEAF(l, i) { Some(e) => e, None => return false }; // 43
         s.save(11, i - base); // 44
-        if !matches!(l.at(i), Some(0x3f)) { break 'b50; } // 45
+        if !match l.at(i) { Some(0x3f) => true, Some(_) => false, None => false } { break 'b50; } // 45
     } // 'b46
         if !matches!(l.at(i), Some(0x3f)) { return false; } i += 1; // 46
         s.save(12, i - base); // 47
@@ -1355,7 +1355,7 @@ fn P5_E0_FAST<S: Sink>(l: &Line, s: &mut S) -> bool {
         i = match P5_L7_LEAF(l, i) { Some(e) => e, None => return false }; // 53
         s.save(11, i - base); // 54
     } // 'b55
-        if !matches!(l.at(i), Some(0x3f)) { break 'b60; } // 55
+        if !match l.at(i) { Some(0x3f) => true, Some(_) => false, None => false } { break 'b60; } // 55
     } // 'b56
         if !matches!(l.at(i), Some(0x3f)) { return false; } i += 1; // 56
         s.save(12, i - base); // 57
@@ -1389,7 +1389,7 @@ fn P5_E0_FAST<S: Sink>(l: &Line, s: &mut S) -> bool {
         if !matches!(l.at(i), Some(0x40)) { return false; } i += 1; // 78
     } // 'b79
         s.save(6, i - base); // 79
-        if !matches!(l.at(i), Some(0x30..=0x39 | 0x41..=0x5a | 0x61..=0x7a)) { break 'b84; } // 80
+        if !match l.at(i) { Some(0x30..=0x39 | 0x41..=0x5a | 0x61..=0x7a) => true, Some(_) => false, None => false } { break 'b84; } // 80
     } // 'b81
         s.kind(3); // 81
         i = match P5_L2_LEAF(l, i) { Some(e) => e, None => return false }; // 82
@@ -1399,7 +1399,7 @@ fn P5_E0_FAST<S: Sink>(l: &Line, s: &mut S) -> bool {
         i = match P5_L3_LEAF(l, i) { Some(e) => e, None => return false }; // 85
     } // 'b86
         s.save(7, i - base); // 86
-        if !matches!(l.at(i), Some(0x3a)) { break 'b92; } // 87
+        if !match l.at(i) { Some(0x3a) => true, Some(_) => false, None => false } { break 'b92; } // 87
     } // 'b88
         if !matches!(l.at(i), Some(0x3a)) { return false; } i += 1; // 88
         s.save(8, i - base); // 89
@@ -1407,12 +1407,12 @@ fn P5_E0_FAST<S: Sink>(l: &Line, s: &mut S) -> bool {
         s.save(9, i - base); // 91
     } // 'b92
         s.save(3, i - base); // 92
-        if !matches!(l.at(i), Some(0x2f)) { break 'b102; } // 93
+        if !match l.at(i) { Some(0x2f) => true, Some(_) => false, None => false } { break 'b102; } // 93
     } // 'b94
         s.save(10, i - base); // 94
         i = match P5_L5_LEAF(l, i) { Some(e) => e, None => return false }; // 95
         s.save(11, i - base); // 96
-        if !matches!(l.at(i), Some(0x3f)) { break 'b102; } // 97
+        if !match l.at(i) { Some(0x3f) => true, Some(_) => false, None => false } { break 'b102; } // 97
     } // 'b98
         if !matches!(l.at(i), Some(0x3f)) { return false; } i += 1; // 98
         s.save(12, i - base); // 99
@@ -1421,12 +1421,12 @@ fn P5_E0_FAST<S: Sink>(l: &Line, s: &mut S) -> bool {
     } // 'b102
         break 'b122; // 102
     } // 'b103
-        if !matches!(l.at(i), Some(0x2f)) { break 'b113; } // 103
+        if !match l.at(i) { Some(0x2f) => true, Some(_) => false, None => false } { break 'b113; } // 103
     } // 'b104
         s.save(10, i - base); // 104
         i = match P5_L5_LEAF(l, i) { Some(e) => e, None => return false }; // 105
         s.save(11, i - base); // 106
-        if !matches!(l.at(i), Some(0x3f)) { break 'b112; } // 107
+        if !match l.at(i) { Some(0x3f) => true, Some(_) => false, None => false } { break 'b112; } // 107
     } // 'b108
         if !matches!(l.at(i), Some(0x3f)) { return false; } i += 1; // 108
         s.save(12, i - base); // 109
@@ -1441,21 +1441,21 @@ fn P5_E0_FAST<S: Sink>(l: &Line, s: &mut S) -> bool {
         i = match P5_L7_LEAF(l, i) { Some(e) => e, None => return false }; // 115
         s.save(11, i - base); // 116
     } // 'b117
-        if !matches!(l.at(i), Some(0x3f)) { break 'b122; } // 117
+        if !match l.at(i) { Some(0x3f) => true, Some(_) => false, None => false } { break 'b122; } // 117
     } // 'b118
         if !matches!(l.at(i), Some(0x3f)) { return false; } i += 1; // 118
         s.save(12, i - base); // 119
         i = match P5_L6_LEAF(l, i) { Some(e) => e, None => return false }; // 120
         s.save(13, i - base); // 121
     } // 'b122
-        if !matches!(l.at(i), Some(0x23)) { break 'b127; } // 122
+        if !match l.at(i) { Some(0x23) => true, Some(_) => false, None => false } { break 'b127; } // 122
     } // 'b123
         if !matches!(l.at(i), Some(0x23)) { return false; } i += 1; // 123
         s.save(14, i - base); // 124
         i = match P5_L9_LEAF(l, i) { Some(e) => e, None => return false }; // 125
         s.save(15, i - base); // 126
     } // 'b127
-        return l.ends(i); // 127
+        return i == l.end(); // 127
 }
 #[allow(non_snake_case, unused_labels, unused_assignments, unused_mut, unused_variables, unused_parens, unreachable_code, clippy::all)]
 #[inline(always)]
@@ -1540,7 +1540,7 @@ fn P5_E0_VALID(l: &Line) -> bool {
         if !matches!(l.at(i), Some(0x40)) { return false; } i += 1; // 16
     } // 'b17
          // 17
-        if !matches!(l.at(i), Some(0x30..=0x39 | 0x41..=0x5a | 0x61..=0x7a)) { break 'b22; } // 18
+        if !match l.at(i) { Some(0x30..=0x39 | 0x41..=0x5a | 0x61..=0x7a) => true, Some(_) => false, None => false } { break 'b22; } // 18
     } // 'b19
          // 19
         i = match P5_L2_LEAF(l, i) { Some(e) => e, None => return false }; // 20
@@ -1550,7 +1550,7 @@ fn P5_E0_VALID(l: &Line) -> bool {
         i = match P5_L3_LEAF(l, i) { Some(e) => e, None => return false }; // 23
     } // 'b24
          // 24
-        if !matches!(l.at(i), Some(0x3a)) { break 'b30; } // 25
+        if !match l.at(i) { Some(0x3a) => true, Some(_) => false, None => false } { break 'b30; } // 25
     } // 'b26
         if !matches!(l.at(i), Some(0x3a)) { return false; } i += 1; // 26
          // 27
@@ -1558,12 +1558,12 @@ fn P5_E0_VALID(l: &Line) -> bool {
          // 29
     } // 'b30
          // 30
-        if !matches!(l.at(i), Some(0x2f)) { break 'b40; } // 31
+        if !match l.at(i) { Some(0x2f) => true, Some(_) => false, None => false } { break 'b40; } // 31
     } // 'b32
          // 32
         i = match P5_L5_LEAF(l, i) { Some(e) => e, None => return false }; // 33
          // 34
-        if !matches!(l.at(i), Some(0x3f)) { break 'b40; } // 35
+        if !match l.at(i) { Some(0x3f) => true, Some(_) => false, None => false } { break 'b40; } // 35
     } // 'b36
         if !matches!(l.at(i), Some(0x3f)) { return false; } i += 1; // 36
          // 37
@@ -1572,12 +1572,12 @@ fn P5_E0_VALID(l: &Line) -> bool {
     } // 'b40
         break 'b60; // 40
     } // 'b41
-        if !matches!(l.at(i), Some(0x2f)) { break 'b51; } // 41
+        if !match l.at(i) { Some(0x2f) => true, Some(_) => false, None => false } { break 'b51; } // 41
     } // 'b42
          // 42
         i = match P5_L5_LEAF(l, i) { Some(e) => e, None => return false }; // 43
          // 44
-        if !matches!(l.at(i), Some(0x3f)) { break 'b50; } // 45
+        if !match l.at(i) { Some(0x3f) => true, Some(_) => false, None => false } { break 'b50; } // 45
     } // 'b46
         if !matches!(l.at(i), Some(0x3f)) { return false; } i += 1; // 46
          // 47
@@ -1592,7 +1592,7 @@ fn P5_E0_VALID(l: &Line) -> bool {
         i = match P5_L7_LEAF(l, i) { Some(e) => e, None => return false }; // 53
          // 54
     } // 'b55
-        if !matches!(l.at(i), Some(0x3f)) { break 'b60; } // 55
+        if !match l.at(i) { Some(0x3f) => true, Some(_) => false, None => false } { break 'b60; } // 55
     } // 'b56
         if !matches!(l.at(i), Some(0x3f)) { return false; } i += 1; // 56
          // 57
@@ -1626,7 +1626,7 @@ fn P5_E0_VALID(l: &Line) -> bool {
         if !matches!(l.at(i), Some(0x40)) { return false; } i += 1; // 78
     } // 'b79
          // 79
-        if !matches!(l.at(i), Some(0x30..=0x39 | 0x41..=0x5a | 0x61..=0x7a)) { break 'b84; } // 80
+        if !match l.at(i) { Some(0x30..=0x39 | 0x41..=0x5a | 0x61..=0x7a) => true, Some(_) => false, None => false } { break 'b84; } // 80
     } // 'b81
          // 81
         i = match P5_L2_LEAF(l, i) { Some(e) => e, None => return false }; // 82
@@ -1636,7 +1636,7 @@ fn P5_E0_VALID(l: &Line) -> bool {
         i = match P5_L3_LEAF(l, i) { Some(e) => e, None => return false }; // 85
     } // 'b86
          // 86
-        if !matches!(l.at(i), Some(0x3a)) { break 'b92; } // 87
+        if !match l.at(i) { Some(0x3a) => true, Some(_) => false, None => false } { break 'b92; } // 87
     } // 'b88
         if !matches!(l.at(i), Some(0x3a)) { return false; } i += 1; // 88
          // 89
@@ -1644,12 +1644,12 @@ fn P5_E0_VALID(l: &Line) -> bool {
          // 91
     } // 'b92
          // 92
-        if !matches!(l.at(i), Some(0x2f)) { break 'b102; } // 93
+        if !match l.at(i) { Some(0x2f) => true, Some(_) => false, None => false } { break 'b102; } // 93
     } // 'b94
          // 94
         i = match P5_L5_LEAF(l, i) { Some(e) => e, None => return false }; // 95
          // 96
-        if !matches!(l.at(i), Some(0x3f)) { break 'b102; } // 97
+        if !match l.at(i) { Some(0x3f) => true, Some(_) => false, None => false } { break 'b102; } // 97
     } // 'b98
         if !matches!(l.at(i), Some(0x3f)) { return false; } i += 1; // 98
          // 99
@@ -1658,12 +1658,12 @@ fn P5_E0_VALID(l: &Line) -> bool {
     } // 'b102
         break 'b122; // 102
     } // 'b103
-        if !matches!(l.at(i), Some(0x2f)) { break 'b113; } // 103
+        if !match l.at(i) { Some(0x2f) => true, Some(_) => false, None => false } { break 'b113; } // 103
     } // 'b104
          // 104
         i = match P5_L5_LEAF(l, i) { Some(e) => e, None => return false }; // 105
          // 106
-        if !matches!(l.at(i), Some(0x3f)) { break 'b112; } // 107
+        if !match l.at(i) { Some(0x3f) => true, Some(_) => false, None => false } { break 'b112; } // 107
     } // 'b108
         if !matches!(l.at(i), Some(0x3f)) { return false; } i += 1; // 108
          // 109
@@ -1678,21 +1678,21 @@ fn P5_E0_VALID(l: &Line) -> bool {
         i = match P5_L7_LEAF(l, i) { Some(e) => e, None => return false }; // 115
          // 116
     } // 'b117
-        if !matches!(l.at(i), Some(0x3f)) { break 'b122; } // 117
+        if !match l.at(i) { Some(0x3f) => true, Some(_) => false, None => false } { break 'b122; } // 117
     } // 'b118
         if !matches!(l.at(i), Some(0x3f)) { return false; } i += 1; // 118
          // 119
         i = match P5_L6_LEAF(l, i) { Some(e) => e, None => return false }; // 120
          // 121
     } // 'b122
-        if !matches!(l.at(i), Some(0x23)) { break 'b127; } // 122
+        if !match l.at(i) { Some(0x23) => true, Some(_) => false, None => false } { break 'b127; } // 122
     } // 'b123
         if !matches!(l.at(i), Some(0x23)) { return false; } i += 1; // 123
          // 124
         i = match P5_L9_LEAF(l, i) { Some(e) => e, None => return false }; // 125
          // 126
     } // 'b127
-        return l.ends(i); // 127
+        return i == l.end(); // 127
 }
 #[allow(non_snake_case, unused_labels, unused_assignments, unused_mut, unused_variables, unused_parens, unreachable_code, clippy::all)]
 #[inline(always)]
@@ -1778,7 +1778,7 @@ fn P5_E0_FASTE<S: Sink>(l: &Line, s: &mut S) -> bool {
         if !matches!(l.at(i), Some(0x40)) { return false; } i += 1; // 16
     } // 'b17
         s.save(6, i - base); // 17
-        if !matches!(l.at(i), Some(0x30..=0x39 | 0x41..=0x5a | 0x61..=0x7a)) { break 'b22; } // 18
+        if !match l.at(i) { Some(0x30..=0x39 | 0x41..=0x5a | 0x61..=0x7a) => true, Some(_) => false, None => false } { break 'b22; } // 18
     } // 'b19
         s.kind(3); // 19
         i = match P5_L2_LEAFE(l, i) { Some(e) => e, None => return false }; // 20
@@ -1788,7 +1788,7 @@ fn P5_E0_FASTE<S: Sink>(l: &Line, s: &mut S) -> bool {
         i = match P5_L3_LEAFE(l, i) { Some(e) => e, None => return false }; // 23
     } // 'b24
         s.save(7, i - base); // 24
-        if !matches!(l.at(i), Some(0x3a)) { break 'b30; } // 25
+        if !match l.at(i) { Some(0x3a) => true, Some(_) => false, None => false } { break 'b30; } // 25
     } // 'b26
         if !matches!(l.at(i), Some(0x3a)) { return false; } i += 1; // 26
         s.save(8, i - base); // 27
@@ -1796,12 +1796,12 @@ fn P5_E0_FASTE<S: Sink>(l: &Line, s: &mut S) -> bool {
         s.save(9, i - base); // 29
     } // 'b30
         s.save(3, i - base); // 30
-        if !matches!(l.at(i), Some(0x2f)) { break 'b40; } // 31
+        if !match l.at(i) { Some(0x2f) => true, Some(_) => false, None => false } { break 'b40; } // 31
     } // 'b32
         s.save(10, i - base); // 32
         i = match P5_L5_LEAFE(l, i) { Some(e) => e, None => return false }; // 33
         s.save(11, i - base); // 34
-        if !matches!(l.at(i), Some(0x3f)) { break 'b40; } // 35
+        if !match l.at(i) { Some(0x3f) => true, Some(_) => false, None => false } { break 'b40; } // 35
     } // 'b36
         if !matches!(l.at(i), Some(0x3f)) { return false; } i += 1; // 36
         s.save(12, i - base); // 37
@@ -1810,12 +1810,12 @@ fn P5_E0_FASTE<S: Sink>(l: &Line, s: &mut S) -> bool {
     } // 'b40
         break 'b60; // 40
     } // 'b41
-        if !matches!(l.at(i), Some(0x2f)) { break 'b51; } // 41
+        if !match l.at(i) { Some(0x2f) => true, Some(_) => false, None => false } { break 'b51; } // 41
     } // 'b42
         s.save(10, i - base); // 42
         i = match P5_L5_LEAFE(l, i) { Some(e) => e, None => return false }; // 43
         s.save(11, i - base); // 44
-        if !matches!(l.at(i), Some(0x3f)) { break 'b50; } // 45
+        if !match l.at(i) { Some(0x3f) => true, Some(_) => false, None => false } { break 'b50; } // 45
     } // 'b46
         if !matches!(l.at(i), Some(0x3f)) { return false; } i += 1; // 46
         s.save(12, i - base); // 47
@@ -1830,7 +1830,7 @@ fn P5_E0_FASTE<S: Sink>(l: &Line, s: &mut S) -> bool {
         i = match P5_L7_LEAFE(l, i) { Some(e) => e, None => return false }; // 53
         s.save(11, i - base); // 54
     } // 'b55
-        if !matches!(l.at(i), Some(0x3f)) { break 'b60; } // 55
+        if !match l.at(i) { Some(0x3f) => true, Some(_) => false, None => false } { break 'b60; } // 55
     } // 'b56
         if !matches!(l.at(i), Some(0x3f)) { return false; } i += 1; // 56
         s.save(12, i - base); // 57
@@ -1864,7 +1864,7 @@ fn P5_E0_FASTE<S: Sink>(l: &Line, s: &mut S) -> bool {
         if !matches!(l.at(i), Some(0x40)) { return false; } i += 1; // 78
     } // 'b79
         s.save(6, i - base); // 79
-        if !matches!(l.at(i), Some(0x30..=0x39 | 0x41..=0x5a | 0x61..=0x7a)) { break 'b84; } // 80
+        if !match l.at(i) { Some(0x30..=0x39 | 0x41..=0x5a | 0x61..=0x7a) => true, Some(_) => false, None => false } { break 'b84; } // 80
     } // 'b81
         s.kind(3); // 81
         i = match P5_L2_LEAFE(l, i) { Some(e) => e, None => return false }; // 82
@@ -1874,7 +1874,7 @@ fn P5_E0_FASTE<S: Sink>(l: &Line, s: &mut S) -> bool {
         i = match P5_L3_LEAFE(l, i) { Some(e) => e, None => return false }; // 85
     } // 'b86
         s.save(7, i - base); // 86
-        if !matches!(l.at(i), Some(0x3a)) { break 'b92; } // 87
+        if !match l.at(i) { Some(0x3a) => true, Some(_) => false, None => false } { break 'b92; } // 87
     } // 'b88
         if !matches!(l.at(i), Some(0x3a)) { return false; } i += 1; // 88
         s.save(8, i - base); // 89
@@ -1882,12 +1882,12 @@ fn P5_E0_FASTE<S: Sink>(l: &Line, s: &mut S) -> bool {
         s.save(9, i - base); // 91
     } // 'b92
         s.save(3, i - base); // 92
-        if !matches!(l.at(i), Some(0x2f)) { break 'b102; } // 93
+        if !match l.at(i) { Some(0x2f) => true, Some(_) => false, None => false } { break 'b102; } // 93
     } // 'b94
         s.save(10, i - base); // 94
         i = match P5_L5_LEAFE(l, i) { Some(e) => e, None => return false }; // 95
         s.save(11, i - base); // 96
-        if !matches!(l.at(i), Some(0x3f)) { break 'b102; } // 97
+        if !match l.at(i) { Some(0x3f) => true, Some(_) => false, None => false } { break 'b102; } // 97
     } // 'b98
         if !matches!(l.at(i), Some(0x3f)) { return false; } i += 1; // 98
         s.save(12, i - base); // 99
@@ -1896,12 +1896,12 @@ fn P5_E0_FASTE<S: Sink>(l: &Line, s: &mut S) -> bool {
     } // 'b102
         break 'b122; // 102
     } // 'b103
-        if !matches!(l.at(i), Some(0x2f)) { break 'b113; } // 103
+        if !match l.at(i) { Some(0x2f) => true, Some(_) => false, None => false } { break 'b113; } // 103
     } // 'b104
         s.save(10, i - base); // 104
         i = match P5_L5_LEAFE(l, i) { Some(e) => e, None => return false }; // 105
         s.save(11, i - base); // 106
-        if !matches!(l.at(i), Some(0x3f)) { break 'b112; } // 107
+        if !match l.at(i) { Some(0x3f) => true, Some(_) => false, None => false } { break 'b112; } // 107
     } // 'b108
         if !matches!(l.at(i), Some(0x3f)) { return false; } i += 1; // 108
         s.save(12, i - base); // 109
@@ -1916,21 +1916,21 @@ fn P5_E0_FASTE<S: Sink>(l: &Line, s: &mut S) -> bool {
         i = match P5_L7_LEAFE(l, i) { Some(e) => e, None => return false }; // 115
         s.save(11, i - base); // 116
     } // 'b117
-        if !matches!(l.at(i), Some(0x3f)) { break 'b122; } // 117
+        if !match l.at(i) { Some(0x3f) => true, Some(_) => false, None => false } { break 'b122; } // 117
     } // 'b118
         if !matches!(l.at(i), Some(0x3f)) { return false; } i += 1; // 118
         s.save(12, i - base); // 119
         i = match P5_L6_LEAFE(l, i) { Some(e) => e, None => return false }; // 120
         s.save(13, i - base); // 121
     } // 'b122
-        if !matches!(l.at(i), Some(0x23)) { break 'b127; } // 122
+        if !match l.at(i) { Some(0x23) => true, Some(_) => false, None => false } { break 'b127; } // 122
     } // 'b123
         if !matches!(l.at(i), Some(0x23)) { return false; } i += 1; // 123
         s.save(14, i - base); // 124
         i = match P5_L9_LEAFE(l, i) { Some(e) => e, None => return false }; // 125
         s.save(15, i - base); // 126
     } // 'b127
-        return l.ends(i); // 127
+        return i == l.end(); // 127
 }
 #[allow(non_snake_case, unused_labels, unused_assignments, unused_mut, unused_variables, unused_parens, unreachable_code, clippy::all)]
 #[inline(always)]
@@ -2015,7 +2015,7 @@ fn P5_E0_VALIDE(l: &Line) -> bool {
         if !matches!(l.at(i), Some(0x40)) { return false; } i += 1; // 16
     } // 'b17
          // 17
-        if !matches!(l.at(i), Some(0x30..=0x39 | 0x41..=0x5a | 0x61..=0x7a)) { break 'b22; } // 18
+        if !match l.at(i) { Some(0x30..=0x39 | 0x41..=0x5a | 0x61..=0x7a) => true, Some(_) => false, None => false } { break 'b22; } // 18
     } // 'b19
          // 19
         i = match P5_L2_LEAFE(l, i) { Some(e) => e, None => return false }; // 20
@@ -2025,7 +2025,7 @@ fn P5_E0_VALIDE(l: &Line) -> bool {
         i = match P5_L3_LEAFE(l, i) { Some(e) => e, None => return false }; // 23
     } // 'b24
          // 24
-        if !matches!(l.at(i), Some(0x3a)) { break 'b30; } // 25
+        if !match l.at(i) { Some(0x3a) => true, Some(_) => false, None => false } { break 'b30; } // 25
     } // 'b26
         if !matches!(l.at(i), Some(0x3a)) { return false; } i += 1; // 26
          // 27
@@ -2033,12 +2033,12 @@ fn P5_E0_VALIDE(l: &Line) -> bool {
          // 29
     } // 'b30
          // 30
-        if !matches!(l.at(i), Some(0x2f)) { break 'b40; } // 31
+        if !match l.at(i) { Some(0x2f) => true, Some(_) => false, None => false } { break 'b40; } // 31
     } // 'b32
          // 32
         i = match P5_L5_LEAFE(l, i) { Some(e) => e, None => return false }; // 33
          // 34
-        if !matches!(l.at(i), Some(0x3f)) { break 'b40; } // 35
+        if !match l.at(i) { Some(0x3f) => true, Some(_) => false, None => false } { break 'b40; } // 35
     } // 'b36
         if !matches!(l.at(i), Some(0x3f)) { return false; } i += 1; // 36
          // 37
@@ -2047,12 +2047,12 @@ fn P5_E0_VALIDE(l: &Line) -> bool {
     } // 'b40
         break 'b60; // 40
     } // 'b41
-        if !matches!(l.at(i), Some(0x2f)) { break 'b51; } // 41
+        if !match l.at(i) { Some(0x2f) => true, Some(_) => false, None => false } { break 'b51; } // 41
     } // 'b42
          // 42
         i = match P5_L5_LEAFE(l, i) { Some(e) => e, None => return false }; // 43
          // 44
-        if !matches!(l.at(i), Some(0x3f)) { break 'b50; } // 45
+        if !match l.at(i) { Some(0x3f) => true, Some(_) => false, None => false } { break 'b50; } // 45
     } // 'b46
         if !matches!(l.at(i), Some(0x3f)) { return false; } i += 1; // 46
          // 47
@@ -2067,7 +2067,7 @@ fn P5_E0_VALIDE(l: &Line) -> bool {
         i = match P5_L7_LEAFE(l, i) { Some(e) => e, None => return false }; // 53
          // 54
     } // 'b55
-        if !matches!(l.at(i), Some(0x3f)) { break 'b60; } // 55
+        if !match l.at(i) { Some(0x3f) => true, Some(_) => false, None => false } { break 'b60; } // 55
     } // 'b56
         if !matches!(l.at(i), Some(0x3f)) { return false; } i += 1; // 56
          // 57
@@ -2101,7 +2101,7 @@ fn P5_E0_VALIDE(l: &Line) -> bool {
         if !matches!(l.at(i), Some(0x40)) { return false; } i += 1; // 78
     } // 'b79
          // 79
-        if !matches!(l.at(i), Some(0x30..=0x39 | 0x41..=0x5a | 0x61..=0x7a)) { break 'b84; } // 80
+        if !match l.at(i) { Some(0x30..=0x39 | 0x41..=0x5a | 0x61..=0x7a) => true, Some(_) => false, None => false } { break 'b84; } // 80
     } // 'b81
          // 81
         i = match P5_L2_LEAFE(l, i) { Some(e) => e, None => return false }; // 82
@@ -2111,7 +2111,7 @@ fn P5_E0_VALIDE(l: &Line) -> bool {
         i = match P5_L3_LEAFE(l, i) { Some(e) => e, None => return false }; // 85
     } // 'b86
          // 86
-        if !matches!(l.at(i), Some(0x3a)) { break 'b92; } // 87
+        if !match l.at(i) { Some(0x3a) => true, Some(_) => false, None => false } { break 'b92; } // 87
     } // 'b88
         if !matches!(l.at(i), Some(0x3a)) { return false; } i += 1; // 88
          // 89
@@ -2119,12 +2119,12 @@ fn P5_E0_VALIDE(l: &Line) -> bool {
          // 91
     } // 'b92
          // 92
-        if !matches!(l.at(i), Some(0x2f)) { break 'b102; } // 93
+        if !match l.at(i) { Some(0x2f) => true, Some(_) => false, None => false } { break 'b102; } // 93
     } // 'b94
          // 94
         i = match P5_L5_LEAFE(l, i) { Some(e) => e, None => return false }; // 95
          // 96
-        if !matches!(l.at(i), Some(0x3f)) { break 'b102; } // 97
+        if !match l.at(i) { Some(0x3f) => true, Some(_) => false, None => false } { break 'b102; } // 97
     } // 'b98
         if !matches!(l.at(i), Some(0x3f)) { return false; } i += 1; // 98
          // 99
@@ -2133,12 +2133,12 @@ fn P5_E0_VALIDE(l: &Line) -> bool {
     } // 'b102
         break 'b122; // 102
     } // 'b103
-        if !matches!(l.at(i), Some(0x2f)) { break 'b113; } // 103
+        if !match l.at(i) { Some(0x2f) => true, Some(_) => false, None => false } { break 'b113; } // 103
     } // 'b104
          // 104
         i = match P5_L5_LEAFE(l, i) { Some(e) => e, None => return false }; // 105
          // 106
-        if !matches!(l.at(i), Some(0x3f)) { break 'b112; } // 107
+        if !match l.at(i) { Some(0x3f) => true, Some(_) => false, None => false } { break 'b112; } // 107
     } // 'b108
         if !matches!(l.at(i), Some(0x3f)) { return false; } i += 1; // 108
          // 109
@@ -2153,21 +2153,21 @@ fn P5_E0_VALIDE(l: &Line) -> bool {
         i = match P5_L7_LEAFE(l, i) { Some(e) => e, None => return false }; // 115
          // 116
     } // 'b117
-        if !matches!(l.at(i), Some(0x3f)) { break 'b122; } // 117
+        if !match l.at(i) { Some(0x3f) => true, Some(_) => false, None => false } { break 'b122; } // 117
     } // 'b118
         if !matches!(l.at(i), Some(0x3f)) { return false; } i += 1; // 118
          // 119
         i = match P5_L6_LEAFE(l, i) { Some(e) => e, None => return false }; // 120
          // 121
     } // 'b122
-        if !matches!(l.at(i), Some(0x23)) { break 'b127; } // 122
+        if !match l.at(i) { Some(0x23) => true, Some(_) => false, None => false } { break 'b127; } // 122
     } // 'b123
         if !matches!(l.at(i), Some(0x23)) { return false; } i += 1; // 123
          // 124
         i = match P5_L9_LEAFE(l, i) { Some(e) => e, None => return false }; // 125
          // 126
     } // 'b127
-        return l.ends(i); // 127
+        return i == l.end(); // 127
 }
 #[allow(non_snake_case, clippy::redundant_closure)]
 #[inline(never)]
@@ -3054,7 +3054,7 @@ fn P5_E1_FAST<S: Sink>(l: &Line, s: &mut S) -> bool {
         if !matches!(l.at(i), Some(0x40)) { return false; } i += 1; // 14
     } // 'b15
         s.save(6, i - base); // 15
-        if !matches!(l.at(i), Some(0x30..=0x39 | 0x41..=0x5a | 0x61..=0x7a)) { break 'b20; } // 16
+        if !match l.at(i) { Some(0x30..=0x39 | 0x41..=0x5a | 0x61..=0x7a) => true, Some(_) => false, None => false } { break 'b20; } // 16
     } // 'b17
         s.kind(3); // 17
         i = match P5_L2_LEAF(l, i) { Some(e) => e, None => return false }; // 18
@@ -3064,7 +3064,7 @@ fn P5_E1_FAST<S: Sink>(l: &Line, s: &mut S) -> bool {
         i = match P5_L3_LEAF(l, i) { Some(e) => e, None => return false }; // 21
     } // 'b22
         s.save(7, i - base); // 22
-        if !matches!(l.at(i), Some(0x3a)) { break 'b28; } // 23
+        if !match l.at(i) { Some(0x3a) => true, Some(_) => false, None => false } { break 'b28; } // 23
     } // 'b24
         if !matches!(l.at(i), Some(0x3a)) { return false; } i += 1; // 24
         s.save(8, i - base); // 25
@@ -3072,12 +3072,12 @@ fn P5_E1_FAST<S: Sink>(l: &Line, s: &mut S) -> bool {
         s.save(9, i - base); // 27
     } // 'b28
         s.save(3, i - base); // 28
-        if !matches!(l.at(i), Some(0x2f)) { break 'b38; } // 29
+        if !match l.at(i) { Some(0x2f) => true, Some(_) => false, None => false } { break 'b38; } // 29
     } // 'b30
         s.save(10, i - base); // 30
         i = match P5_L5_LEAF(l, i) { Some(e) => e, None => return false }; // 31
         s.save(11, i - base); // 32
-        if !matches!(l.at(i), Some(0x3f)) { break 'b38; } // 33
+        if !match l.at(i) { Some(0x3f) => true, Some(_) => false, None => false } { break 'b38; } // 33
     } // 'b34
         if !matches!(l.at(i), Some(0x3f)) { return false; } i += 1; // 34
         s.save(12, i - base); // 35
@@ -3086,12 +3086,12 @@ fn P5_E1_FAST<S: Sink>(l: &Line, s: &mut S) -> bool {
     } // 'b38
         break 'b58; // 38
     } // 'b39
-        if !matches!(l.at(i), Some(0x2f)) { break 'b49; } // 39
+        if !match l.at(i) { Some(0x2f) => true, Some(_) => false, None => false } { break 'b49; } // 39
     } // 'b40
         s.save(10, i - base); // 40
         i = match P5_L5_LEAF(l, i) { Some(e) => e, None => return false }; // 41
         s.save(11, i - base); // 42
-        if !matches!(l.at(i), Some(0x3f)) { break 'b48; } // 43
+        if !match l.at(i) { Some(0x3f) => true, Some(_) => false, None => false } { break 'b48; } // 43
     } // 'b44
         if !matches!(l.at(i), Some(0x3f)) { return false; } i += 1; // 44
         s.save(12, i - base); // 45
@@ -3106,7 +3106,7 @@ fn P5_E1_FAST<S: Sink>(l: &Line, s: &mut S) -> bool {
         i = match P5_L7_LEAF(l, i) { Some(e) => e, None => return false }; // 51
         s.save(11, i - base); // 52
     } // 'b53
-        if !matches!(l.at(i), Some(0x3f)) { break 'b58; } // 53
+        if !match l.at(i) { Some(0x3f) => true, Some(_) => false, None => false } { break 'b58; } // 53
     } // 'b54
         if !matches!(l.at(i), Some(0x3f)) { return false; } i += 1; // 54
         s.save(12, i - base); // 55
@@ -3123,14 +3123,14 @@ fn P5_E1_FAST<S: Sink>(l: &Line, s: &mut S) -> bool {
         i = match P5_L8_LEAF(l, i) { Some(e) => e, None => return false }; // 64
         s.save(11, i - base); // 65
     } // 'b66
-        if !matches!(l.at(i), Some(0x23)) { break 'b71; } // 66
+        if !match l.at(i) { Some(0x23) => true, Some(_) => false, None => false } { break 'b71; } // 66
     } // 'b67
         if !matches!(l.at(i), Some(0x23)) { return false; } i += 1; // 67
         s.save(14, i - base); // 68
         i = match P5_L9_LEAF(l, i) { Some(e) => e, None => return false }; // 69
         s.save(15, i - base); // 70
     } // 'b71
-        return l.ends(i); // 71
+        return i == l.end(); // 71
 }
 #[allow(non_snake_case, unused_labels, unused_assignments, unused_mut, unused_variables, unused_parens, unreachable_code, clippy::all)]
 #[inline(always)]
@@ -3186,7 +3186,7 @@ fn P5_E1_VALID(l: &Line) -> bool {
         if !matches!(l.at(i), Some(0x40)) { return false; } i += 1; // 14
     } // 'b15
          // 15
-        if !matches!(l.at(i), Some(0x30..=0x39 | 0x41..=0x5a | 0x61..=0x7a)) { break 'b20; } // 16
+        if !match l.at(i) { Some(0x30..=0x39 | 0x41..=0x5a | 0x61..=0x7a) => true, Some(_) => false, None => false } { break 'b20; } // 16
     } // 'b17
          // 17
         i = match P5_L2_LEAF(l, i) { Some(e) => e, None => return false }; // 18
@@ -3196,7 +3196,7 @@ fn P5_E1_VALID(l: &Line) -> bool {
         i = match P5_L3_LEAF(l, i) { Some(e) => e, None => return false }; // 21
     } // 'b22
          // 22
-        if !matches!(l.at(i), Some(0x3a)) { break 'b28; } // 23
+        if !match l.at(i) { Some(0x3a) => true, Some(_) => false, None => false } { break 'b28; } // 23
     } // 'b24
         if !matches!(l.at(i), Some(0x3a)) { return false; } i += 1; // 24
          // 25
@@ -3204,12 +3204,12 @@ fn P5_E1_VALID(l: &Line) -> bool {
          // 27
     } // 'b28
          // 28
-        if !matches!(l.at(i), Some(0x2f)) { break 'b38; } // 29
+        if !match l.at(i) { Some(0x2f) => true, Some(_) => false, None => false } { break 'b38; } // 29
     } // 'b30
          // 30
         i = match P5_L5_LEAF(l, i) { Some(e) => e, None => return false }; // 31
          // 32
-        if !matches!(l.at(i), Some(0x3f)) { break 'b38; } // 33
+        if !match l.at(i) { Some(0x3f) => true, Some(_) => false, None => false } { break 'b38; } // 33
     } // 'b34
         if !matches!(l.at(i), Some(0x3f)) { return false; } i += 1; // 34
          // 35
@@ -3218,12 +3218,12 @@ fn P5_E1_VALID(l: &Line) -> bool {
     } // 'b38
         break 'b58; // 38
     } // 'b39
-        if !matches!(l.at(i), Some(0x2f)) { break 'b49; } // 39
+        if !match l.at(i) { Some(0x2f) => true, Some(_) => false, None => false } { break 'b49; } // 39
     } // 'b40
          // 40
         i = match P5_L5_LEAF(l, i) { Some(e) => e, None => return false }; // 41
          // 42
-        if !matches!(l.at(i), Some(0x3f)) { break 'b48; } // 43
+        if !match l.at(i) { Some(0x3f) => true, Some(_) => false, None => false } { break 'b48; } // 43
     } // 'b44
         if !matches!(l.at(i), Some(0x3f)) { return false; } i += 1; // 44
          // 45
@@ -3238,7 +3238,7 @@ fn P5_E1_VALID(l: &Line) -> bool {
         i = match P5_L7_LEAF(l, i) { Some(e) => e, None => return false }; // 51
          // 52
     } // 'b53
-        if !matches!(l.at(i), Some(0x3f)) { break 'b58; } // 53
+        if !match l.at(i) { Some(0x3f) => true, Some(_) => false, None => false } { break 'b58; } // 53
     } // 'b54
         if !matches!(l.at(i), Some(0x3f)) { return false; } i += 1; // 54
          // 55
@@ -3255,14 +3255,14 @@ fn P5_E1_VALID(l: &Line) -> bool {
         i = match P5_L8_LEAF(l, i) { Some(e) => e, None => return false }; // 64
          // 65
     } // 'b66
-        if !matches!(l.at(i), Some(0x23)) { break 'b71; } // 66
+        if !match l.at(i) { Some(0x23) => true, Some(_) => false, None => false } { break 'b71; } // 66
     } // 'b67
         if !matches!(l.at(i), Some(0x23)) { return false; } i += 1; // 67
          // 68
         i = match P5_L9_LEAF(l, i) { Some(e) => e, None => return false }; // 69
          // 70
     } // 'b71
-        return l.ends(i); // 71
+        return i == l.end(); // 71
 }
 #[allow(non_snake_case, unused_labels, unused_assignments, unused_mut, unused_variables, unused_parens, unreachable_code, clippy::all)]
 #[inline(always)]
@@ -3319,7 +3319,7 @@ fn P5_E1_FASTE<S: Sink>(l: &Line, s: &mut S) -> bool {
         if !matches!(l.at(i), Some(0x40)) { return false; } i += 1; // 14
     } // 'b15
         s.save(6, i - base); // 15
-        if !matches!(l.at(i), Some(0x30..=0x39 | 0x41..=0x5a | 0x61..=0x7a)) { break 'b20; } // 16
+        if !match l.at(i) { Some(0x30..=0x39 | 0x41..=0x5a | 0x61..=0x7a) => true, Some(_) => false, None => false } { break 'b20; } // 16
     } // 'b17
         s.kind(3); // 17
         i = match P5_L2_LEAFE(l, i) { Some(e) => e, None => return false }; // 18
@@ -3329,7 +3329,7 @@ fn P5_E1_FASTE<S: Sink>(l: &Line, s: &mut S) -> bool {
         i = match P5_L3_LEAFE(l, i) { Some(e) => e, None => return false }; // 21
     } // 'b22
         s.save(7, i - base); // 22
-        if !matches!(l.at(i), Some(0x3a)) { break 'b28; } // 23
+        if !match l.at(i) { Some(0x3a) => true, Some(_) => false, None => false } { break 'b28; } // 23
     } // 'b24
         if !matches!(l.at(i), Some(0x3a)) { return false; } i += 1; // 24
         s.save(8, i - base); // 25
@@ -3337,12 +3337,12 @@ fn P5_E1_FASTE<S: Sink>(l: &Line, s: &mut S) -> bool {
         s.save(9, i - base); // 27
     } // 'b28
         s.save(3, i - base); // 28
-        if !matches!(l.at(i), Some(0x2f)) { break 'b38; } // 29
+        if !match l.at(i) { Some(0x2f) => true, Some(_) => false, None => false } { break 'b38; } // 29
     } // 'b30
         s.save(10, i - base); // 30
         i = match P5_L5_LEAFE(l, i) { Some(e) => e, None => return false }; // 31
         s.save(11, i - base); // 32
-        if !matches!(l.at(i), Some(0x3f)) { break 'b38; } // 33
+        if !match l.at(i) { Some(0x3f) => true, Some(_) => false, None => false } { break 'b38; } // 33
     } // 'b34
         if !matches!(l.at(i), Some(0x3f)) { return false; } i += 1; // 34
         s.save(12, i - base); // 35
@@ -3351,12 +3351,12 @@ fn P5_E1_FASTE<S: Sink>(l: &Line, s: &mut S) -> bool {
     } // 'b38
         break 'b58; // 38
     } // 'b39
-        if !matches!(l.at(i), Some(0x2f)) { break 'b49; } // 39
+        if !match l.at(i) { Some(0x2f) => true, Some(_) => false, None => false } { break 'b49; } // 39
     } // 'b40
         s.save(10, i - base); // 40
         i = match P5_L5_LEAFE(l, i) { Some(e) => e, None => return false }; // 41
         s.save(11, i - base); // 42
-        if !matches!(l.at(i), Some(0x3f)) { break 'b48; } // 43
+        if !match l.at(i) { Some(0x3f) => true, Some(_) => false, None => false } { break 'b48; } // 43
     } // 'b44
         if !matches!(l.at(i), Some(0x3f)) { return false; } i += 1; // 44
         s.save(12, i - base); // 45
@@ -3371,7 +3371,7 @@ fn P5_E1_FASTE<S: Sink>(l: &Line, s: &mut S) -> bool {
         i = match P5_L7_LEAFE(l, i) { Some(e) => e, None => return false }; // 51
         s.save(11, i - base); // 52
     } // 'b53
-        if !matches!(l.at(i), Some(0x3f)) { break 'b58; } // 53
+        if !match l.at(i) { Some(0x3f) => true, Some(_) => false, None => false } { break 'b58; } // 53
     } // 'b54
         if !matches!(l.at(i), Some(0x3f)) { return false; } i += 1; // 54
         s.save(12, i - base); // 55
@@ -3388,14 +3388,14 @@ fn P5_E1_FASTE<S: Sink>(l: &Line, s: &mut S) -> bool {
         i = match P5_L8_LEAFE(l, i) { Some(e) => e, None => return false }; // 64
         s.save(11, i - base); // 65
     } // 'b66
-        if !matches!(l.at(i), Some(0x23)) { break 'b71; } // 66
+        if !match l.at(i) { Some(0x23) => true, Some(_) => false, None => false } { break 'b71; } // 66
     } // 'b67
         if !matches!(l.at(i), Some(0x23)) { return false; } i += 1; // 67
         s.save(14, i - base); // 68
         i = match P5_L9_LEAFE(l, i) { Some(e) => e, None => return false }; // 69
         s.save(15, i - base); // 70
     } // 'b71
-        return l.ends(i); // 71
+        return i == l.end(); // 71
 }
 #[allow(non_snake_case, unused_labels, unused_assignments, unused_mut, unused_variables, unused_parens, unreachable_code, clippy::all)]
 #[inline(always)]
@@ -3451,7 +3451,7 @@ fn P5_E1_VALIDE(l: &Line) -> bool {
         if !matches!(l.at(i), Some(0x40)) { return false; } i += 1; // 14
     } // 'b15
          // 15
-        if !matches!(l.at(i), Some(0x30..=0x39 | 0x41..=0x5a | 0x61..=0x7a)) { break 'b20; } // 16
+        if !match l.at(i) { Some(0x30..=0x39 | 0x41..=0x5a | 0x61..=0x7a) => true, Some(_) => false, None => false } { break 'b20; } // 16
     } // 'b17
          // 17
         i = match P5_L2_LEAFE(l, i) { Some(e) => e, None => return false }; // 18
@@ -3461,7 +3461,7 @@ fn P5_E1_VALIDE(l: &Line) -> bool {
         i = match P5_L3_LEAFE(l, i) { Some(e) => e, None => return false }; // 21
     } // 'b22
          // 22
-        if !matches!(l.at(i), Some(0x3a)) { break 'b28; } // 23
+        if !match l.at(i) { Some(0x3a) => true, Some(_) => false, None => false } { break 'b28; } // 23
     } // 'b24
         if !matches!(l.at(i), Some(0x3a)) { return false; } i += 1; // 24
          // 25
@@ -3469,12 +3469,12 @@ fn P5_E1_VALIDE(l: &Line) -> bool {
          // 27
     } // 'b28
          // 28
-        if !matches!(l.at(i), Some(0x2f)) { break 'b38; } // 29
+        if !match l.at(i) { Some(0x2f) => true, Some(_) => false, None => false } { break 'b38; } // 29
     } // 'b30
          // 30
         i = match P5_L5_LEAFE(l, i) { Some(e) => e, None => return false }; // 31
          // 32
-        if !matches!(l.at(i), Some(0x3f)) { break 'b38; } // 33
+        if !match l.at(i) { Some(0x3f) => true, Some(_) => false, None => false } { break 'b38; } // 33
     } // 'b34
         if !matches!(l.at(i), Some(0x3f)) { return false; } i += 1; // 34
          // 35
@@ -3483,12 +3483,12 @@ fn P5_E1_VALIDE(l: &Line) -> bool {
     } // 'b38
         break 'b58; // 38
     } // 'b39
-        if !matches!(l.at(i), Some(0x2f)) { break 'b49; } // 39
+        if !match l.at(i) { Some(0x2f) => true, Some(_) => false, None => false } { break 'b49; } // 39
     } // 'b40
          // 40
         i = match P5_L5_LEAFE(l, i) { Some(e) => e, None => return false }; // 41
          // 42
-        if !matches!(l.at(i), Some(0x3f)) { break 'b48; } // 43
+        if !match l.at(i) { Some(0x3f) => true, Some(_) => false, None => false } { break 'b48; } // 43
     } // 'b44
         if !matches!(l.at(i), Some(0x3f)) { return false; } i += 1; // 44
          // 45
@@ -3503,7 +3503,7 @@ fn P5_E1_VALIDE(l: &Line) -> bool {
         i = match P5_L7_LEAFE(l, i) { Some(e) => e, None => return false }; // 51
          // 52
     } // 'b53
-        if !matches!(l.at(i), Some(0x3f)) { break 'b58; } // 53
+        if !match l.at(i) { Some(0x3f) => true, Some(_) => false, None => false } { break 'b58; } // 53
     } // 'b54
         if !matches!(l.at(i), Some(0x3f)) { return false; } i += 1; // 54
          // 55
@@ -3520,14 +3520,14 @@ fn P5_E1_VALIDE(l: &Line) -> bool {
         i = match P5_L8_LEAFE(l, i) { Some(e) => e, None => return false }; // 64
          // 65
     } // 'b66
-        if !matches!(l.at(i), Some(0x23)) { break 'b71; } // 66
+        if !match l.at(i) { Some(0x23) => true, Some(_) => false, None => false } { break 'b71; } // 66
     } // 'b67
         if !matches!(l.at(i), Some(0x23)) { return false; } i += 1; // 67
          // 68
         i = match P5_L9_LEAFE(l, i) { Some(e) => e, None => return false }; // 69
          // 70
     } // 'b71
-        return l.ends(i); // 71
+        return i == l.end(); // 71
 }
 #[allow(non_snake_case, clippy::redundant_closure)]
 #[inline(never)]
@@ -4166,7 +4166,7 @@ fn P5_E2_FAST<S: Sink>(l: &Line, s: &mut S) -> bool {
         if !matches!(l.at(i), Some(0x40)) { return false; } i += 1; // 14
     } // 'b15
         s.save(6, i - base); // 15
-        if !matches!(l.at(i), Some(0x30..=0x39 | 0x41..=0x5a | 0x61..=0x7a)) { break 'b20; } // 16
+        if !match l.at(i) { Some(0x30..=0x39 | 0x41..=0x5a | 0x61..=0x7a) => true, Some(_) => false, None => false } { break 'b20; } // 16
     } // 'b17
         s.kind(3); // 17
         i = match P5_L2_LEAF(l, i) { Some(e) => e, None => return false }; // 18
@@ -4176,7 +4176,7 @@ fn P5_E2_FAST<S: Sink>(l: &Line, s: &mut S) -> bool {
         i = match P5_L3_LEAF(l, i) { Some(e) => e, None => return false }; // 21
     } // 'b22
         s.save(7, i - base); // 22
-        if !matches!(l.at(i), Some(0x3a)) { break 'b28; } // 23
+        if !match l.at(i) { Some(0x3a) => true, Some(_) => false, None => false } { break 'b28; } // 23
     } // 'b24
         if !matches!(l.at(i), Some(0x3a)) { return false; } i += 1; // 24
         s.save(8, i - base); // 25
@@ -4184,12 +4184,12 @@ fn P5_E2_FAST<S: Sink>(l: &Line, s: &mut S) -> bool {
         s.save(9, i - base); // 27
     } // 'b28
         s.save(3, i - base); // 28
-        if !matches!(l.at(i), Some(0x2f)) { break 'b38; } // 29
+        if !match l.at(i) { Some(0x2f) => true, Some(_) => false, None => false } { break 'b38; } // 29
     } // 'b30
         s.save(10, i - base); // 30
         i = match P5_L5_LEAF(l, i) { Some(e) => e, None => return false }; // 31
         s.save(11, i - base); // 32
-        if !matches!(l.at(i), Some(0x3f)) { break 'b38; } // 33
+        if !match l.at(i) { Some(0x3f) => true, Some(_) => false, None => false } { break 'b38; } // 33
     } // 'b34
         if !matches!(l.at(i), Some(0x3f)) { return false; } i += 1; // 34
         s.save(12, i - base); // 35
@@ -4198,12 +4198,12 @@ fn P5_E2_FAST<S: Sink>(l: &Line, s: &mut S) -> bool {
     } // 'b38
         break 'b58; // 38
     } // 'b39
-        if !matches!(l.at(i), Some(0x2f)) { break 'b49; } // 39
+        if !match l.at(i) { Some(0x2f) => true, Some(_) => false, None => false } { break 'b49; } // 39
     } // 'b40
         s.save(10, i - base); // 40
         i = match P5_L5_LEAF(l, i) { Some(e) => e, None => return false }; // 41
         s.save(11, i - base); // 42
-        if !matches!(l.at(i), Some(0x3f)) { break 'b48; } // 43
+        if !match l.at(i) { Some(0x3f) => true, Some(_) => false, None => false } { break 'b48; } // 43
     } // 'b44
         if !matches!(l.at(i), Some(0x3f)) { return false; } i += 1; // 44
         s.save(12, i - base); // 45
@@ -4218,7 +4218,7 @@ fn P5_E2_FAST<S: Sink>(l: &Line, s: &mut S) -> bool {
         i = match P5_L7_LEAF(l, i) { Some(e) => e, None => return false }; // 51
         s.save(11, i - base); // 52
     } // 'b53
-        if !matches!(l.at(i), Some(0x3f)) { break 'b58; } // 53
+        if !match l.at(i) { Some(0x3f) => true, Some(_) => false, None => false } { break 'b58; } // 53
     } // 'b54
         if !matches!(l.at(i), Some(0x3f)) { return false; } i += 1; // 54
         s.save(12, i - base); // 55
@@ -4235,7 +4235,7 @@ fn P5_E2_FAST<S: Sink>(l: &Line, s: &mut S) -> bool {
         i = match P5_L8_LEAF(l, i) { Some(e) => e, None => return false }; // 64
         s.save(11, i - base); // 65
     } // 'b66
-        return l.ends(i); // 66
+        return i == l.end(); // 66
 }
 #[allow(non_snake_case, unused_labels, unused_assignments, unused_mut, unused_variables, unused_parens, unreachable_code, clippy::all)]
 #[inline(always)]
@@ -4289,7 +4289,7 @@ fn P5_E2_VALID(l: &Line) -> bool {
         if !matches!(l.at(i), Some(0x40)) { return false; } i += 1; // 14
     } // 'b15
          // 15
-        if !matches!(l.at(i), Some(0x30..=0x39 | 0x41..=0x5a | 0x61..=0x7a)) { break 'b20; } // 16
+        if !match l.at(i) { Some(0x30..=0x39 | 0x41..=0x5a | 0x61..=0x7a) => true, Some(_) => false, None => false } { break 'b20; } // 16
     } // 'b17
          // 17
         i = match P5_L2_LEAF(l, i) { Some(e) => e, None => return false }; // 18
@@ -4299,7 +4299,7 @@ fn P5_E2_VALID(l: &Line) -> bool {
         i = match P5_L3_LEAF(l, i) { Some(e) => e, None => return false }; // 21
     } // 'b22
          // 22
-        if !matches!(l.at(i), Some(0x3a)) { break 'b28; } // 23
+        if !match l.at(i) { Some(0x3a) => true, Some(_) => false, None => false } { break 'b28; } // 23
     } // 'b24
         if !matches!(l.at(i), Some(0x3a)) { return false; } i += 1; // 24
          // 25
@@ -4307,12 +4307,12 @@ fn P5_E2_VALID(l: &Line) -> bool {
          // 27
     } // 'b28
          // 28
-        if !matches!(l.at(i), Some(0x2f)) { break 'b38; } // 29
+        if !match l.at(i) { Some(0x2f) => true, Some(_) => false, None => false } { break 'b38; } // 29
     } // 'b30
          // 30
         i = match P5_L5_LEAF(l, i) { Some(e) => e, None => return false }; // 31
          // 32
-        if !matches!(l.at(i), Some(0x3f)) { break 'b38; } // 33
+        if !match l.at(i) { Some(0x3f) => true, Some(_) => false, None => false } { break 'b38; } // 33
     } // 'b34
         if !matches!(l.at(i), Some(0x3f)) { return false; } i += 1; // 34
          // 35
@@ -4321,12 +4321,12 @@ fn P5_E2_VALID(l: &Line) -> bool {
     } // 'b38
         break 'b58; // 38
     } // 'b39
-        if !matches!(l.at(i), Some(0x2f)) { break 'b49; } // 39
+        if !match l.at(i) { Some(0x2f) => true, Some(_) => false, None => false } { break 'b49; } // 39
     } // 'b40
          // 40
         i = match P5_L5_LEAF(l, i) { Some(e) => e, None => return false }; // 41
          // 42
-        if !matches!(l.at(i), Some(0x3f)) { break 'b48; } // 43
+        if !match l.at(i) { Some(0x3f) => true, Some(_) => false, None => false } { break 'b48; } // 43
     } // 'b44
         if !matches!(l.at(i), Some(0x3f)) { return false; } i += 1; // 44
          // 45
@@ -4341,7 +4341,7 @@ fn P5_E2_VALID(l: &Line) -> bool {
         i = match P5_L7_LEAF(l, i) { Some(e) => e, None => return false }; // 51
          // 52
     } // 'b53
-        if !matches!(l.at(i), Some(0x3f)) { break 'b58; } // 53
+        if !match l.at(i) { Some(0x3f) => true, Some(_) => false, None => false } { break 'b58; } // 53
     } // 'b54
         if !matches!(l.at(i), Some(0x3f)) { return false; } i += 1; // 54
          // 55
@@ -4358,7 +4358,7 @@ fn P5_E2_VALID(l: &Line) -> bool {
         i = match P5_L8_LEAF(l, i) { Some(e) => e, None => return false }; // 64
          // 65
     } // 'b66
-        return l.ends(i); // 66
+        return i == l.end(); // 66
 }
 #[allow(non_snake_case, unused_labels, unused_assignments, unused_mut, unused_variables, unused_parens, unreachable_code, clippy::all)]
 #[inline(always)]
@@ -4413,7 +4413,7 @@ fn P5_E2_FASTE<S: Sink>(l: &Line, s: &mut S) -> bool {
         if !matches!(l.at(i), Some(0x40)) { return false; } i += 1; // 14
     } // 'b15
         s.save(6, i - base); // 15
-        if !matches!(l.at(i), Some(0x30..=0x39 | 0x41..=0x5a | 0x61..=0x7a)) { break 'b20; } // 16
+        if !match l.at(i) { Some(0x30..=0x39 | 0x41..=0x5a | 0x61..=0x7a) => true, Some(_) => false, None => false } { break 'b20; } // 16
     } // 'b17
         s.kind(3); // 17
         i = match P5_L2_LEAFE(l, i) { Some(e) => e, None => return false }; // 18
@@ -4423,7 +4423,7 @@ fn P5_E2_FASTE<S: Sink>(l: &Line, s: &mut S) -> bool {
         i = match P5_L3_LEAFE(l, i) { Some(e) => e, None => return false }; // 21
     } // 'b22
         s.save(7, i - base); // 22
-        if !matches!(l.at(i), Some(0x3a)) { break 'b28; } // 23
+        if !match l.at(i) { Some(0x3a) => true, Some(_) => false, None => false } { break 'b28; } // 23
     } // 'b24
         if !matches!(l.at(i), Some(0x3a)) { return false; } i += 1; // 24
         s.save(8, i - base); // 25
@@ -4431,12 +4431,12 @@ fn P5_E2_FASTE<S: Sink>(l: &Line, s: &mut S) -> bool {
         s.save(9, i - base); // 27
     } // 'b28
         s.save(3, i - base); // 28
-        if !matches!(l.at(i), Some(0x2f)) { break 'b38; } // 29
+        if !match l.at(i) { Some(0x2f) => true, Some(_) => false, None => false } { break 'b38; } // 29
     } // 'b30
         s.save(10, i - base); // 30
         i = match P5_L5_LEAFE(l, i) { Some(e) => e, None => return false }; // 31
         s.save(11, i - base); // 32
-        if !matches!(l.at(i), Some(0x3f)) { break 'b38; } // 33
+        if !match l.at(i) { Some(0x3f) => true, Some(_) => false, None => false } { break 'b38; } // 33
     } // 'b34
         if !matches!(l.at(i), Some(0x3f)) { return false; } i += 1; // 34
         s.save(12, i - base); // 35
@@ -4445,12 +4445,12 @@ fn P5_E2_FASTE<S: Sink>(l: &Line, s: &mut S) -> bool {
     } // 'b38
         break 'b58; // 38
     } // 'b39
-        if !matches!(l.at(i), Some(0x2f)) { break 'b49; } // 39
+        if !match l.at(i) { Some(0x2f) => true, Some(_) => false, None => false } { break 'b49; } // 39
     } // 'b40
         s.save(10, i - base); // 40
         i = match P5_L5_LEAFE(l, i) { Some(e) => e, None => return false }; // 41
         s.save(11, i - base); // 42
-        if !matches!(l.at(i), Some(0x3f)) { break 'b48; } // 43
+        if !match l.at(i) { Some(0x3f) => true, Some(_) => false, None => false } { break 'b48; } // 43
     } // 'b44
         if !matches!(l.at(i), Some(0x3f)) { return false; } i += 1; // 44
         s.save(12, i - base); // 45
@@ -4465,7 +4465,7 @@ fn P5_E2_FASTE<S: Sink>(l: &Line, s: &mut S) -> bool {
         i = match P5_L7_LEAFE(l, i) { Some(e) => e, None => return false }; // 51
         s.save(11, i - base); // 52
     } // 'b53
-        if !matches!(l.at(i), Some(0x3f)) { break 'b58; } // 53
+        if !match l.at(i) { Some(0x3f) => true, Some(_) => false, None => false } { break 'b58; } // 53
     } // 'b54
         if !matches!(l.at(i), Some(0x3f)) { return false; } i += 1; // 54
         s.save(12, i - base); // 55
@@ -4482,7 +4482,7 @@ fn P5_E2_FASTE<S: Sink>(l: &Line, s: &mut S) -> bool {
         i = match P5_L8_LEAFE(l, i) { Some(e) => e, None => return false }; // 64
         s.save(11, i - base); // 65
     } // 'b66
-        return l.ends(i); // 66
+        return i == l.end(); // 66
 }
 #[allow(non_snake_case, unused_labels, unused_assignments, unused_mut, unused_variables, unused_parens, unreachable_code, clippy::all)]
 #[inline(always)]
@@ -4536,7 +4536,7 @@ fn P5_E2_VALIDE(l: &Line) -> bool {
         if !matches!(l.at(i), Some(0x40)) { return false; } i += 1; // 14
     } // 'b15
          // 15
-        if !matches!(l.at(i), Some(0x30..=0x39 | 0x41..=0x5a | 0x61..=0x7a)) { break 'b20; } // 16
+        if !match l.at(i) { Some(0x30..=0x39 | 0x41..=0x5a | 0x61..=0x7a) => true, Some(_) => false, None => false } { break 'b20; } // 16
     } // 'b17
          // 17
         i = match P5_L2_LEAFE(l, i) { Some(e) => e, None => return false }; // 18
@@ -4546,7 +4546,7 @@ fn P5_E2_VALIDE(l: &Line) -> bool {
         i = match P5_L3_LEAFE(l, i) { Some(e) => e, None => return false }; // 21
     } // 'b22
          // 22
-        if !matches!(l.at(i), Some(0x3a)) { break 'b28; } // 23
+        if !match l.at(i) { Some(0x3a) => true, Some(_) => false, None => false } { break 'b28; } // 23
     } // 'b24
         if !matches!(l.at(i), Some(0x3a)) { return false; } i += 1; // 24
          // 25
@@ -4554,12 +4554,12 @@ fn P5_E2_VALIDE(l: &Line) -> bool {
          // 27
     } // 'b28
          // 28
-        if !matches!(l.at(i), Some(0x2f)) { break 'b38; } // 29
+        if !match l.at(i) { Some(0x2f) => true, Some(_) => false, None => false } { break 'b38; } // 29
     } // 'b30
          // 30
         i = match P5_L5_LEAFE(l, i) { Some(e) => e, None => return false }; // 31
          // 32
-        if !matches!(l.at(i), Some(0x3f)) { break 'b38; } // 33
+        if !match l.at(i) { Some(0x3f) => true, Some(_) => false, None => false } { break 'b38; } // 33
     } // 'b34
         if !matches!(l.at(i), Some(0x3f)) { return false; } i += 1; // 34
          // 35
@@ -4568,12 +4568,12 @@ fn P5_E2_VALIDE(l: &Line) -> bool {
     } // 'b38
         break 'b58; // 38
     } // 'b39
-        if !matches!(l.at(i), Some(0x2f)) { break 'b49; } // 39
+        if !match l.at(i) { Some(0x2f) => true, Some(_) => false, None => false } { break 'b49; } // 39
     } // 'b40
          // 40
         i = match P5_L5_LEAFE(l, i) { Some(e) => e, None => return false }; // 41
          // 42
-        if !matches!(l.at(i), Some(0x3f)) { break 'b48; } // 43
+        if !match l.at(i) { Some(0x3f) => true, Some(_) => false, None => false } { break 'b48; } // 43
     } // 'b44
         if !matches!(l.at(i), Some(0x3f)) { return false; } i += 1; // 44
          // 45
@@ -4588,7 +4588,7 @@ fn P5_E2_VALIDE(l: &Line) -> bool {
         i = match P5_L7_LEAFE(l, i) { Some(e) => e, None => return false }; // 51
          // 52
     } // 'b53
-        if !matches!(l.at(i), Some(0x3f)) { break 'b58; } // 53
+        if !match l.at(i) { Some(0x3f) => true, Some(_) => false, None => false } { break 'b58; } // 53
     } // 'b54
         if !matches!(l.at(i), Some(0x3f)) { return false; } i += 1; // 54
          // 55
@@ -4605,7 +4605,7 @@ fn P5_E2_VALIDE(l: &Line) -> bool {
         i = match P5_L8_LEAFE(l, i) { Some(e) => e, None => return false }; // 64
          // 65
     } // 'b66
-        return l.ends(i); // 66
+        return i == l.end(); // 66
 }
 #[allow(non_snake_case, clippy::redundant_closure)]
 #[inline(never)]
@@ -5176,7 +5176,7 @@ fn P5_E3_FAST<S: Sink>(l: &Line, s: &mut S) -> bool {
         if !matches!(l.at(i), Some(0x40)) { return false; } i += 1; // 9
     } // 'b10
         s.save(6, i - base); // 10
-        if !matches!(l.at(i), Some(0x30..=0x39 | 0x41..=0x5a | 0x61..=0x7a)) { break 'b15; } // 11
+        if !match l.at(i) { Some(0x30..=0x39 | 0x41..=0x5a | 0x61..=0x7a) => true, Some(_) => false, None => false } { break 'b15; } // 11
     } // 'b12
         s.kind(3); // 12
         i = match P5_L2_LEAF(l, i) { Some(e) => e, None => return false }; // 13
@@ -5186,7 +5186,7 @@ fn P5_E3_FAST<S: Sink>(l: &Line, s: &mut S) -> bool {
         i = match P5_L3_LEAF(l, i) { Some(e) => e, None => return false }; // 16
     } // 'b17
         s.save(7, i - base); // 17
-        if !matches!(l.at(i), Some(0x3a)) { break 'b23; } // 18
+        if !match l.at(i) { Some(0x3a) => true, Some(_) => false, None => false } { break 'b23; } // 18
     } // 'b19
         if !matches!(l.at(i), Some(0x3a)) { return false; } i += 1; // 19
         s.save(8, i - base); // 20
@@ -5194,12 +5194,12 @@ fn P5_E3_FAST<S: Sink>(l: &Line, s: &mut S) -> bool {
         s.save(9, i - base); // 22
     } // 'b23
         s.save(3, i - base); // 23
-        if !matches!(l.at(i), Some(0x2f)) { break 'b33; } // 24
+        if !match l.at(i) { Some(0x2f) => true, Some(_) => false, None => false } { break 'b33; } // 24
     } // 'b25
         s.save(10, i - base); // 25
         i = match P5_L5_LEAF(l, i) { Some(e) => e, None => return false }; // 26
         s.save(11, i - base); // 27
-        if !matches!(l.at(i), Some(0x3f)) { break 'b33; } // 28
+        if !match l.at(i) { Some(0x3f) => true, Some(_) => false, None => false } { break 'b33; } // 28
     } // 'b29
         if !matches!(l.at(i), Some(0x3f)) { return false; } i += 1; // 29
         s.save(12, i - base); // 30
@@ -5208,12 +5208,12 @@ fn P5_E3_FAST<S: Sink>(l: &Line, s: &mut S) -> bool {
     } // 'b33
         break 'b53; // 33
     } // 'b34
-        if !matches!(l.at(i), Some(0x2f)) { break 'b44; } // 34
+        if !match l.at(i) { Some(0x2f) => true, Some(_) => false, None => false } { break 'b44; } // 34
     } // 'b35
         s.save(10, i - base); // 35
         i = match P5_L5_LEAF(l, i) { Some(e) => e, None => return false }; // 36
         s.save(11, i - base); // 37
-        if !matches!(l.at(i), Some(0x3f)) { break 'b43; } // 38
+        if !match l.at(i) { Some(0x3f) => true, Some(_) => false, None => false } { break 'b43; } // 38
     } // 'b39
         if !matches!(l.at(i), Some(0x3f)) { return false; } i += 1; // 39
         s.save(12, i - base); // 40
@@ -5228,14 +5228,14 @@ fn P5_E3_FAST<S: Sink>(l: &Line, s: &mut S) -> bool {
         i = match P5_L7_LEAF(l, i) { Some(e) => e, None => return false }; // 46
         s.save(11, i - base); // 47
     } // 'b48
-        if !matches!(l.at(i), Some(0x3f)) { break 'b53; } // 48
+        if !match l.at(i) { Some(0x3f) => true, Some(_) => false, None => false } { break 'b53; } // 48
     } // 'b49
         if !matches!(l.at(i), Some(0x3f)) { return false; } i += 1; // 49
         s.save(12, i - base); // 50
         i = match P5_L6_LEAF(l, i) { Some(e) => e, None => return false }; // 51
         s.save(13, i - base); // 52
     } // 'b53
-        return l.ends(i); // 53
+        return i == l.end(); // 53
 }
 #[allow(non_snake_case, unused_labels, unused_assignments, unused_mut, unused_variables, unused_parens, unreachable_code, clippy::all)]
 #[inline(always)]
@@ -5279,7 +5279,7 @@ fn P5_E3_VALID(l: &Line) -> bool {
         if !matches!(l.at(i), Some(0x40)) { return false; } i += 1; // 9
     } // 'b10
          // 10
-        if !matches!(l.at(i), Some(0x30..=0x39 | 0x41..=0x5a | 0x61..=0x7a)) { break 'b15; } // 11
+        if !match l.at(i) { Some(0x30..=0x39 | 0x41..=0x5a | 0x61..=0x7a) => true, Some(_) => false, None => false } { break 'b15; } // 11
     } // 'b12
          // 12
         i = match P5_L2_LEAF(l, i) { Some(e) => e, None => return false }; // 13
@@ -5289,7 +5289,7 @@ fn P5_E3_VALID(l: &Line) -> bool {
         i = match P5_L3_LEAF(l, i) { Some(e) => e, None => return false }; // 16
     } // 'b17
          // 17
-        if !matches!(l.at(i), Some(0x3a)) { break 'b23; } // 18
+        if !match l.at(i) { Some(0x3a) => true, Some(_) => false, None => false } { break 'b23; } // 18
     } // 'b19
         if !matches!(l.at(i), Some(0x3a)) { return false; } i += 1; // 19
          // 20
@@ -5297,12 +5297,12 @@ fn P5_E3_VALID(l: &Line) -> bool {
          // 22
     } // 'b23
          // 23
-        if !matches!(l.at(i), Some(0x2f)) { break 'b33; } // 24
+        if !match l.at(i) { Some(0x2f) => true, Some(_) => false, None => false } { break 'b33; } // 24
     } // 'b25
          // 25
         i = match P5_L5_LEAF(l, i) { Some(e) => e, None => return false }; // 26
          // 27
-        if !matches!(l.at(i), Some(0x3f)) { break 'b33; } // 28
+        if !match l.at(i) { Some(0x3f) => true, Some(_) => false, None => false } { break 'b33; } // 28
     } // 'b29
         if !matches!(l.at(i), Some(0x3f)) { return false; } i += 1; // 29
          // 30
@@ -5311,12 +5311,12 @@ fn P5_E3_VALID(l: &Line) -> bool {
     } // 'b33
         break 'b53; // 33
     } // 'b34
-        if !matches!(l.at(i), Some(0x2f)) { break 'b44; } // 34
+        if !match l.at(i) { Some(0x2f) => true, Some(_) => false, None => false } { break 'b44; } // 34
     } // 'b35
          // 35
         i = match P5_L5_LEAF(l, i) { Some(e) => e, None => return false }; // 36
          // 37
-        if !matches!(l.at(i), Some(0x3f)) { break 'b43; } // 38
+        if !match l.at(i) { Some(0x3f) => true, Some(_) => false, None => false } { break 'b43; } // 38
     } // 'b39
         if !matches!(l.at(i), Some(0x3f)) { return false; } i += 1; // 39
          // 40
@@ -5331,14 +5331,14 @@ fn P5_E3_VALID(l: &Line) -> bool {
         i = match P5_L7_LEAF(l, i) { Some(e) => e, None => return false }; // 46
          // 47
     } // 'b48
-        if !matches!(l.at(i), Some(0x3f)) { break 'b53; } // 48
+        if !match l.at(i) { Some(0x3f) => true, Some(_) => false, None => false } { break 'b53; } // 48
     } // 'b49
         if !matches!(l.at(i), Some(0x3f)) { return false; } i += 1; // 49
          // 50
         i = match P5_L6_LEAF(l, i) { Some(e) => e, None => return false }; // 51
          // 52
     } // 'b53
-        return l.ends(i); // 53
+        return i == l.end(); // 53
 }
 #[allow(non_snake_case, unused_labels, unused_assignments, unused_mut, unused_variables, unused_parens, unreachable_code, clippy::all)]
 #[inline(always)]
@@ -5383,7 +5383,7 @@ fn P5_E3_FASTE<S: Sink>(l: &Line, s: &mut S) -> bool {
         if !matches!(l.at(i), Some(0x40)) { return false; } i += 1; // 9
     } // 'b10
         s.save(6, i - base); // 10
-        if !matches!(l.at(i), Some(0x30..=0x39 | 0x41..=0x5a | 0x61..=0x7a)) { break 'b15; } // 11
+        if !match l.at(i) { Some(0x30..=0x39 | 0x41..=0x5a | 0x61..=0x7a) => true, Some(_) => false, None => false } { break 'b15; } // 11
     } // 'b12
         s.kind(3); // 12
         i = match P5_L2_LEAFE(l, i) { Some(e) => e, None => return false }; // 13
@@ -5393,7 +5393,7 @@ fn P5_E3_FASTE<S: Sink>(l: &Line, s: &mut S) -> bool {
         i = match P5_L3_LEAFE(l, i) { Some(e) => e, None => return false }; // 16
     } // 'b17
         s.save(7, i - base); // 17
-        if !matches!(l.at(i), Some(0x3a)) { break 'b23; } // 18
+        if !match l.at(i) { Some(0x3a) => true, Some(_) => false, None => false } { break 'b23; } // 18
     } // 'b19
         if !matches!(l.at(i), Some(0x3a)) { return false; } i += 1; // 19
         s.save(8, i - base); // 20
@@ -5401,12 +5401,12 @@ fn P5_E3_FASTE<S: Sink>(l: &Line, s: &mut S) -> bool {
         s.save(9, i - base); // 22
     } // 'b23
         s.save(3, i - base); // 23
-        if !matches!(l.at(i), Some(0x2f)) { break 'b33; } // 24
+        if !match l.at(i) { Some(0x2f) => true, Some(_) => false, None => false } { break 'b33; } // 24
     } // 'b25
         s.save(10, i - base); // 25
         i = match P5_L5_LEAFE(l, i) { Some(e) => e, None => return false }; // 26
         s.save(11, i - base); // 27
-        if !matches!(l.at(i), Some(0x3f)) { break 'b33; } // 28
+        if !match l.at(i) { Some(0x3f) => true, Some(_) => false, None => false } { break 'b33; } // 28
     } // 'b29
         if !matches!(l.at(i), Some(0x3f)) { return false; } i += 1; // 29
         s.save(12, i - base); // 30
@@ -5415,12 +5415,12 @@ fn P5_E3_FASTE<S: Sink>(l: &Line, s: &mut S) -> bool {
     } // 'b33
         break 'b53; // 33
     } // 'b34
-        if !matches!(l.at(i), Some(0x2f)) { break 'b44; } // 34
+        if !match l.at(i) { Some(0x2f) => true, Some(_) => false, None => false } { break 'b44; } // 34
     } // 'b35
         s.save(10, i - base); // 35
         i = match P5_L5_LEAFE(l, i) { Some(e) => e, None => return false }; // 36
         s.save(11, i - base); // 37
-        if !matches!(l.at(i), Some(0x3f)) { break 'b43; } // 38
+        if !match l.at(i) { Some(0x3f) => true, Some(_) => false, None => false } { break 'b43; } // 38
     } // 'b39
         if !matches!(l.at(i), Some(0x3f)) { return false; } i += 1; // 39
         s.save(12, i - base); // 40
@@ -5435,14 +5435,14 @@ fn P5_E3_FASTE<S: Sink>(l: &Line, s: &mut S) -> bool {
         i = match P5_L7_LEAFE(l, i) { Some(e) => e, None => return false }; // 46
         s.save(11, i - base); // 47
     } // 'b48
-        if !matches!(l.at(i), Some(0x3f)) { break 'b53; } // 48
+        if !match l.at(i) { Some(0x3f) => true, Some(_) => false, None => false } { break 'b53; } // 48
     } // 'b49
         if !matches!(l.at(i), Some(0x3f)) { return false; } i += 1; // 49
         s.save(12, i - base); // 50
         i = match P5_L6_LEAFE(l, i) { Some(e) => e, None => return false }; // 51
         s.save(13, i - base); // 52
     } // 'b53
-        return l.ends(i); // 53
+        return i == l.end(); // 53
 }
 #[allow(non_snake_case, unused_labels, unused_assignments, unused_mut, unused_variables, unused_parens, unreachable_code, clippy::all)]
 #[inline(always)]
@@ -5486,7 +5486,7 @@ fn P5_E3_VALIDE(l: &Line) -> bool {
         if !matches!(l.at(i), Some(0x40)) { return false; } i += 1; // 9
     } // 'b10
          // 10
-        if !matches!(l.at(i), Some(0x30..=0x39 | 0x41..=0x5a | 0x61..=0x7a)) { break 'b15; } // 11
+        if !match l.at(i) { Some(0x30..=0x39 | 0x41..=0x5a | 0x61..=0x7a) => true, Some(_) => false, None => false } { break 'b15; } // 11
     } // 'b12
          // 12
         i = match P5_L2_LEAFE(l, i) { Some(e) => e, None => return false }; // 13
@@ -5496,7 +5496,7 @@ fn P5_E3_VALIDE(l: &Line) -> bool {
         i = match P5_L3_LEAFE(l, i) { Some(e) => e, None => return false }; // 16
     } // 'b17
          // 17
-        if !matches!(l.at(i), Some(0x3a)) { break 'b23; } // 18
+        if !match l.at(i) { Some(0x3a) => true, Some(_) => false, None => false } { break 'b23; } // 18
     } // 'b19
         if !matches!(l.at(i), Some(0x3a)) { return false; } i += 1; // 19
          // 20
@@ -5504,12 +5504,12 @@ fn P5_E3_VALIDE(l: &Line) -> bool {
          // 22
     } // 'b23
          // 23
-        if !matches!(l.at(i), Some(0x2f)) { break 'b33; } // 24
+        if !match l.at(i) { Some(0x2f) => true, Some(_) => false, None => false } { break 'b33; } // 24
     } // 'b25
          // 25
         i = match P5_L5_LEAFE(l, i) { Some(e) => e, None => return false }; // 26
          // 27
-        if !matches!(l.at(i), Some(0x3f)) { break 'b33; } // 28
+        if !match l.at(i) { Some(0x3f) => true, Some(_) => false, None => false } { break 'b33; } // 28
     } // 'b29
         if !matches!(l.at(i), Some(0x3f)) { return false; } i += 1; // 29
          // 30
@@ -5518,12 +5518,12 @@ fn P5_E3_VALIDE(l: &Line) -> bool {
     } // 'b33
         break 'b53; // 33
     } // 'b34
-        if !matches!(l.at(i), Some(0x2f)) { break 'b44; } // 34
+        if !match l.at(i) { Some(0x2f) => true, Some(_) => false, None => false } { break 'b44; } // 34
     } // 'b35
          // 35
         i = match P5_L5_LEAFE(l, i) { Some(e) => e, None => return false }; // 36
          // 37
-        if !matches!(l.at(i), Some(0x3f)) { break 'b43; } // 38
+        if !match l.at(i) { Some(0x3f) => true, Some(_) => false, None => false } { break 'b43; } // 38
     } // 'b39
         if !matches!(l.at(i), Some(0x3f)) { return false; } i += 1; // 39
          // 40
@@ -5538,14 +5538,14 @@ fn P5_E3_VALIDE(l: &Line) -> bool {
         i = match P5_L7_LEAFE(l, i) { Some(e) => e, None => return false }; // 46
          // 47
     } // 'b48
-        if !matches!(l.at(i), Some(0x3f)) { break 'b53; } // 48
+        if !match l.at(i) { Some(0x3f) => true, Some(_) => false, None => false } { break 'b53; } // 48
     } // 'b49
         if !matches!(l.at(i), Some(0x3f)) { return false; } i += 1; // 49
          // 50
         i = match P5_L6_LEAFE(l, i) { Some(e) => e, None => return false }; // 51
          // 52
     } // 'b53
-        return l.ends(i); // 53
+        return i == l.end(); // 53
 }
 #[allow(non_snake_case, clippy::redundant_closure)]
 #[inline(never)]

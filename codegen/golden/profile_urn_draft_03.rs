@@ -1985,21 +1985,21 @@ fn P6_E0_FAST<S: Sink>(l: &Line, s: &mut S) -> bool {
         i = match P6_L2_LEAF(l, i) { Some(e) => e, None => return false }; // 10
         s.save(5, i - base); // 11
         s.save(11, i - base); // 12
-        if !matches!(l.at(i), Some(0x3f)) { break 'b18; } // 13
+        if !match l.at(i) { Some(0x3f) => true, Some(_) => false, None => false } { break 'b18; } // 13
     } // 'b14
         if !matches!(l.at(i), Some(0x3f)) { return false; } i += 1; // 14
         s.save(12, i - base); // 15
         i = match P6_L3_LEAF(l, i) { Some(e) => e, None => return false }; // 16
         s.save(13, i - base); // 17
     } // 'b18
-        if !matches!(l.at(i), Some(0x23)) { break 'b23; } // 18
+        if !match l.at(i) { Some(0x23) => true, Some(_) => false, None => false } { break 'b23; } // 18
     } // 'b19
         if !matches!(l.at(i), Some(0x23)) { return false; } i += 1; // 19
         s.save(14, i - base); // 20
         i = match P6_L4_LEAF(l, i) { Some(e) => e, None => return false }; // 21
         s.save(15, i - base); // 22
     } // 'b23
-        return l.ends(i); // 23
+        return i == l.end(); // 23
 }
 #[allow(non_snake_case, unused_labels, unused_assignments, unused_mut, unused_variables, unused_parens, unreachable_code, clippy::all)]
 #[inline(always)]
@@ -2023,21 +2023,21 @@ fn P6_E0_VALID(l: &Line) -> bool {
         i = match P6_L2_LEAF(l, i) { Some(e) => e, None => return false }; // 10
          // 11
          // 12
-        if !matches!(l.at(i), Some(0x3f)) { break 'b18; } // 13
+        if !match l.at(i) { Some(0x3f) => true, Some(_) => false, None => false } { break 'b18; } // 13
     } // 'b14
         if !matches!(l.at(i), Some(0x3f)) { return false; } i += 1; // 14
          // 15
         i = match P6_L3_LEAF(l, i) { Some(e) => e, None => return false }; // 16
          // 17
     } // 'b18
-        if !matches!(l.at(i), Some(0x23)) { break 'b23; } // 18
+        if !match l.at(i) { Some(0x23) => true, Some(_) => false, None => false } { break 'b23; } // 18
     } // 'b19
         if !matches!(l.at(i), Some(0x23)) { return false; } i += 1; // 19
          // 20
         i = match P6_L4_LEAF(l, i) { Some(e) => e, None => return false }; // 21
          // 22
     } // 'b23
-        return l.ends(i); // 23
+        return i == l.end(); // 23
 }
 #[allow(non_snake_case, clippy::redundant_closure)]
 #[inline(never)]
@@ -3022,21 +3022,21 @@ fn P6_E1_FAST<S: Sink>(l: &Line, s: &mut S) -> bool {
         i = match P6_L2_LEAF(l, i) { Some(e) => e, None => return false }; // 10
         s.save(5, i - base); // 11
         s.save(11, i - base); // 12
-        if !matches!(l.at(i), Some(0x3f)) { break 'b18; } // 13
+        if !match l.at(i) { Some(0x3f) => true, Some(_) => false, None => false } { break 'b18; } // 13
     } // 'b14
         if !matches!(l.at(i), Some(0x3f)) { return false; } i += 1; // 14
         s.save(12, i - base); // 15
         i = match P6_L3_LEAF(l, i) { Some(e) => e, None => return false }; // 16
         s.save(13, i - base); // 17
     } // 'b18
-        if !matches!(l.at(i), Some(0x23)) { break 'b23; } // 18
+        if !match l.at(i) { Some(0x23) => true, Some(_) => false, None => false } { break 'b23; } // 18
     } // 'b19
         if !matches!(l.at(i), Some(0x23)) { return false; } i += 1; // 19
         s.save(14, i - base); // 20
         i = match P6_L4_LEAF(l, i) { Some(e) => e, None => return false }; // 21
         s.save(15, i - base); // 22
     } // 'b23
-        return l.ends(i); // 23
+        return i == l.end(); // 23
 }
 #[allow(non_snake_case, unused_labels, unused_assignments, unused_mut, unused_variables, unused_parens, unreachable_code, clippy::all)]
 #[inline(always)]
@@ -3060,21 +3060,21 @@ fn P6_E1_VALID(l: &Line) -> bool {
         i = match P6_L2_LEAF(l, i) { Some(e) => e, None => return false }; // 10
          // 11
          // 12
-        if !matches!(l.at(i), Some(0x3f)) { break 'b18; } // 13
+        if !match l.at(i) { Some(0x3f) => true, Some(_) => false, None => false } { break 'b18; } // 13
     } // 'b14
         if !matches!(l.at(i), Some(0x3f)) { return false; } i += 1; // 14
          // 15
         i = match P6_L3_LEAF(l, i) { Some(e) => e, None => return false }; // 16
          // 17
     } // 'b18
-        if !matches!(l.at(i), Some(0x23)) { break 'b23; } // 18
+        if !match l.at(i) { Some(0x23) => true, Some(_) => false, None => false } { break 'b23; } // 18
     } // 'b19
         if !matches!(l.at(i), Some(0x23)) { return false; } i += 1; // 19
          // 20
         i = match P6_L4_LEAF(l, i) { Some(e) => e, None => return false }; // 21
          // 22
     } // 'b23
-        return l.ends(i); // 23
+        return i == l.end(); // 23
 }
 #[allow(non_snake_case, clippy::redundant_closure)]
 #[inline(never)]
@@ -4039,14 +4039,14 @@ fn P6_E2_FAST<S: Sink>(l: &Line, s: &mut S) -> bool {
         i = match P6_L2_LEAF(l, i) { Some(e) => e, None => return false }; // 10
         s.save(5, i - base); // 11
         s.save(11, i - base); // 12
-        if !matches!(l.at(i), Some(0x3f)) { break 'b18; } // 13
+        if !match l.at(i) { Some(0x3f) => true, Some(_) => false, None => false } { break 'b18; } // 13
     } // 'b14
         if !matches!(l.at(i), Some(0x3f)) { return false; } i += 1; // 14
         s.save(12, i - base); // 15
         i = match P6_L3_LEAF(l, i) { Some(e) => e, None => return false }; // 16
         s.save(13, i - base); // 17
     } // 'b18
-        return l.ends(i); // 18
+        return i == l.end(); // 18
 }
 #[allow(non_snake_case, unused_labels, unused_assignments, unused_mut, unused_variables, unused_parens, unreachable_code, clippy::all)]
 #[inline(always)]
@@ -4068,14 +4068,14 @@ fn P6_E2_VALID(l: &Line) -> bool {
         i = match P6_L2_LEAF(l, i) { Some(e) => e, None => return false }; // 10
          // 11
          // 12
-        if !matches!(l.at(i), Some(0x3f)) { break 'b18; } // 13
+        if !match l.at(i) { Some(0x3f) => true, Some(_) => false, None => false } { break 'b18; } // 13
     } // 'b14
         if !matches!(l.at(i), Some(0x3f)) { return false; } i += 1; // 14
          // 15
         i = match P6_L3_LEAF(l, i) { Some(e) => e, None => return false }; // 16
          // 17
     } // 'b18
-        return l.ends(i); // 18
+        return i == l.end(); // 18
 }
 #[allow(non_snake_case, clippy::redundant_closure)]
 #[inline(never)]

@@ -79,25 +79,26 @@ impl<L: LineSink> FastLoop for Lines<'_, '_, L> {
     }
 }
 
-/// One line (or item) through the fast path `fast` into `sink`: true
-/// when the fast path answers and the sink takes its spans; a line it
-/// did not take comes back bare, to the sink's slow path (see [`Next`]).
+/// One line (or item) through the fast path `fast` into `sink`: its
+/// spans when the fast path answers and the sink takes them, else to the
+/// sink's slow path.
 #[inline(always)]
 fn take<L: LineSink>(
     sink: &mut L,
     fast: &impl Fn(&Line<'_>, &mut L::Spans) -> bool,
-    next: Next<'_, '_>,
-) -> bool {
-    match next {
+    next: Next<'_>,
+) {
+    let (at, line) = match next {
         Next::Fast(at, line) => {
             let mut spans = sink.spans();
-            fast(line, &mut spans) && sink.fast(at, &spans)
+            if fast(&line, &mut spans) && sink.fast(at, &spans) {
+                return;
+            }
+            (at, line.bytes())
         }
-        Next::Long(at, line) => {
-            sink.slow(at, line);
-            true
-        }
-    }
+        Next::Long(at, line) => (at, line),
+    };
+    sink.slow(at, line);
 }
 
 /// [`fast_lines`] over the items of a string column: `buf` holds them one
@@ -178,12 +179,9 @@ impl<I: Iterator<Item = usize>> CountLoop for Verdicts<'_, '_, I> {
             self.ends,
             &t.line_sets,
             #[inline(always)]
-            |next| {
-                match next {
-                    Next::Fast(_, line) => each(line.bytes(), valid(line)),
-                    Next::Long(_, line) => each(line, false),
-                }
-                true
+            |next| match next {
+                Next::Fast(_, line) => each(line.bytes(), valid(&line)),
+                Next::Long(_, line) => each(line, false),
             },
         );
     }
@@ -221,14 +219,13 @@ impl CountLoop for Counted<'_, '_> {
             #[inline(always)]
             |next| match next {
                 Next::Fast(_, line) => {
-                    let ok = valid(line);
-                    passed += usize::from(ok);
-                    ok
+                    if valid(&line) {
+                        passed += 1;
+                    } else {
+                        slow(line.bytes());
+                    }
                 }
-                Next::Long(_, line) => {
-                    slow(line);
-                    true
-                }
+                Next::Long(_, line) => slow(line),
             },
         );
         passed
@@ -425,12 +422,10 @@ impl Token {
     }
 }
 
-/// One line of a batch (or item of a column) for the loop's `each`: its
-/// start in the buffer, and the line with its bitmaps for the fast path
-/// (`each` answers whether it took the line), or the bare line: one the
-/// fast path did not take, or longer than a window (`each` takes it).
-pub(crate) enum Next<'a, 'l> {
-    Fast(usize, &'l Line<'a>),
+/// One line of a batch: its start in the buffer, and the line with its
+/// bitmaps, or the bare line when it is longer than a window.
+pub(crate) enum Next<'a> {
+    Fast(usize, Line<'a>),
     Long(usize, &'a [u8]),
 }
 
@@ -476,50 +471,31 @@ fn classify_window(
     (end, words)
 }
 
-/// The first LF of a window at or after `from` (a position in it), in the
-/// line-end set's bitmap (`lf`) of its `words` classified words; `None`
-/// when they have none. For the lines the fast path did not take (out of
-/// line: the lines it takes end where their programs stop).
+/// The first word of `rows[from..words]` with an LF, and its LFs: where
+/// a line goes on through three words or more (out of line).
 #[cold]
 #[inline(never)]
-fn next_lf(rows: &WindowRows, lf: usize, from: usize, words: usize) -> Option<usize> {
-    let mut w = from / 64;
-    let mut m = !rows[w][lf] & (!0u64 << (from % 64));
-    while m == 0 {
-        w += 1;
-        if w >= words {
-            return None;
-        }
-        m = !rows[w][lf];
-    }
-    Some(64 * w + m.trailing_zeros() as usize)
+fn far_line_end(rows: &WindowRows, lf: usize, from: usize, words: usize) -> Option<(usize, u64)> {
+    (from..words).find_map(|w| {
+        let l = !rows[w][lf];
+        (l != 0).then_some((w, l))
+    })
 }
 
 /// Calls `each` with every line of `buf` in order, classified a window at a
 /// time against `runs` (a profile's run sets with the line-end set last:
-/// `ProfileTables::line_sets`): each byte once, with no work per line.
-/// Lines are exactly those of `batch::lines`: an LF ends one, a CR before
-/// it (or before the buffer's end) is not part of it.
-///
-/// Each line comes first open (`Line::open`): the fast path runs from its
-/// start over the window's bytes, and where it matched, the line ends
-/// (`Line::ends`: no run set holds an LF or a CR, and no step of the
-/// programs that have these loops takes one), so that no line's end is
-/// searched for. Its bytes end where the window's bitmaps do, which are all
-/// stops past them: a line that goes on past them does not match. A line
-/// the fast path does not take comes again bare (`Next::Long`), its end
-/// found in the line-end set's bitmap (`next_lf`), or by memchr when it is
-/// longer than a window; one that goes on past the window is taken again
-/// in a window from its start.
+/// `ProfileTables::line_sets`): each byte once, with no work per line, and
+/// the lines found by clearing the lowest bit of the line-end set's word
+/// (or taking one of the next two words' when it has none left; past
+/// them, out of line), so that the search for a line's end does not wait
+/// for the previous line's end. Lines are exactly those of `batch::lines`:
+/// an LF ends one, a CR before it (or before the buffer's end) is not part
+/// of it. A line longer than a window comes bare, its end found by memchr.
 ///
 /// Inlined into each caller with its `each`, so that the loop's state and
 /// the line stay in registers and the fast path is inlined too.
 #[inline(always)]
-pub(crate) fn for_each_line(
-    buf: &[u8],
-    runs: &RowSets,
-    mut each: impl FnMut(Next<'_, '_>) -> bool,
-) {
+pub(crate) fn for_each_line(buf: &[u8], runs: &RowSets, mut each: impl FnMut(Next<'_>)) {
     let kern = row_classifier();
     // (At most the last of a row's words: no bounds check where it is read.)
     let lf = (runs.sets().len() - 1).min(MAX_CLASSES - 1);
@@ -528,61 +504,66 @@ pub(crate) fn for_each_line(
     let mut pos = 0;
     'windows: while pos < buf.len() {
         // A window from the next line's start: its first byte in `buf`,
-        // its end (the lines that start before it are taken in it), its
-        // words, and the bytes they classify.
+        // its end, its words; the word of the line-end bitmap the next LF
+        // is looked for in, and its LFs not yet taken.
         let start = pos;
         let (end, words) = classify_window(buf, start, runs, kern, &mut rows);
-        let limit = (start + 64 * words).min(buf.len());
-        let last = limit == buf.len();
-        // Past the classified words, a stop in every set and no LF: an open
-        // line's runs stop where its bytes end (`Line::stop` reads two
-        // words from the last).
-        rows[words] = [!0; MAX_CLASSES];
-        rows[words + 1] = [!0; MAX_CLASSES];
-        let bytes = &buf[start..limit];
+        // The two words after the window's have no LF, so that the next
+        // two words are read without a check (`words + 1 < WORDS`).
+        rows[words][lf] = !0;
+        rows[words + 1][lf] = !0;
+        let mut word = 0;
+        let mut lfs = !rows[0][lf];
         loop {
-            let at = pos - start;
-            let line = Line::open(bytes, at, &rows, last);
-            let taken = each(Next::Fast(pos, &line));
-            // Where the fast path matched, the line's end and the next
-            // line's start; else from the line-end bitmap.
-            let (stop, next) = match line.found() {
-                Some(found) => found,
-                None => match next_lf(&rows, lf, at, words) {
-                    Some(lf) => {
-                        let end = if lf > at && bytes[lf - 1] == b'\r' {
-                            lf - 1
-                        } else {
-                            lf
-                        };
-                        (end, lf + 1)
-                    }
-                    None if last => {
-                        let n = bytes.len();
-                        let end = if n > at && bytes[n - 1] == b'\r' {
-                            n - 1
-                        } else {
-                            n
-                        };
-                        (end, n)
-                    }
-                    // The line goes on past this window: a window from
-                    // its start.
-                    None if start < pos => continue 'windows,
-                    None => {
-                        // Longer than a window: the bare line.
-                        let lf = memchr::memchr(b'\n', &buf[pos..]).map_or(buf.len(), |p| pos + p);
-                        let end = if buf[lf - 1] == b'\r' { lf - 1 } else { lf };
-                        each(Next::Long(pos, &buf[pos..end]));
-                        pos = lf + 1;
-                        continue 'windows;
-                    }
-                },
+            // The next LF, in this word or one of the next two: which of
+            // them is chosen without a branch (a branch on whether this
+            // word has one more was mispredicted about once in three lines;
+            // with only the next word to choose from, once in four lines of
+            // userbait, whose lines are longer). (One bounds check for the
+            // two words.)
+            let two: &[Row; 2] = rows[word + 1..word + 3].try_into().expect("two rows");
+            let (n1, n2) = (!two[0][lf], !two[1][lf]);
+            let stop = if lfs | n1 | n2 != 0 {
+                let on = usize::from(lfs == 0) + usize::from(lfs | n1 == 0);
+                lfs = if lfs != 0 {
+                    lfs
+                } else if n1 != 0 {
+                    n1
+                } else {
+                    n2
+                };
+                word += on;
+                start + 64 * word + lfs.trailing_zeros() as usize
+            } else if let Some((w, l)) = far_line_end(&rows, lf, word + 3, words) {
+                (word, lfs) = (w, l);
+                start + 64 * word + lfs.trailing_zeros() as usize
+            } else if end == buf.len() {
+                buf.len()
+            } else if start < pos {
+                // The line goes on past this window: a window from its
+                // start.
+                continue 'windows;
+            } else {
+                // Longer than a window: the bare line.
+                let at = pos;
+                let lf = memchr::memchr(b'\n', &buf[at..]).map_or(buf.len(), |p| at + p);
+                let end = if buf[lf - 1] == b'\r' { lf - 1 } else { lf };
+                each(Next::Long(at, &buf[at..end]));
+                pos = lf + 1;
+                continue 'windows;
             };
-            if !taken {
-                each(Next::Long(pos, &bytes[at..stop]));
-            }
-            pos = start + next;
+            lfs &= lfs.wrapping_sub(1);
+            let at = pos;
+            let end_of_line = if stop > at && buf[stop - 1] == b'\r' {
+                stop - 1
+            } else {
+                stop
+            };
+            each(Next::Fast(
+                at,
+                Line::new(&buf[start..end_of_line], at - start, &rows),
+            ));
+            pos = stop + 1;
             if pos >= end {
                 continue 'windows;
             }
@@ -610,7 +591,7 @@ pub(crate) fn for_each_item(
     first: usize,
     ends: impl IntoIterator<Item = usize>,
     runs: &RowSets,
-    mut each: impl FnMut(Next<'_, '_>) -> bool,
+    mut each: impl FnMut(Next<'_>),
 ) {
     let kern = row_classifier();
     let escapes = runs.escapes();
@@ -646,10 +627,10 @@ pub(crate) fn for_each_item(
         {
             mark_tail_percents(&mut rows, p, &buf[at..stop], escapes);
         }
-        let line = Line::new(&buf[start..stop], at - start, &rows);
-        if !each(Next::Fast(at, &line)) {
-            each(Next::Long(at, line.bytes()));
-        }
+        each(Next::Fast(
+            at,
+            Line::new(&buf[start..stop], at - start, &rows),
+        ));
         // The end's stop taken back: the next item starts there.
         rows[w] = saved;
         at = stop;
@@ -969,92 +950,6 @@ mod tests {
         batch_matches_single(&crate::Parser::new(), &inputs, &lines_buffer(&inputs));
     }
 
-    /// Open lines end where their programs stop: lines ended by LF, by CR
-    /// LF, a lone CR inside a line, a CR at the buffer's end, empty lines,
-    /// lines longer than a window, and the line around each window's end
-    /// cut at every offset near it (its LF, its CR or an escape on the
-    /// boundary), with and without a last LF. `validate_lines` and
-    /// `Batch::parse_lines` agree with `urilex::lines` and each line parsed
-    /// alone.
-    #[test]
-    fn open_lines_end_where_lines_do() {
-        let parser = crate::Parser::new();
-        let bodies: [&[u8]; 8] = [
-            b"http://h/p",
-            b"http://h/p%41",
-            b"http://h/p\rq",
-            b"",
-            b"//h:80/p?q#f",
-            b"http://h/p%4",
-            b"a b",
-            b"http://[::1]/",
-        ];
-        let ends: [&[u8]; 3] = [b"\n", b"\r\n", b"\r"];
-        let check = |buf: &[u8]| {
-            let lines: Vec<(usize, &[u8])> = crate::lines(buf).collect();
-            let want = lines
-                .iter()
-                .filter(|(_, l)| parser.parse_bytes(l).is_ok())
-                .count();
-            let c = crate::validate_lines(&parser, buf);
-            assert_eq!((c.total, c.valid), (lines.len(), want));
-            let mut batch = crate::Batch::new();
-            batch.parse_lines(&parser, buf);
-            assert_eq!(batch.len(), lines.len());
-            for (n, &(at, line)) in lines.iter().enumerate() {
-                assert_eq!(batch.line_start(n), at);
-                assert_eq!(batch.line(n, buf), line, "line {n} at {at}");
-                let alone = parser.parse_bytes(line);
-                assert_eq!(batch.is_valid(n), alone.is_ok(), "line {n} at {at}");
-                if let Ok(u) = alone {
-                    for c in crate::Component::ALL {
-                        assert_eq!(batch.span(n, c), u.span(c), "line {n} {c:?}");
-                    }
-                }
-            }
-        };
-        // Every body with every end, and the buffer's end after each.
-        for b in bodies {
-            for e in ends {
-                for tail in [&b""[..], b"http://x/"] {
-                    let mut buf = b"http://a/\n".to_vec();
-                    buf.extend_from_slice(b);
-                    buf.extend_from_slice(e);
-                    buf.extend_from_slice(tail);
-                    check(&buf);
-                    buf.extend_from_slice(b);
-                    check(&buf);
-                }
-            }
-        }
-        // A line that ends at every offset around the first window's end.
-        for b in bodies {
-            for e in ends {
-                for cut in WINDOW - 70..WINDOW + 70 {
-                    let mut buf = Vec::new();
-                    while buf.len() + 200 < cut {
-                        buf.extend_from_slice(b"http://h.example/abc?d=e\n");
-                    }
-                    buf.extend_from_slice(b"http://h/");
-                    buf.resize(cut.max(buf.len()), b'a');
-                    buf.extend_from_slice(b);
-                    buf.extend_from_slice(e);
-                    buf.extend_from_slice(b"http://h/z\n");
-                    check(&buf);
-                }
-            }
-        }
-        // Lines longer than a window, valid and not, between short ones.
-        let mut buf = b"http://a/\n".to_vec();
-        for (n, last) in [&b"b"[..], b"%4", b" "].iter().enumerate() {
-            buf.extend_from_slice(b"http://h/");
-            buf.resize(buf.len() + WINDOW + 100 * n, b'a');
-            buf.extend_from_slice(last);
-            buf.extend_from_slice(b"\r\nhttp://b/\n");
-        }
-        check(&buf);
-    }
-
     /// The same lines in one buffer (escapes read across line ends, in
     /// windows): `validate_lines` and `parse_lines` agree with each line
     /// parsed alone.
@@ -1073,49 +968,26 @@ mod tests {
                 let (Some(batch), true) = (e.batch, t.schemes.is_empty()) else {
                     continue;
                 };
-                // Each line's start in `buf`.
-                let starts: Vec<usize> = inputs
-                    .iter()
-                    .scan(0, |at, i| {
-                        let s = *at;
-                        *at += i.len() + 1;
-                        Some(s)
-                    })
-                    .collect();
-                // Per line, the last answer of its open line (a line that
-                // goes on past a window comes again in the next) and the
-                // bare lines given back.
-                let mut open = vec![None; inputs.len()];
-                let mut bare = vec![0; inputs.len()];
-                for_each_line(&buf, &t.line_sets, |next| match next {
-                    Next::Fast(at, line) => {
-                        let n = starts.binary_search(&at).expect("a line's start");
-                        let mut a = super::super::Spans::EMPTY;
-                        let matched = batch(line, &mut a);
-                        open[n] = Some((matched, a));
-                        matched
-                    }
-                    Next::Long(at, line) => {
-                        let n = starts.binary_search(&at).expect("a line's start");
-                        assert_eq!(line, &inputs[n][..], "{p:?} at {at}");
-                        bare[n] += 1;
-                        true
-                    }
-                });
-                for (n, i) in inputs.iter().enumerate() {
+                let mut n = 0;
+                for_each_line(&buf, &t.line_sets, |next| {
+                    let Next::Fast(_, line) = next else {
+                        panic!("no line is longer than a window")
+                    };
+                    let i = &inputs[n];
+                    n += 1;
                     let alone = Single::<SHORT>::new(i, &sets);
-                    let mut b = super::super::Spans::EMPTY;
-                    let want = batch(&alone.line(i), &mut b);
-                    let (matched, a) = open[n].expect("every line comes open");
-                    let what = || format!("{p:?} {}: {:?}", e.rule, String::from_utf8_lossy(i));
-                    assert_eq!(matched, want, "{}", what());
+                    let (mut a, mut b) = (super::super::Spans::EMPTY, super::super::Spans::EMPTY);
+                    assert_eq!(
+                        batch(&line, &mut a),
+                        batch(&alone.line(i), &mut b),
+                        "{p:?} {}: {:?}",
+                        e.rule,
+                        String::from_utf8_lossy(i)
+                    );
                     // Positions count from the line's start.
-                    if matched {
-                        assert_eq!(a, b, "{}", what());
-                    }
-                    // A line not matched comes back bare, once.
-                    assert_eq!(bare[n], usize::from(!matched), "{}", what());
-                }
+                    assert_eq!(a, b);
+                });
+                assert_eq!(n, inputs.len());
             }
             batch_matches_single(&crate::Parser::new().profile(p), &inputs, &buf);
         }

@@ -3,7 +3,6 @@
 //! ([`Sink`]). The bottom of the engine: it knows only the kernels' `Row`.
 
 use crate::scan::Row;
-use core::cell::Cell;
 
 /// Whether byte `b` is in a 256-bit set.
 #[inline(always)]
@@ -23,58 +22,22 @@ pub(crate) trait Sink {
 }
 
 /// One line and the bitmaps it lies in. Positions are counted from the
-/// bitmaps' start: the line starts at `start()`.
-///
-/// A line is closed (single inputs, tokens, a column's items: it ends
-/// where its bytes do) or open (a batch's lines, [`Line::open`]): its
-/// bytes go on past it to the end of what its bitmaps classify, and it
-/// ends at the first LF, a CR before it not part of it, or at the
-/// buffer's end. No run set holds an LF or a CR and no literal of a
-/// grammar is one, so a program stops at the first of them: there it asks
-/// [`Line::ends`], and the line loop needs no search for line ends.
+/// bitmaps' start: the line is `start()..end()`.
 pub(crate) struct Line<'a> {
-    /// The bytes from the bitmaps' start to the line's end (closed), or
-    /// to the end of what the bitmaps classify (open).
+    /// The bytes from the bitmaps' start to the line's end.
     b: &'a [u8],
     /// Where the line starts.
     base: usize,
     /// Bit j of `rows[w][k]` is set when byte `64 w + j` is not in run
-    /// set k; the end of `b` is a stop in every run set.
+    /// set k; the line's end is a stop in every run set.
     rows: &'a [Row],
-    /// Open, and whether `b` ends where the buffer does (else it ends
-    /// where the bitmaps do, which is no line end).
-    open: Option<bool>,
-    /// The line's end and the next line's start, once [`Line::ends`]
-    /// found them.
-    found: Cell<Option<(usize, usize)>>,
 }
 
 impl<'a> Line<'a> {
-    /// The closed line `b[base..]` over `rows`, the bitmaps of `b` from
-    /// its start.
+    /// The line `b[base..]` over `rows`, the bitmaps of `b` from its start.
     #[inline(always)]
     pub(crate) fn new(b: &'a [u8], base: usize, rows: &'a [Row]) -> Line<'a> {
-        Line {
-            b,
-            base,
-            rows,
-            open: None,
-            found: Cell::new(None),
-        }
-    }
-
-    /// The open line from `base` in `b`, the bytes that `rows` classify
-    /// (every run set's stop at `b`'s end); `last` when `b` ends where the
-    /// buffer does.
-    #[inline(always)]
-    pub(crate) fn open(b: &'a [u8], base: usize, rows: &'a [Row], last: bool) -> Line<'a> {
-        Line {
-            b,
-            base,
-            rows,
-            open: Some(last),
-            found: Cell::new(None),
-        }
+        Line { b, base, rows }
     }
 }
 
@@ -99,64 +62,19 @@ impl<'a> Line<'a> {
         self.base
     }
 
-    /// Where a line whose end is at `i` ends, and where the next one
-    /// starts; `None` when `i` is not its end. A closed line ends at
-    /// its bytes' end. An open one ends at an LF, at a CR before an LF or
-    /// before the buffer's end, or at the buffer's end; the end of its
-    /// bytes that is not the buffer's is none (the line goes on past its
-    /// bitmaps).
+    /// Where the line ends.
     #[inline(always)]
-    fn end_at(&self, i: usize) -> Option<(usize, usize)> {
-        let Some(last) = self.open else {
-            return (i == self.b.len()).then_some((i, i));
-        };
-        match self.b.get(i) {
-            None => last.then_some((i, i)),
-            Some(b'\n') => Some((i, i + 1)),
-            Some(b'\r') => match self.b.get(i + 1) {
-                Some(b'\n') => Some((i, i + 2)),
-                None if last => Some((i, i + 1)),
-                _ => None,
-            },
-            Some(_) => None,
-        }
+    pub(crate) fn end(&self) -> usize {
+        self.b.len()
     }
 
-    /// Whether the line ends at `i` (its program matched up to there):
-    /// an open line keeps where, for [`Line::found`].
-    #[inline(always)]
-    pub(crate) fn ends(&self, i: usize) -> bool {
-        match self.end_at(i) {
-            Some(f) => {
-                self.found.set(Some(f));
-                true
-            }
-            None => false,
-        }
-    }
-
-    /// Whether the line could end at `i` (a branch that may be empty can
-    /// go on there), without keeping it.
-    #[inline(always)]
-    pub(crate) fn at_end(&self, i: usize) -> bool {
-        self.end_at(i).is_some()
-    }
-
-    /// Where [`Line::ends`] found the line's end (the program matched),
-    /// and the next line's start (positions from the bitmaps' start).
-    #[inline(always)]
-    pub(crate) fn found(&self) -> Option<(usize, usize)> {
-        self.found.get()
-    }
-
-    /// A closed line's bytes.
+    /// The line.
     pub(crate) fn bytes(&self) -> &'a [u8] {
-        debug_assert!(self.open.is_none(), "an open line has no known end");
         &self.b[self.base..]
     }
 
-    /// The first position at or after `i` (from `start()` to the end of
-    /// the line's bytes) whose byte is not in run set `k`, or that end.
+    /// The first position at or after `i` (`start() <= i <= end()`) whose
+    /// byte is not in run set `k`, or the end.
     ///
     /// The 64 positions from `i` are read as one word from two, so that
     /// where a run crosses a word boundary is no branch: only a run of 64
@@ -183,8 +101,7 @@ impl<'a> Line<'a> {
         far_stop(rows, k, i + 128)
     }
 
-    /// The byte at `i`, if `i` is before the end of the line's bytes (an
-    /// open line's LF or CR is a byte: no literal matches it).
+    /// The byte at `i`, if `i` is before the end.
     #[inline(always)]
     pub(crate) fn at(&self, i: usize) -> Option<u8> {
         self.b.get(i).copied()
@@ -203,8 +120,8 @@ impl<'a> Line<'a> {
     #[inline(always)]
     pub(crate) fn first(&self, set: &[u64; 4], end: bool, i: usize) -> bool {
         match self.b.get(i) {
-            Some(&b) if in_set(set, b) => true,
-            _ => end && self.at_end(i),
+            Some(&b) => in_set(set, b),
+            None => end,
         }
     }
 }
