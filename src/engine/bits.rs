@@ -950,6 +950,92 @@ mod tests {
         batch_matches_single(&crate::Parser::new(), &inputs, &lines_buffer(&inputs));
     }
 
+    /// The line loop's lines are `urilex::lines`' lines: ended by LF, by
+    /// CR LF, a lone CR inside a line, a CR at the buffer's end, empty
+    /// lines, lines longer than a window, and the line around each
+    /// window's end cut at every offset near it (its LF, its CR or an
+    /// escape on the boundary), with and without a last LF. `validate_lines` and
+    /// `Batch::parse_lines` agree with `urilex::lines` and each line parsed
+    /// alone.
+    #[test]
+    fn batch_lines_are_the_lines_of_urilex_lines() {
+        let parser = crate::Parser::new();
+        let bodies: [&[u8]; 8] = [
+            b"http://h/p",
+            b"http://h/p%41",
+            b"http://h/p\rq",
+            b"",
+            b"//h:80/p?q#f",
+            b"http://h/p%4",
+            b"a b",
+            b"http://[::1]/",
+        ];
+        let ends: [&[u8]; 3] = [b"\n", b"\r\n", b"\r"];
+        let check = |buf: &[u8]| {
+            let lines: Vec<(usize, &[u8])> = crate::lines(buf).collect();
+            let want = lines
+                .iter()
+                .filter(|(_, l)| parser.parse_bytes(l).is_ok())
+                .count();
+            let c = crate::validate_lines(&parser, buf);
+            assert_eq!((c.total, c.valid), (lines.len(), want));
+            let mut batch = crate::Batch::new();
+            batch.parse_lines(&parser, buf);
+            assert_eq!(batch.len(), lines.len());
+            for (n, &(at, line)) in lines.iter().enumerate() {
+                assert_eq!(batch.line_start(n), at);
+                assert_eq!(batch.line(n, buf), line, "line {n} at {at}");
+                let alone = parser.parse_bytes(line);
+                assert_eq!(batch.is_valid(n), alone.is_ok(), "line {n} at {at}");
+                if let Ok(u) = alone {
+                    for c in crate::Component::ALL {
+                        assert_eq!(batch.span(n, c), u.span(c), "line {n} {c:?}");
+                    }
+                }
+            }
+        };
+        // Every body with every end, and the buffer's end after each.
+        for b in bodies {
+            for e in ends {
+                for tail in [&b""[..], b"http://x/"] {
+                    let mut buf = b"http://a/\n".to_vec();
+                    buf.extend_from_slice(b);
+                    buf.extend_from_slice(e);
+                    buf.extend_from_slice(tail);
+                    check(&buf);
+                    buf.extend_from_slice(b);
+                    check(&buf);
+                }
+            }
+        }
+        // A line that ends at every offset around the first window's end.
+        for b in bodies {
+            for e in ends {
+                for cut in WINDOW - 70..WINDOW + 70 {
+                    let mut buf = Vec::new();
+                    while buf.len() + 200 < cut {
+                        buf.extend_from_slice(b"http://h.example/abc?d=e\n");
+                    }
+                    buf.extend_from_slice(b"http://h/");
+                    buf.resize(cut.max(buf.len()), b'a');
+                    buf.extend_from_slice(b);
+                    buf.extend_from_slice(e);
+                    buf.extend_from_slice(b"http://h/z\n");
+                    check(&buf);
+                }
+            }
+        }
+        // Lines longer than a window, valid and not, between short ones.
+        let mut buf = b"http://a/\n".to_vec();
+        for (n, last) in [&b"b"[..], b"%4", b" "].iter().enumerate() {
+            buf.extend_from_slice(b"http://h/");
+            buf.resize(buf.len() + WINDOW + 100 * n, b'a');
+            buf.extend_from_slice(last);
+            buf.extend_from_slice(b"\r\nhttp://b/\n");
+        }
+        check(&buf);
+    }
+
     /// The same lines in one buffer (escapes read across line ends, in
     /// windows): `validate_lines` and `parse_lines` agree with each line
     /// parsed alone.
