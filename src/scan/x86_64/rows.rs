@@ -27,7 +27,7 @@ pub(crate) unsafe fn classify_avx2(
     for (t, lo) in t.iter_mut().zip(&sets[..n]) {
         *t = table_avx2(lo);
     }
-    classify_halves_avx2(v0, v1, &t[..n], |k, m| out[k * stride] = m);
+    classify_joined_avx2(v0, v1, &t[..n], None, |k, m| out[k * stride] = m);
 }
 
 /// A set's nibble table in both lanes of a register.
@@ -38,15 +38,63 @@ fn table_avx2(lo: &[u8; 16]) -> __m256i {
     _mm256_broadcastsi128_si256(unsafe { _mm_loadu_si128(lo.as_ptr() as *const __m128i) })
 }
 
-/// The body of the AVX2 kernels: per half the low nibbles and the bit of
-/// each high nibble once, then per set (its table, `table_avx2`) one
-/// shuffle, an and, a compare with zero and a mask move.
+/// The body of the AVX2 kernels, one 32-byte half after the other
+/// (`half(h)` reads half `h`, 0 the block's first 32 bytes): the half's
+/// low nibbles and the bit of each high nibble, then per set (its table,
+/// `table_avx2`) one shuffle, an and, a compare with zero and a mask move,
+/// the 32 bits given to `put` as half `h` of set k's word; with `one`, a
+/// set after the tables of that one byte (a compare). A half at a time,
+/// every table stays in a register beside the half's three, and no set's
+/// first half waits to be joined with its second: each is stored as it is
+/// ([`put_half`]).
 #[target_feature(enable = "avx2")]
 #[inline]
 fn classify_halves_avx2(
+    half: impl Fn(usize) -> __m256i,
+    tables: &[__m256i],
+    one: Option<__m256i>,
+    mut put: impl FnMut(usize, usize, u32),
+) {
+    let nib = _mm256_set1_epi8(0x0f);
+    let bits = _mm256_setr_epi8(
+        1, 2, 4, 8, 16, 32, 64, -128, 0, 0, 0, 0, 0, 0, 0, 0, 1, 2, 4, 8, 16, 32, 64, -128, 0, 0,
+        0, 0, 0, 0, 0, 0,
+    );
+    let zero = _mm256_setzero_si256();
+    for h in 0..2 {
+        let v = half(h);
+        let l = _mm256_and_si256(v, nib);
+        let hi = _mm256_shuffle_epi8(bits, _mm256_and_si256(_mm256_srli_epi16(v, 4), nib));
+        for (k, &t) in tables.iter().enumerate() {
+            let a = _mm256_and_si256(_mm256_shuffle_epi8(t, l), hi);
+            put(
+                k,
+                h,
+                _mm256_movemask_epi8(_mm256_cmpeq_epi8(a, zero)) as u32,
+            );
+        }
+        if let Some(one) = one {
+            let m = _mm256_movemask_epi8(_mm256_cmpeq_epi8(v, one)) as u32;
+            put(tables.len(), h, !m);
+        }
+    }
+}
+
+/// The body of the AVX2 kernels where a block's bitmaps are read soon
+/// after they are stored (a single input, a token): per half the low
+/// nibbles and the bit of each high nibble once, then per set (its table,
+/// `table_avx2`) for each half one shuffle, an and, a compare with zero
+/// and a mask move, the halves joined into the set's word for `put`;
+/// with `one`, a set after the tables of that one byte (a compare). (A
+/// word stored as two halves and read at once waits for both stores:
+/// [`classify_halves_avx2`] is for runs of blocks.)
+#[target_feature(enable = "avx2")]
+#[inline]
+fn classify_joined_avx2(
     v0: __m256i,
     v1: __m256i,
     tables: &[__m256i],
+    one: Option<__m256i>,
     mut put: impl FnMut(usize, u64),
 ) {
     let nib = _mm256_set1_epi8(0x0f);
@@ -65,6 +113,23 @@ fn classify_halves_avx2(
         let m1 = _mm256_movemask_epi8(_mm256_cmpeq_epi8(b, zero)) as u32;
         put(k, u64::from(m0) | u64::from(m1) << 32);
     }
+    if let Some(one) = one {
+        let m0 = _mm256_movemask_epi8(_mm256_cmpeq_epi8(v0, one)) as u32;
+        let m1 = _mm256_movemask_epi8(_mm256_cmpeq_epi8(v1, one)) as u32;
+        put(tables.len(), !(u64::from(m0) | u64::from(m1) << 32));
+    }
+}
+
+/// Writes `m` as half `h` of `word`: its low 32 bits (bytes 0..32 of the
+/// block) for `h` 0, its high ones for 1, the other half left as it is.
+#[inline(always)]
+fn put_half(word: &mut u64, h: usize, m: u32) {
+    assert!(h < 2, "a word has two halves");
+    let p = (word as *mut u64).cast::<u32>();
+    // SAFETY: `word` is one u64, so u32 `h` (0 or 1) of it is in it and
+    // aligned, and written through the only reference to it; x86_64 is
+    // little-endian, so u32 0 is the word's low half.
+    unsafe { p.add(h).write(m) }
 }
 
 /// A `pshufb` mask from offset `s` (1 to 15) moves a register's bytes
@@ -200,9 +265,9 @@ pub(crate) unsafe fn classify_avx512(
     }
 }
 
-/// AVX2 `ClassifyRows` kernel: per block the two halves' nibbles once,
-/// then per set two shuffles, two ands, two compares with zero and two
-/// mask moves (see `classify_halves_avx2`); a last block cut short is read
+/// AVX2 `ClassifyRows` kernel: per 32-byte half of a block its nibbles
+/// once, then per set a shuffle, an and, a compare with zero and a mask
+/// move (see `classify_halves_avx2`); a last block cut short is read
 /// in place, a quarter at a time (`tail_quarter`). The loop is compiled
 /// once per number of sets (`rows_avx2`), so that the sets' tables stay
 /// in registers and no set count is tested inside it, and a ninth set of
@@ -230,7 +295,11 @@ pub(crate) unsafe fn classify_rows_avx2(src: &[u8], sets: &RowSets, rows: &mut [
 }
 
 /// [`classify_rows_avx2`] for `N` sets of nibble tables and, when `ONE`,
-/// a ninth set of the one byte `one` (row word `N`).
+/// a ninth set of the one byte `one` (row word `N`). A run of more than
+/// [`NEAR`] bytes (a batch's window) stores each half of a set's word as
+/// it comes; a shorter one (a single input, whose bitmaps are read at
+/// once) joins the halves first, as a word read soon after its two halves
+/// were stored apart waits for both stores to reach the cache.
 #[cfg_attr(feature = "force-scalar", allow(dead_code))]
 #[target_feature(enable = "avx2")]
 #[inline]
@@ -240,30 +309,55 @@ fn rows_avx2<const N: usize, const ONE: bool>(
     rows: &mut [Row],
     one: u8,
 ) {
+    if src.len() > NEAR {
+        rows_avx2_stored::<N, ONE, true>(src, sets, rows, one)
+    } else {
+        rows_avx2_stored::<N, ONE, false>(src, sets, rows, one)
+    }
+}
+
+/// Runs of at most this many bytes are classified with each word's
+/// halves joined before it is stored ([`rows_avx2`]): the longest single
+/// input of the fast path.
+#[cfg_attr(feature = "force-scalar", allow(dead_code))]
+const NEAR: usize = 256;
+
+/// [`rows_avx2`] with the halves of a word stored apart (`APART`:
+/// [`classify_halves_avx2`]) or joined ([`classify_joined_avx2`]).
+#[cfg_attr(feature = "force-scalar", allow(dead_code))]
+#[target_feature(enable = "avx2")]
+#[inline]
+fn rows_avx2_stored<const N: usize, const ONE: bool, const APART: bool>(
+    src: &[u8],
+    sets: &RowSets,
+    rows: &mut [Row],
+    one: u8,
+) {
     let t: [__m256i; N] = core::array::from_fn(|k| table_avx2(&sets.nibbles[k]));
-    let one = _mm256_set1_epi8(one as i8);
-    let block = |v0: __m256i, v1: __m256i, row: &mut Row| {
-        classify_halves_avx2(v0, v1, &t, |k, m| row[k] = m);
-        if ONE {
-            let m0 = _mm256_movemask_epi8(_mm256_cmpeq_epi8(v0, one)) as u32;
-            let m1 = _mm256_movemask_epi8(_mm256_cmpeq_epi8(v1, one)) as u32;
-            row[N] = !(u64::from(m0) | u64::from(m1) << 32);
-        }
-    };
+    let one = ONE.then(|| _mm256_set1_epi8(one as i8));
     let blocks = src.chunks_exact(64);
     let tail = blocks.remainder();
     let whole = blocks.len();
     for (b, row) in blocks.zip(rows.iter_mut()) {
         ahead(b.as_ptr());
         let p = b.as_ptr() as *const __m256i;
-        // SAFETY: `b` is 64 bytes: two unaligned 32-byte loads.
-        let (v0, v1) = unsafe { (_mm256_loadu_si256(p), _mm256_loadu_si256(p.add(1))) };
-        block(v0, v1, row);
+        // SAFETY: `b` is 64 bytes: an unaligned 32-byte load of either
+        // half.
+        let half = |h: usize| unsafe { _mm256_loadu_si256(p.add(h)) };
+        if APART {
+            classify_halves_avx2(half, &t, one, |k, h, m| put_half(&mut row[k], h, m));
+        } else {
+            classify_joined_avx2(half(0), half(1), &t, one, |k, m| row[k] = m);
+        }
     }
     if let (false, Some(row)) = (tail.is_empty(), rows.get_mut(whole)) {
-        let (q0, q1) = (tail_quarter(tail, 0), tail_quarter(tail, 1));
-        let (q2, q3) = (tail_quarter(tail, 2), tail_quarter(tail, 3));
-        block(_mm256_set_m128i(q1, q0), _mm256_set_m128i(q3, q2), row);
+        let half =
+            |h: usize| _mm256_set_m128i(tail_quarter(tail, 2 * h + 1), tail_quarter(tail, 2 * h));
+        if APART {
+            classify_halves_avx2(half, &t, one, |k, h, m| put_half(&mut row[k], h, m));
+        } else {
+            classify_joined_avx2(half(0), half(1), &t, one, |k, m| row[k] = m);
+        }
     }
 }
 
