@@ -235,6 +235,10 @@ impl CountLoop for Counted<'_, '_> {
 /// Longest single input the fast path takes: four 64-bit words of bitmap.
 pub(crate) const MAX_LINE: usize = 255;
 
+// Single inputs and tokens are read right after they are classified:
+// the kernels keep such runs' words whole (`scan::rows::NEAR_RUN`).
+const _: () = assert!(MAX_LINE <= crate::scan::rows::NEAR_RUN);
+
 /// Bytes of a batch classified at once.
 const WINDOW: usize = 16 * 1024;
 

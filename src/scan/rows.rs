@@ -10,6 +10,13 @@ use super::{Chosen, Cpu, Kernel};
 /// Most sets a [`Classify`] kernel takes: a profile's run sets and the line end.
 pub const MAX_CLASSES: usize = 9;
 
+/// Runs of at most this many bytes are read right after they are
+/// classified (a single input or a token: the fast path takes at most 255
+/// bytes, `engine::bits::MAX_LINE`), so a kernel that stores a word's
+/// parts apart joins them first for such runs (x86_64's AVX2 rows kernel):
+/// a word read soon after its parts were stored apart waits for them all.
+pub(crate) const NEAR_RUN: usize = 256;
+
 /// A line classifier kernel: 64 bytes against up to [`MAX_CLASSES`] sets
 /// at once, each a 16-byte low-nibble table (bit `h` of entry `l`: byte
 /// `16 h + l` is in the set; ASCII only); bit i of `out[k]` is set when

@@ -2,7 +2,7 @@
 //! (SSSE3, AVX2, AVX-512 BW), and runs of blocks (AVX2, AVX-512 BW, and
 //! AVX-512 VBMI with GFNI).
 
-use super::super::rows::{rows_by_blocks, Row, RowSets, MAX_CLASSES};
+use super::super::rows::{rows_by_blocks, Row, RowSets, MAX_CLASSES, NEAR_RUN};
 use super::ahead;
 use core::arch::x86_64::*;
 
@@ -38,14 +38,46 @@ fn table_avx2(lo: &[u8; 16]) -> __m256i {
     _mm256_broadcastsi128_si256(unsafe { _mm_loadu_si128(lo.as_ptr() as *const __m128i) })
 }
 
-/// The body of the AVX2 kernels, one 32-byte half after the other
-/// (`half(h)` reads half `h`, 0 the block's first 32 bytes): the half's
-/// low nibbles and the bit of each high nibble, then per set (its table,
-/// `table_avx2`) one shuffle, an and, a compare with zero and a mask move,
-/// the 32 bits given to `put` as half `h` of set k's word; with `one`, a
-/// set after the tables of that one byte (a compare). A half at a time,
-/// every table stays in a register beside the half's three, and no set's
-/// first half waits to be joined with its second: each is stored as it is
+/// A 32-byte half's low nibbles, and the bit of each byte's high nibble
+/// (`1 << h` for `h < 8`, none for bytes from 0x80): what each set's
+/// table is looked up and tested with ([`outside`]).
+#[target_feature(enable = "avx2")]
+#[inline]
+fn nibbles(v: __m256i) -> (__m256i, __m256i) {
+    let nib = _mm256_set1_epi8(0x0f);
+    let bits = _mm256_setr_epi8(
+        1, 2, 4, 8, 16, 32, 64, -128, 0, 0, 0, 0, 0, 0, 0, 0, 1, 2, 4, 8, 16, 32, 64, -128, 0, 0,
+        0, 0, 0, 0, 0, 0,
+    );
+    let hi = _mm256_shuffle_epi8(bits, _mm256_and_si256(_mm256_srli_epi16(v, 4), nib));
+    (_mm256_and_si256(v, nib), hi)
+}
+
+/// Bit i set when byte i of the half whose [`nibbles`] are `(l, hi)` is
+/// outside the set of table `t` (`table_avx2`): a shuffle, an and, a
+/// compare with zero and a mask move.
+#[target_feature(enable = "avx2")]
+#[inline]
+fn outside(t: __m256i, (l, hi): (__m256i, __m256i)) -> u32 {
+    let a = _mm256_and_si256(_mm256_shuffle_epi8(t, l), hi);
+    _mm256_movemask_epi8(_mm256_cmpeq_epi8(a, _mm256_setzero_si256())) as u32
+}
+
+/// Bit i set when byte i of half `v` is not the byte of `one` (in every
+/// lane of it).
+#[target_feature(enable = "avx2")]
+#[inline]
+fn not_byte(v: __m256i, one: __m256i) -> u32 {
+    !(_mm256_movemask_epi8(_mm256_cmpeq_epi8(v, one)) as u32)
+}
+
+/// The body of the AVX2 kernels for runs of blocks, one 32-byte half
+/// after the other (`half(h)` reads half `h`, 0 the block's first 32
+/// bytes): per set (its table, `table_avx2`) the half's bits
+/// ([`outside`]) given to `put` as half `h` of set k's word; with `one`, a
+/// set after the tables of that one byte. A half at a time, every table
+/// stays in a register beside the half's three, and no set's first half
+/// waits to be joined with its second: each is stored as it is
 /// ([`put_half`]).
 #[target_feature(enable = "avx2")]
 #[inline]
@@ -55,39 +87,24 @@ fn classify_halves_avx2(
     one: Option<__m256i>,
     mut put: impl FnMut(usize, usize, u32),
 ) {
-    let nib = _mm256_set1_epi8(0x0f);
-    let bits = _mm256_setr_epi8(
-        1, 2, 4, 8, 16, 32, 64, -128, 0, 0, 0, 0, 0, 0, 0, 0, 1, 2, 4, 8, 16, 32, 64, -128, 0, 0,
-        0, 0, 0, 0, 0, 0,
-    );
-    let zero = _mm256_setzero_si256();
     for h in 0..2 {
         let v = half(h);
-        let l = _mm256_and_si256(v, nib);
-        let hi = _mm256_shuffle_epi8(bits, _mm256_and_si256(_mm256_srli_epi16(v, 4), nib));
+        let n = nibbles(v);
         for (k, &t) in tables.iter().enumerate() {
-            let a = _mm256_and_si256(_mm256_shuffle_epi8(t, l), hi);
-            put(
-                k,
-                h,
-                _mm256_movemask_epi8(_mm256_cmpeq_epi8(a, zero)) as u32,
-            );
+            put(k, h, outside(t, n));
         }
         if let Some(one) = one {
-            let m = _mm256_movemask_epi8(_mm256_cmpeq_epi8(v, one)) as u32;
-            put(tables.len(), h, !m);
+            put(tables.len(), h, not_byte(v, one));
         }
     }
 }
 
 /// The body of the AVX2 kernels where a block's bitmaps are read soon
-/// after they are stored (a single input, a token): per half the low
-/// nibbles and the bit of each high nibble once, then per set (its table,
-/// `table_avx2`) for each half one shuffle, an and, a compare with zero
-/// and a mask move, the halves joined into the set's word for `put`;
-/// with `one`, a set after the tables of that one byte (a compare). (A
-/// word stored as two halves and read at once waits for both stores:
-/// [`classify_halves_avx2`] is for runs of blocks.)
+/// after they are stored (a single input, a token): both halves'
+/// [`nibbles`] once, then per set its two halves' bits joined into the
+/// set's word for `put`; with `one`, a set after the tables of that one
+/// byte. (A word stored as two halves and read at once waits for both
+/// stores: [`classify_halves_avx2`] is for runs of blocks.)
 #[target_feature(enable = "avx2")]
 #[inline]
 fn classify_joined_avx2(
@@ -97,26 +114,13 @@ fn classify_joined_avx2(
     one: Option<__m256i>,
     mut put: impl FnMut(usize, u64),
 ) {
-    let nib = _mm256_set1_epi8(0x0f);
-    let bits = _mm256_setr_epi8(
-        1, 2, 4, 8, 16, 32, 64, -128, 0, 0, 0, 0, 0, 0, 0, 0, 1, 2, 4, 8, 16, 32, 64, -128, 0, 0,
-        0, 0, 0, 0, 0, 0,
-    );
-    let (l0, l1) = (_mm256_and_si256(v0, nib), _mm256_and_si256(v1, nib));
-    let h0 = _mm256_shuffle_epi8(bits, _mm256_and_si256(_mm256_srli_epi16(v0, 4), nib));
-    let h1 = _mm256_shuffle_epi8(bits, _mm256_and_si256(_mm256_srli_epi16(v1, 4), nib));
-    let zero = _mm256_setzero_si256();
+    let join = |m0: u32, m1: u32| u64::from(m0) | u64::from(m1) << 32;
+    let (n0, n1) = (nibbles(v0), nibbles(v1));
     for (k, &t) in tables.iter().enumerate() {
-        let a = _mm256_and_si256(_mm256_shuffle_epi8(t, l0), h0);
-        let b = _mm256_and_si256(_mm256_shuffle_epi8(t, l1), h1);
-        let m0 = _mm256_movemask_epi8(_mm256_cmpeq_epi8(a, zero)) as u32;
-        let m1 = _mm256_movemask_epi8(_mm256_cmpeq_epi8(b, zero)) as u32;
-        put(k, u64::from(m0) | u64::from(m1) << 32);
+        put(k, join(outside(t, n0), outside(t, n1)));
     }
     if let Some(one) = one {
-        let m0 = _mm256_movemask_epi8(_mm256_cmpeq_epi8(v0, one)) as u32;
-        let m1 = _mm256_movemask_epi8(_mm256_cmpeq_epi8(v1, one)) as u32;
-        put(tables.len(), !(u64::from(m0) | u64::from(m1) << 32));
+        put(tables.len(), join(not_byte(v0, one), not_byte(v1, one)));
     }
 }
 
@@ -296,7 +300,7 @@ pub(crate) unsafe fn classify_rows_avx2(src: &[u8], sets: &RowSets, rows: &mut [
 
 /// [`classify_rows_avx2`] for `N` sets of nibble tables and, when `ONE`,
 /// a ninth set of the one byte `one` (row word `N`). A run of more than
-/// [`NEAR`] bytes (a batch's window) stores each half of a set's word as
+/// [`NEAR_RUN`] bytes (a batch's window) stores each half of a set's word as
 /// it comes; a shorter one (a single input, whose bitmaps are read at
 /// once) joins the halves first, as a word read soon after its two halves
 /// were stored apart waits for both stores to reach the cache.
@@ -309,18 +313,12 @@ fn rows_avx2<const N: usize, const ONE: bool>(
     rows: &mut [Row],
     one: u8,
 ) {
-    if src.len() > NEAR {
+    if src.len() > NEAR_RUN {
         rows_avx2_stored::<N, ONE, true>(src, sets, rows, one)
     } else {
         rows_avx2_stored::<N, ONE, false>(src, sets, rows, one)
     }
 }
-
-/// Runs of at most this many bytes are classified with each word's
-/// halves joined before it is stored ([`rows_avx2`]): the longest single
-/// input of the fast path.
-#[cfg_attr(feature = "force-scalar", allow(dead_code))]
-const NEAR: usize = 256;
 
 /// [`rows_avx2`] with the halves of a word stored apart (`APART`:
 /// [`classify_halves_avx2`]) or joined ([`classify_joined_avx2`]).
