@@ -316,6 +316,7 @@ impl Pipeline<'_> {
         run_ordered_in_flight(
             self.threads,
             self.threads + 1,
+            false,
             (0u64..).zip(runs),
             || (Worker::default(), init(), Framer::new(compress)),
             |(worker, state, framer), (index, run)| {

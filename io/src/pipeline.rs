@@ -6,7 +6,9 @@
 //! calling thread takes the outputs in input order (writing). At most
 //! `2 * threads + 1` items are in flight, so memory stays bounded by the
 //! chunk size whatever the input's size. With one thread everything runs
-//! on the calling thread, one item after the other.
+//! on the calling thread, one item after the other, unless the caller asks
+//! for the reading apart ([`run_ordered_in_flight`]'s `read_apart`): then
+//! the feeder and one worker run as with more.
 
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -30,15 +32,22 @@ where
     O: Send,
     W: Send,
 {
-    run_ordered_in_flight(threads, 2 * threads + 1, items, init, work, sink)
+    run_ordered_in_flight(threads, 2 * threads + 1, false, items, init, work, sink)
 }
 
 /// [`run_ordered`] with at most `in_flight` items between the reader and
 /// the sink (read ahead, being worked on, or done and waiting for an
-/// earlier one): fewer for large items.
+/// earlier one): fewer for large items. With `read_apart`, one worker
+/// still has the feeder thread beside it: the items are read (a mapped
+/// file's pages faulted in, its line ends counted) while the worker is on
+/// the one before, where a worker that reads for itself waits for both in
+/// turn. For work that takes long beside its reading (rows built and
+/// written); a verdict per line over a chunk takes too little for the
+/// hand-off per item to pay.
 pub fn run_ordered_in_flight<I, W, O, E>(
     threads: usize,
     in_flight: usize,
+    read_apart: bool,
     items: impl Iterator<Item = I> + Send + 'static,
     init: impl Fn() -> W + Sync,
     work: impl Fn(&mut W, I) -> O + Sync,
@@ -49,7 +58,8 @@ where
     O: Send,
     W: Send,
 {
-    if threads <= 1 {
+    let threads = threads.max(1);
+    if threads == 1 && !read_apart {
         let mut w = init();
         for item in items {
             sink(work(&mut w, item))?;
@@ -182,6 +192,71 @@ mod tests {
             .unwrap();
             assert_eq!(seen, (0..1000).map(|i| i * 2).collect::<Vec<_>>());
         }
+    }
+
+    #[test]
+    fn one_worker_reading_apart_reads_on_another_thread_in_order() {
+        use std::sync::{Arc, Mutex};
+        use std::thread::{current, ThreadId};
+        let readers = Arc::new(Mutex::new(Vec::<ThreadId>::new()));
+        let items = (0..500u32).map({
+            let readers = readers.clone();
+            move |i| {
+                readers.lock().unwrap().push(current().id());
+                i
+            }
+        });
+        let workers = Mutex::new(Vec::<ThreadId>::new());
+        let mut seen = Vec::new();
+        let states = super::run_ordered_in_flight(
+            1,
+            3,
+            true,
+            items,
+            || 0u32,
+            |calls, i| {
+                *calls += 1;
+                workers.lock().unwrap().push(current().id());
+                i + 1
+            },
+            |o| -> Result<(), ()> {
+                seen.push(o);
+                Ok(())
+            },
+        )
+        .unwrap();
+        assert_eq!(seen, (1..=500).collect::<Vec<_>>());
+        // One worker, which took every item.
+        assert_eq!(states, vec![500]);
+        let (readers, workers) = (readers.lock().unwrap(), workers.into_inner().unwrap());
+        assert_eq!(readers.len(), 500);
+        let (reader, worker) = (readers[0], workers[0]);
+        assert!(readers.iter().all(|&t| t == reader));
+        assert!(workers.iter().all(|&t| t == worker));
+        assert!(reader != worker && worker != current().id() && reader != current().id());
+    }
+
+    #[test]
+    fn one_worker_reading_inline_runs_on_the_calling_thread() {
+        let me = std::thread::current().id();
+        let mut seen = Vec::new();
+        super::run_ordered_in_flight(
+            1,
+            3,
+            false,
+            (0..100u32).inspect(move |_| assert_eq!(std::thread::current().id(), me)),
+            || (),
+            |_, i| {
+                assert_eq!(std::thread::current().id(), me);
+                i
+            },
+            |o| -> Result<(), ()> {
+                seen.push(o);
+                Ok(())
+            },
+        )
+        .unwrap();
+        assert_eq!(seen, (0..100).collect::<Vec<_>>());
     }
 
     #[test]
