@@ -354,22 +354,42 @@ fn fold_escapes(text: &[u8], origin: usize, rows: &mut [Row], sets: &RowSets, lf
 /// `None` where the fast path cannot tell. The rows are as many as the
 /// input needs (two under 64 bytes, the most common; three under 128;
 /// five), so that less is cleared.
+#[cfg(test)]
 #[inline(always)]
 pub(crate) fn fast_single(input: &[u8], sets: &RowSets, fast: FastPath) -> Option<super::Spans> {
+    let mut spans = super::Spans::EMPTY;
+    fast_single_into(input, sets, fast, &mut spans).then_some(spans)
+}
+
+/// [`fast_single`] writing the spans into `spans` (which must be
+/// `Spans::EMPTY`): where the caller keeps them (a `UriRef` being made), so
+/// that they are not copied there afterwards. `false` where the fast path
+/// cannot tell, and `spans` then holds what it had saved.
+#[inline(always)]
+pub(crate) fn fast_single_into(
+    input: &[u8],
+    sets: &RowSets,
+    fast: FastPath,
+    spans: &mut super::Spans,
+) -> bool {
     #[inline(always)]
-    fn with<const N: usize>(input: &[u8], sets: &RowSets, fast: FastPath) -> Option<super::Spans> {
+    fn with<const N: usize>(
+        input: &[u8],
+        sets: &RowSets,
+        fast: FastPath,
+        spans: &mut super::Spans,
+    ) -> bool {
         // The rows are classified where they stay: built by `Single::new`
         // and moved here, they were copied (a `memcpy` call per input).
         let mut rows = [[0u64; MAX_CLASSES]; N];
         classify_single(input, sets, &mut rows);
         let line = Line::new(input, 0, &rows);
-        let mut spans = super::Spans::EMPTY;
-        fast(&line, &mut spans).then_some(spans)
+        fast(&line, spans)
     }
     match input.len() {
-        0..64 => with::<2>(input, sets, fast),
-        64..128 => with::<3>(input, sets, fast),
-        _ => with::<SHORT>(input, sets, fast),
+        0..64 => with::<2>(input, sets, fast, spans),
+        64..128 => with::<3>(input, sets, fast, spans),
+        _ => with::<SHORT>(input, sets, fast, spans),
     }
 }
 
