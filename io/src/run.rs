@@ -129,13 +129,15 @@ impl Pipeline<'_> {
         S: Send,
     {
         let engine = self.engine;
-        // Reading on a thread of its own even beside one worker: a chunk's
-        // rows take several times its reading (`--threads 1`, Arrow IPC
-        // output of 250 MB, median of 5: 0.49 -> 0.46 s).
+        // Reading on a thread of its own even beside one worker, where the
+        // reader counts each chunk's line ends for the line numbers: that
+        // count then runs beside the rows of the chunk before (docs/
+        // performance.md, "One worker, reading apart"). Without the count a
+        // chunk's reading is too little for the hand-off to pay.
         run_ordered_in_flight(
             self.threads,
             2 * self.threads + 1,
-            true,
+            self.read.number_lines,
             self.jobs(),
             || (Worker::default(), init()),
             |(worker, state), work| done(work, |job| each(state, &worker.parse(engine, job))),
