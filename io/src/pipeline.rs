@@ -99,10 +99,11 @@ where
     for _ in 0..in_flight {
         token_tx.send(()).expect("room for every token");
     }
-    // The feeder is not joined: after a failed write it may be waiting
-    // for input that never comes (a terminal, `tail -f`); it ends when it
-    // next finds no token or no worker.
-    std::thread::spawn(move || {
+    // The feeder is joined only when every item was written: after a
+    // failed write it may be waiting for input that never comes (a
+    // terminal, `tail -f`); it ends when it next finds no token or no
+    // worker.
+    let feeder = std::thread::spawn(move || {
         for (seq, item) in (0u64..).zip(items) {
             if token_rx.recv().is_err() || job_tx.send((seq, item)).is_err() {
                 break;
@@ -176,6 +177,13 @@ where
                 Ok(w) => done.push(w),
                 Err(panic) => std::panic::resume_unwind(panic),
             }
+        }
+        // The workers ended on the closed queue, so the feeder has ended
+        // too: by the items' end, or by a panic in the reading, which goes
+        // on up (the items after it were never read; the run would
+        // otherwise end short, with a success).
+        if let Err(panic) = feeder.join() {
+            std::panic::resume_unwind(panic);
         }
         Ok(done)
     })
@@ -275,6 +283,13 @@ mod tests {
             |_, i| i,
             |_| -> Result<(), ()> { Ok(()) },
         );
+    }
+
+    #[test]
+    #[should_panic(expected = "reading item 7")]
+    fn a_feeder_that_panics_beside_several_workers_fails_the_run() {
+        let items = (0..100u32).inspect(|&i| assert!(i != 7, "reading item {i}"));
+        let _ = super::run_ordered(3, items, || (), |_, i| i, |_| -> Result<(), ()> { Ok(()) });
     }
 
     #[test]
