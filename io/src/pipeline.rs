@@ -293,29 +293,6 @@ mod tests {
     }
 
     #[test]
-    fn a_sink_error_beside_one_worker_reading_apart_stops_the_run() {
-        let mut n = 0;
-        let r = super::run_ordered_in_flight(
-            1,
-            3,
-            true,
-            0..100_000u32,
-            || (),
-            |_, i| i,
-            |o| {
-                n += 1;
-                if o == 10 {
-                    Err("stop")
-                } else {
-                    Ok(())
-                }
-            },
-        );
-        assert_eq!(r.err(), Some("stop"));
-        assert_eq!(n, 11);
-    }
-
-    #[test]
     fn one_worker_reading_inline_runs_on_the_calling_thread() {
         let me = std::thread::current().id();
         let mut seen = Vec::new();
@@ -355,22 +332,27 @@ mod tests {
 
     #[test]
     fn a_sink_error_stops_the_run() {
-        let mut n = 0;
-        let r = super::run_ordered(
-            2,
-            0..100_000u32,
-            || (),
-            |_, i| i,
-            |o| {
-                n += 1;
-                if o == 10 {
-                    Err("stop")
-                } else {
-                    Ok(())
-                }
-            },
-        );
-        assert_eq!(r.err(), Some("stop"));
-        assert_eq!(n, 11);
+        // Several workers; one beside a feeder; one reading inline.
+        for (threads, apart) in [(2, false), (1, true), (1, false)] {
+            let mut n = 0;
+            let r = super::run_ordered_in_flight(
+                threads,
+                2 * threads + 1,
+                apart,
+                0..100_000u32,
+                || (),
+                |_, i| i,
+                |o| {
+                    n += 1;
+                    if o == 10 {
+                        Err("stop")
+                    } else {
+                        Ok(())
+                    }
+                },
+            );
+            assert_eq!(r.err(), Some("stop"), "{threads} {apart}");
+            assert_eq!(n, 11, "{threads} {apart}");
+        }
     }
 }
