@@ -488,13 +488,38 @@ fn parse_output_does_not_depend_on_threads() {
             .unwrap()
     };
     let (one, two) = (run("1"), run("2"));
-    let _ = std::fs::remove_file(&path);
     assert_eq!(one.status.code(), Some(0));
     assert_eq!(one.stdout, two.stdout);
     assert_eq!(
         one.stdout.iter().filter(|&&b| b == b'\n').count(),
         4 * 48_010
     );
+    // Into a file, in every format: one worker (which reads on a thread
+    // of its own where rows are numbered) writes the bytes two do.
+    for format in ["jsonl", "tsv", "csv", "arrow", "parquet"] {
+        let file = |t: &str| {
+            let out = std::env::temp_dir().join(format!(
+                "urilex-threads-{}-{t}.{format}",
+                std::process::id()
+            ));
+            let status = Command::new(env!("CARGO_BIN_EXE_urilex"))
+                .args(["parse", "--threads", t, "--format", format, "-o"])
+                .args([&out, &path])
+                .status()
+                .unwrap();
+            assert_eq!(status.code(), Some(0), "{format}");
+            let bytes = std::fs::read(&out).unwrap();
+            let _ = std::fs::remove_file(&out);
+            bytes
+        };
+        let (one, two) = (file("1"), file("2"));
+        assert!(!one.is_empty(), "{format}");
+        assert!(one == two, "{format}: one thread's file differs from two's");
+        if format == "jsonl" {
+            assert_eq!(one.iter().filter(|&&b| b == b'\n').count(), 4 * 48_010);
+        }
+    }
+    let _ = std::fs::remove_file(&path);
 }
 
 /// `parse` rows list every part the profile's grammar declares, under the

@@ -977,8 +977,8 @@ fn parse_buf(parser: &Parser, buf: &[u8], out: &mut Records<'_>) {
         |pos, line, spans| {
             let at = out.base + pos;
             let r = match spans.flatten() {
-                Some(s) if line.len() < u32::MAX as usize => {
-                    let s = crate::uri::reference::with_path(s, line.len());
+                Some(mut s) if line.len() < u32::MAX as usize => {
+                    crate::uri::reference::set_path(&mut s, line.len());
                     valid_record(at, line, s, out.long)
                 }
                 _ => record(parser, at, line, out.long),

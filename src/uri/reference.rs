@@ -441,13 +441,6 @@ impl<'a> Iterator for Occurrences<'a> {
 /// Every reference has a path (RFC 3986 3.3). Where a draft grammar leaves
 /// it out, it is empty where the query or the fragment starts, or at the end.
 #[inline(always)]
-pub(crate) fn with_path(mut spans: Spans, len: usize) -> Spans {
-    set_path(&mut spans, len);
-    spans
-}
-
-/// [`with_path`] in place.
-#[inline]
 pub(crate) fn set_path(spans: &mut Spans, len: usize) {
     let p = Component::Path as usize * 2;
     // A profile without RFC 3986's path may keep one of its own parts in
