@@ -21,6 +21,21 @@ fn lines_of(buf: &[u8]) -> Vec<&[u8]> {
 
 fn check_same(parser: &Parser, batch: &Batch, lines: &[&[u8]]) {
     assert_eq!(batch.len(), lines.len());
+    // A part of every reference at once: the spans one at a time, placed
+    // in the buffer.
+    for c in Component::ALL {
+        let mut all = Vec::new();
+        batch.for_each_span(c, |s| all.push(s));
+        let want: Vec<_> = (0..batch.len())
+            .map(|i| {
+                Some((
+                    batch.line_start(i) + batch.span(i, c)?.start,
+                    batch.span(i, c)?.len(),
+                ))
+            })
+            .collect();
+        assert_eq!(all, want, "{c:?} of every reference");
+    }
     for (i, line) in lines.iter().enumerate() {
         match parser.parse_bytes(line) {
             Ok(u) => {
@@ -449,6 +464,10 @@ fn check_column(parser: &Parser, items: &[Vec<u8>], lead: usize) {
         assert_eq!(entry.host_kind(), batch.host_kind(i));
         assert_eq!(entry.line_start(), offsets[i] as usize);
     }
+    let (mut kept, mut full) = (Vec::new(), Vec::new());
+    host_only.for_each_span(Component::Host, |s| kept.push(s));
+    batch.for_each_span(Component::Host, |s| full.push(s));
+    assert_eq!(kept, full);
     let mut verdicts = Vec::new();
     urilex::validate_offsets(parser, &values, &offsets, |v| verdicts.push(v));
     let want: Vec<bool> = refs.iter().map(|l| parser.parse_bytes(l).is_ok()).collect();
@@ -500,6 +519,16 @@ fn a_part_not_kept_is_refused() {
         Some(&b"a.example"[..])
     );
     let _ = batch.span(0, Component::Path);
+}
+
+/// The same refusal for every reference's part at once.
+#[test]
+#[should_panic(expected = "kept no query spans")]
+fn a_part_not_kept_is_refused_for_the_whole_batch() {
+    let values = b"http://a.example/b?q";
+    let mut batch = Batch::new();
+    batch.parse_offsets_keeping(&Parser::new(), values, &[0i32, 20], Component::Host);
+    batch.for_each_span(Component::Query, |_| {});
 }
 
 /// Where one item ends and the next begins, the runs must stop: an

@@ -103,14 +103,6 @@ fn part_text<'r>(refs: &'r Refs<'_>, batch: &Batch, i: usize, c: Component) -> O
     std::str::from_utf8(&refs.value(i)[r]).ok()
 }
 
-/// Where the values of `refs` lie in their buffer (`Refs::buffer`).
-fn values_range(refs: &Refs<'_>) -> std::ops::Range<usize> {
-    match refs.is_empty() {
-        true => 0..0,
-        false => refs.start(0)..refs.start(refs.len()),
-    }
-}
-
 /// Where `sub`, a slice of `whole`, lies in it.
 #[inline]
 fn offset_in(whole: &str, sub: &str) -> std::ops::Range<usize> {
@@ -119,26 +111,27 @@ fn offset_in(whole: &str, sub: &str) -> std::ops::Range<usize> {
 }
 
 /// `c` of every value (`uri_host` and the like).
-pub fn part(refs: &Refs<'_>, batch: &Batch, c: Component) -> ArrayRef {
+pub fn part(refs: &Refs<'_>, parser: &Parser, c: Component) -> ArrayRef {
     if let Some(buffer) = refs.buffer() {
-        let mut out = SpanViews::new(buffer, refs.len()).ascii_within(values_range(refs));
-        // An entry's start is its value's in the buffer (no offsets read).
-        for (i, e) in batch.entries().enumerate() {
+        let mut out = SpanViews::new(buffer, refs.len());
+        crate::in_blocks(refs, parser, Some(c), |batch, rows| {
+            out.check_ascii(refs.start(rows.start)..refs.start(rows.end));
+            // An entry's start is its value's in the buffer (no offsets
+            // read); the input's nulls are applied once, at the end.
+            out.extend(rows.len(), (batch, c));
+        });
+        return out.finish_under(refs.nulls());
+    }
+    let mut out = Views::new(refs.len());
+    crate::in_blocks(refs, parser, Some(c), |batch, rows| {
+        // The records in order (no search for each), nulls checked apart.
+        for (i, e) in rows.zip(batch.entries()) {
             match e.span(c).filter(|_| !refs.is_null(i)) {
-                Some(r) => out.span(e.line_start() + r.start, r.len()),
+                Some(r) => out.part(refs, i, r),
                 None => out.null(),
             }
         }
-        return out.finish();
-    }
-    let mut out = Views::new(refs.len());
-    // The records in order (no search for each), nulls checked apart.
-    for (i, e) in batch.entries().enumerate() {
-        match e.span(c).filter(|_| !refs.is_null(i)) {
-            Some(r) => out.part(refs, i, r),
-            None => out.null(),
-        }
-    }
+    });
     out.finish()
 }
 
@@ -176,7 +169,7 @@ pub fn error(refs: &Refs<'_>, batch: &Batch) -> ArrayRef {
 /// over the records; the other columns (`host_kind`, `port_number`,
 /// `error`) are built as the log pipeline's rows are. Otherwise every
 /// column is built that way and the parts are then viewed in place.
-pub fn parse(refs: &Refs<'_>, batch: &Batch, profile: Profile) -> ArrayRef {
+pub fn parse(refs: &Refs<'_>, parser: &Parser, profile: Profile) -> ArrayRef {
     let made = parse_schema(profile);
     let (schema, fields) = &*made;
     let present = |i: usize| !refs.is_null(i);
@@ -189,10 +182,11 @@ pub fn parse(refs: &Refs<'_>, batch: &Batch, profile: Profile) -> ArrayRef {
                 )
         });
     let columns: Vec<ArrayRef> = match refs.buffer().filter(|_| fast) {
-        Some(buffer) => parse_columns(refs, batch, schema, fields, buffer),
+        Some(buffer) => parse_columns(refs, parser, schema, fields, buffer),
         None => {
-            let rows =
-                BatchBuilder::new(schema.clone()).build_references(batch, refs.values(), present);
+            let rows = crate::parsed(refs, parser, |batch| {
+                BatchBuilder::new(schema.clone()).build_references(batch, refs.values(), present)
+            });
             rows.columns()
                 .iter()
                 .zip(&schema.columns)
@@ -233,15 +227,18 @@ fn parse_schema(profile: Profile) -> Arc<ParseSchema> {
     s
 }
 
-/// [`parse`]'s columns made in one pass over the batch's records, for a
-/// profile whose parts are the records' spans: `valid` a bitmap, the
-/// parts views of `buffer`, `host_kind` the dictionary's keys,
-/// `port_number` read from the port's span; `error` built as the log
-/// pipeline's rows are, for the invalid values alone, then placed at
-/// their rows (a column of nulls when all are valid).
+/// [`parse`]'s columns made a block of rows at a time (the block's bytes
+/// and records stay in the cache while its columns are made) and column
+/// by column within a block, for a profile whose parts are the records'
+/// spans: each part views of `buffer` in a loop of its own
+/// ([`SpanViews::extend`]), then `valid` a bitmap, `host_kind` the
+/// dictionary's keys and the invalid rows in one pass, `port_number`
+/// read from the port's spans; `error` built as the log pipeline's rows
+/// are, for the invalid values alone, then placed at their rows (a column
+/// of nulls when all are valid).
 fn parse_columns(
     refs: &Refs<'_>,
-    batch: &Batch,
+    parser: &Parser,
     schema: &Schema,
     fields: &Fields,
     buffer: &arrow_buffer::Buffer,
@@ -260,64 +257,54 @@ fn parse_columns(
         .iter()
         .map(|k| kinds.iter().position(|n| *n == k.as_str()).unwrap_or(0) as i16)
         .collect();
-    // The values' bytes are checked ASCII once here, for every column.
-    let known = SpanViews::new(buffer, 0).ascii_within(values_range(refs));
+    let mut known = SpanViews::new(buffer, 0);
     let mut views: Vec<SpanViews<'_>> = parts.iter().map(|_| known.like(n)).collect();
     let mut valid = Bits::new(n);
     let mut kind_keys = Vec::with_capacity(n);
     let mut kind_valid = Bits::new(n);
     let mut ports = Vec::with_capacity(n);
     let mut port_valid = Bits::new(n);
-    // The invalid values' rows (an error each).
+    // The invalid values' rows, and their errors as cells.
     let mut invalid = Vec::new();
-    for (i, e) in batch.entries().enumerate() {
-        let present = !refs.is_null(i);
-        let ok = present && e.is_valid();
-        valid.push(ok);
-        if !ok {
-            views.iter_mut().for_each(SpanViews::null);
-            kind_keys.push(0);
-            kind_valid.push(false);
-            ports.push(0);
-            port_valid.push(false);
-            if present {
-                invalid.push(i);
-            }
-            continue;
-        }
-        let start = refs.start(i);
+    let mut errors = Errors::new(schema.profile);
+    crate::in_blocks(refs, parser, None, |batch, rows| {
+        // The block's bytes are checked ASCII once, for every column.
+        known.check_ascii(refs.start(rows.start)..refs.start(rows.end));
         for (v, &c) in views.iter_mut().zip(&parts) {
-            match e.span(c) {
-                Some(r) => v.span(start + r.start, r.len()),
-                None => v.null(),
+            v.know_as(&known);
+            v.extend(rows.len(), (batch, c));
+        }
+        for (i, e) in rows.clone().zip(batch.entries()) {
+            let ok = e.is_valid();
+            valid.push(ok);
+            let key = e.host_kind().filter(|_| ok);
+            kind_keys.push(key.map_or(0, |k| kind_key[k as usize]));
+            kind_valid.push(key.is_some());
+            if !ok && !refs.is_null(i) {
+                invalid.push(i);
+                errors.push(refs, batch, i - rows.start);
             }
         }
-        match e.host_kind() {
-            Some(k) => {
-                kind_keys.push(kind_key[k as usize]);
-                kind_valid.push(true);
-            }
-            None => {
-                kind_keys.push(0);
-                kind_valid.push(false);
-            }
-        }
-        let port = e
-            .span(Component::Port)
-            .and_then(|r| urilex::port_number(&refs.value(i)[r]));
-        ports.push(port.unwrap_or(0));
-        port_valid.push(port.is_some());
-    }
-    let valid: ArrayRef = Arc::new(BooleanArray::new(valid.finish(), refs.nulls().cloned()));
+        let values = refs.values();
+        batch.for_each_span(Component::Port, |s| {
+            let port = s.and_then(|(at, len)| urilex::port_number(&values[at..at + len]));
+            ports.push(port.unwrap_or(0));
+            port_valid.push(port.is_some());
+        });
+    });
+    let nulls = refs.nulls();
+    let valid: ArrayRef = Arc::new(BooleanArray::new(valid.finish(), nulls.cloned()));
+    let under = |bits: Bits| NullBuffer::union(bits.nulls().as_ref(), nulls);
     let kind = urilex_io::columnar::dictionary(
         &kinds,
-        arrow_array::Int16Array::new(kind_keys.into(), kind_valid.nulls()),
+        arrow_array::Int16Array::new(kind_keys.into(), under(kind_valid)),
     );
     let port: ArrayRef = Arc::new(arrow_array::UInt16Array::new(
         ports.into(),
-        port_valid.nulls(),
+        under(port_valid),
     ));
-    let mut views = views.into_iter().map(SpanViews::finish);
+    let mut views = views.into_iter().map(|v| v.finish_under(nulls));
+    let mut errors = Some(errors);
     schema
         .columns
         .iter()
@@ -326,47 +313,66 @@ fn parse_columns(
             Column::Valid(_) => valid.clone(),
             Column::Kind(_) => kind.clone(),
             Column::PortNumber(_) => port.clone(),
-            Column::Error(_) => errors(refs, batch, schema.profile, &invalid, f),
+            Column::Error(_) => match errors.take() {
+                Some(e) => e.finish(n, &invalid, f),
+                None => arrow_array::new_null_array(f.data_type(), n),
+            },
             _ => views.next().expect("a view column per part"),
         })
         .collect()
 }
 
-/// The error column of [`parse_columns`]: the errors of the rows
-/// `invalid` (in order), built for those rows alone and then placed at
-/// them; nulls elsewhere, and all nulls when no value is invalid.
-fn errors(
-    refs: &Refs<'_>,
-    batch: &Batch,
+/// The error column of [`parse_columns`]: the errors of its invalid rows,
+/// pushed as each block is parsed, then placed at their rows; nulls
+/// elsewhere, and all nulls when no value is invalid.
+struct Errors {
     profile: Profile,
-    invalid: &[usize],
-    field: &Field,
-) -> ArrayRef {
-    if invalid.is_empty() {
-        return arrow_array::new_null_array(field.data_type(), refs.len());
+    /// Made at the first error (a column of valid references needs none).
+    rows: Option<(Schema, urilex_io::table::Rows)>,
+}
+
+impl Errors {
+    fn new(profile: Profile) -> Errors {
+        Errors {
+            profile,
+            rows: None,
+        }
     }
-    let schema = Schema::references_keeping(profile, Syntax::Reference, |c| {
-        matches!(c, Column::Error(_))
-    });
-    let mut rows =
-        urilex_io::table::Rows::new(schema.fields(), urilex_io::run::OutputFormat::Arrow);
-    for &i in invalid {
+
+    /// The error of the batch's entry `i` (a value of `refs`).
+    fn push(&mut self, refs: &Refs<'_>, batch: &Batch, i: usize) {
+        let profile = self.profile;
+        let (schema, rows) = self.rows.get_or_insert_with(|| {
+            let schema = Schema::references_keeping(profile, Syntax::Reference, |c| {
+                matches!(c, Column::Error(_))
+            });
+            let rows =
+                urilex_io::table::Rows::new(schema.fields(), urilex_io::run::OutputFormat::Arrow);
+            (schema, rows)
+        });
         let mut cell = urilex_io::model::Cell::Null;
         schema.reference_cells(Some((batch, refs.values(), i)), |_, c| cell = c);
         rows.push([cell]);
     }
-    let small = rows.take_batch().column(0).clone();
-    // Row i takes error k where i is `invalid[k]`, a null elsewhere: the
-    // indices made at once (zeros, a bit per invalid row).
-    let mut at = vec![0u32; refs.len()];
-    let mut set = BooleanBufferBuilder::new(refs.len());
-    set.append_n(refs.len(), false);
-    for (k, &i) in invalid.iter().enumerate() {
-        at[i] = k as u32;
-        set.set_bit(i, true);
+
+    /// The column of `n` rows, row `invalid[k]` the `k`th error pushed.
+    fn finish(self, n: usize, invalid: &[usize], field: &Field) -> ArrayRef {
+        let Some((_, mut rows)) = self.rows else {
+            return arrow_array::new_null_array(field.data_type(), n);
+        };
+        let small = rows.take_batch().column(0).clone();
+        // Row i takes error k where i is `invalid[k]`, a null elsewhere: the
+        // indices made at once (zeros, a bit per invalid row).
+        let mut at = vec![0u32; n];
+        let mut set = BooleanBufferBuilder::new(n);
+        set.append_n(n, false);
+        for (k, &i) in invalid.iter().enumerate() {
+            at[i] = k as u32;
+            set.set_bit(i, true);
+        }
+        let indices = arrow_array::UInt32Array::new(at.into(), Some(NullBuffer::new(set.finish())));
+        arrow_select::take::take(&small, &indices, None).expect("indices within the errors")
     }
-    let indices = arrow_array::UInt32Array::new(at.into(), Some(NullBuffer::new(set.finish())));
-    arrow_select::take::take(&small, &indices, None).expect("indices within the errors")
 }
 
 /// The raw value of the first parameter named `key(i)` in each value's

@@ -208,6 +208,30 @@ impl<'a> Refs<'a> {
         }
     }
 
+    /// [`parse_keeping`](Self::parse_keeping) of rows `rows` alone: the
+    /// batch's entries are those rows', in order, their starts still
+    /// places in [`values`](Self::values).
+    pub fn parse_rows_keeping(
+        &self,
+        parser: &Parser,
+        batch: &mut Batch,
+        part: Option<Component>,
+        rows: Range<usize>,
+    ) {
+        fn go<O: Offset>(b: &mut Batch, p: &Parser, v: &[u8], o: &[O], part: Option<Component>) {
+            match part {
+                Some(c) => b.parse_offsets_keeping(p, v, o, c),
+                None => b.parse_offsets(p, v, o),
+            }
+        }
+        let o = rows.start..rows.end + 1;
+        match &self.offsets {
+            Offsets::I32(x) => go(batch, parser, self.values(), &x[o], part),
+            Offsets::I64(x) => go(batch, parser, self.values(), &x[o], part),
+            Offsets::Gathered(x) => go(batch, parser, self.values(), &x[o], part),
+        }
+    }
+
     /// Whether each value is a valid reference, in order.
     pub fn validate(&self, parser: &Parser, each: impl FnMut(bool)) {
         match &self.offsets {

@@ -7,6 +7,7 @@ use arrow_array::{ArrayRef, StringViewArray};
 use arrow_buffer::{Buffer, NullBuffer, ScalarBuffer};
 use std::ops::Range;
 use std::sync::Arc;
+use urilex::{Batch, Component};
 
 /// A `Utf8View` result whose values are mostly substrings of the input:
 /// each such value is a view into the input's buffer (the buffer is
@@ -178,13 +179,17 @@ impl<'a> SpanViews<'a> {
     }
 
     /// Says that bytes `range` of the buffer are ASCII, checked here once
-    /// (the values the spans will come from): a span inside them is not
-    /// checked again. Nothing is assumed where they are not.
+    /// (the values the spans will come from), forgetting what was known
+    /// before: a span inside them is not checked again. Nothing is assumed
+    /// where they are not. Results built a block of rows at a time check
+    /// each block's bytes as it comes.
     ///
     /// Where a few of those bytes are not ASCII (a handful of values with
     /// non-ASCII text among many), the windows between them are known
     /// ASCII in the same way: a span inside one is not checked again.
-    pub fn ascii_within(mut self, range: std::ops::Range<usize>) -> SpanViews<'a> {
+    pub fn check_ascii(&mut self, range: std::ops::Range<usize>) {
+        self.known = 0..0;
+        self.windows = None;
         // One pass, a block at a time (`is_ascii` reads words), a byte at
         // a time only in a block that has such a byte.
         const BLOCK: usize = 256;
@@ -206,30 +211,13 @@ impl<'a> SpanViews<'a> {
             n if n <= FEW => self.windows = Some((range, bad.into())),
             _ => {}
         }
-        self
     }
 
-    /// Whether `at..at + len` lies in an ASCII window of `windows`, which
-    /// becomes `known` (`false` where there are none, or the span holds a
-    /// byte that is not ASCII or lies outside the checked range).
-    #[cold]
-    fn in_window(&mut self, at: usize, len: usize) -> bool {
-        let Some((range, bad)) = &self.windows else {
-            return false;
-        };
-        if at < range.start || at + len > range.end {
-            return false;
-        }
-        // The first byte that is not ASCII at or after `at`, and the one
-        // before it: the window between them holds `at`.
-        let j = bad.partition_point(|&b| b < at);
-        let start = match j {
-            0 => range.start,
-            _ => bad[j - 1] + 1,
-        };
-        let end = bad.get(j).copied().unwrap_or(range.end);
-        self.known = start..end;
-        at + len <= end
+    /// What `other` knows of the buffer's bytes (its ASCII ranges), known
+    /// here too.
+    pub fn know_as(&mut self, other: &SpanViews<'_>) {
+        self.known = other.known.clone();
+        self.windows = other.windows.clone();
     }
 
     /// A result of `rows` values from the same buffer, with what is known
@@ -241,30 +229,81 @@ impl<'a> SpanViews<'a> {
         v
     }
 
-    /// Bytes `at..at + len` of the buffer (a part of a valid reference:
-    /// ASCII, by every grammar urilex compiles).
+    /// A view of each span of `spans` (a start in the buffer and a
+    /// length: a part of a valid reference, ASCII by every grammar urilex
+    /// compiles, checked unless it lies in bytes known ASCII), or a null;
+    /// `rows` of them. In a loop of its own: room made for `rows` views at
+    /// once, the result's fields read once, not through `self` a row at a
+    /// time.
     #[inline(always)]
-    pub fn span(&mut self, at: usize, len: usize) {
-        let bytes = &self.bytes[at..at + len];
-        if (at < self.known.start || at + len > self.known.end) && !self.in_window(at, len) {
-            // A word at a time: a few instructions a part, where Arrow's
-            // own check costs a call to `str::from_utf8` per value.
-            self.ascii &= bytes.is_ascii();
-        }
-        self.views.push(view_of(self.bytes, bytes, at));
-        self.valid.push(true);
+    pub fn extend(&mut self, rows: usize, spans: impl Spans) {
+        let bytes = self.bytes;
+        let windows = self.windows.clone();
+        let mut views = std::mem::take(&mut self.views);
+        views.reserve(rows);
+        let mut bits = std::mem::replace(&mut self.valid, Bits::new(0));
+        let mut ascii = self.ascii;
+        let mut known = self.known.clone();
+        // Internal iteration (`fold`): the engine's records walked in a
+        // plain loop, not a state machine stepped from outside, with the
+        // result's state in the loop's own variables.
+        let (mut word, mut filled) = (bits.word, bits.filled);
+        spans.each(
+            #[inline(always)]
+            |s| {
+                let set = match s {
+                    Some((at, len)) => {
+                        let part = &bytes[at..at + len];
+                        if (at < known.start || at + len > known.end)
+                            && !in_window(windows.as_ref(), &mut known, at, len)
+                        {
+                            ascii &= part.is_ascii();
+                        }
+                        views.push(view_of(bytes, part, at));
+                        true
+                    }
+                    None => {
+                        views.push(0);
+                        false
+                    }
+                };
+                word |= u64::from(set) << filled;
+                filled += 1;
+                if filled == 64 {
+                    bits.words.push(word);
+                    (word, filled) = (0, 0);
+                }
+            },
+        );
+        (bits.word, bits.filled) = (word, filled);
+        self.views = views;
+        self.valid = bits;
+        self.ascii = ascii;
+        self.known = known;
     }
 
-    /// A null.
-    #[inline]
-    pub fn null(&mut self) {
-        self.views.push(0);
-        self.valid.push(false);
+    /// [`finish`](Self::finish), with the rows null in `nulls` (the
+    /// input's) null in the result too, their views 0.
+    pub fn finish_under(mut self, nulls: Option<&NullBuffer>) -> ArrayRef {
+        if let Some(n) = nulls.filter(|n| n.null_count() > 0) {
+            for i in (0..n.len()).filter(|&i| n.is_null(i)) {
+                self.views[i] = 0;
+            }
+            let valid = std::mem::replace(&mut self.valid, Bits::new(0)).nulls();
+            let nulls = NullBuffer::union(valid.as_ref(), Some(n));
+            return self.finish_with(nulls);
+        }
+        self.finish()
     }
 
     /// The column.
-    pub fn finish(self) -> ArrayRef {
-        let nulls = self.valid.nulls();
+    pub fn finish(mut self) -> ArrayRef {
+        let nulls = std::mem::replace(&mut self.valid, Bits::new(0)).nulls();
+        self.finish_with(nulls)
+    }
+
+    /// The column, with validity `nulls`.
+    fn finish_with(self, nulls: Option<NullBuffer>) -> ArrayRef {
         let views = ScalarBuffer::from(self.views);
         let buffers = vec![self.buffer.clone()];
         if !self.ascii {
@@ -295,6 +334,58 @@ impl<'a> SpanViews<'a> {
         let a = unsafe { StringViewArray::new_unchecked(views, buffers, nulls) };
         Arc::new(a)
     }
+}
+
+/// Spans for [`SpanViews::extend`], walked by the source itself (a plain
+/// loop over the engine's records, not an iterator stepped from outside).
+pub trait Spans {
+    /// Calls `f` with each span, or `None` for a null, in order.
+    fn each(self, f: impl FnMut(Option<(usize, usize)>));
+}
+
+/// Part `.1` of every reference of the batch (`Batch::for_each_span`).
+impl Spans for (&Batch, Component) {
+    #[inline(always)]
+    fn each(self, f: impl FnMut(Option<(usize, usize)>)) {
+        self.0.for_each_span(self.1, f);
+    }
+}
+
+/// Spans listed.
+impl Spans for &[Option<(usize, usize)>] {
+    #[inline(always)]
+    fn each(self, f: impl FnMut(Option<(usize, usize)>)) {
+        self.iter().copied().for_each(f);
+    }
+}
+
+/// Whether `at..at + len` lies in an ASCII window of `windows` (a
+/// [`SpanViews`]' list of the few bytes that are not ASCII in the range it
+/// checked), which becomes `known` (`false` where there are none, or the
+/// span holds a byte that is not ASCII or lies outside the checked range).
+#[cold]
+fn in_window(
+    windows: Option<&(Range<usize>, Arc<[usize]>)>,
+    known: &mut Range<usize>,
+    at: usize,
+    len: usize,
+) -> bool {
+    let Some((range, bad)) = windows else {
+        return false;
+    };
+    if at < range.start || at + len > range.end {
+        return false;
+    }
+    // The first byte that is not ASCII at or after `at`, and the one
+    // before it: the window between them holds `at`.
+    let j = bad.partition_point(|&b| b < at);
+    let start = match j {
+        0 => range.start,
+        _ => bad[j - 1] + 1,
+    };
+    let end = bad.get(j).copied().unwrap_or(range.end);
+    *known = start..end;
+    at + len <= end
 }
 
 /// The view of `part`, bytes `at..` of `bytes` (buffer 0), as Arrow's
@@ -363,6 +454,20 @@ mod tests {
         Buffer::from(text.as_bytes().to_vec())
     }
 
+    /// A result of `rows` values from `b`, its bytes `range` checked.
+    fn known(b: &Buffer, rows: usize, range: Range<usize>) -> SpanViews<'_> {
+        let mut v = SpanViews::new(b, rows);
+        v.check_ascii(range);
+        v
+    }
+
+    impl SpanViews<'_> {
+        /// One span, or a null.
+        fn put(&mut self, s: Option<(usize, usize)>) {
+            self.extend(1, &[s][..]);
+        }
+    }
+
     /// `view_of` against arrow-rs's `make_view` for every span of every
     /// length up to 40 bytes at every place of a buffer, so that inline
     /// values are loaded in place (16 bytes after them) and copied (fewer:
@@ -386,10 +491,10 @@ mod tests {
     fn spans_are_views_of_the_buffer_inline_or_not() {
         let b = buffer("http://a-rather-long-host.example/p");
         let mut v = SpanViews::new(&b, 4);
-        v.span(0, 4); // inline
-        v.null();
-        v.span(7, 26); // a view into the buffer
-        v.span(0, 0);
+        v.put(Some((0, 4))); // inline
+        v.put(None);
+        v.put(Some((7, 26))); // a view into the buffer
+        v.put(Some((0, 0)));
         let a = v.finish();
         let a = a.as_string_view();
         assert_eq!(a.len(), 4);
@@ -405,16 +510,16 @@ mod tests {
     fn bytes_known_ascii_spare_the_check_and_no_others() {
         // Checked ASCII as a whole: the spans inside need no check.
         let b = buffer("http://example.com/ and then héllo, more than twelve");
-        let v = SpanViews::new(&b, 2).ascii_within(0..19);
+        let v = known(&b, 2, 0..19);
         assert_eq!(v.known, 0..19);
         // A range that is not all ASCII is not taken as known.
-        let w = SpanViews::new(&b, 2).ascii_within(0..b.len());
+        let w = known(&b, 2, 0..b.len());
         assert_eq!(w.known, 0..0);
         // A span reaching past the known bytes is still checked: cut
         // inside a character, it is copied with U+FFFD, not viewed.
         let mut v = v.like(2);
-        v.span(7, 11);
-        v.span(29, 2);
+        v.put(Some((7, 11)));
+        v.put(Some((29, 2)));
         let a = v.finish();
         let a = a.as_string_view();
         assert_eq!(a.value(0), "example.com");
@@ -429,7 +534,7 @@ mod tests {
         // passes.
         let text = "http://a.example/ é http://b.example/ ö http://c.example/";
         let b = buffer(text);
-        let v = SpanViews::new(&b, 0).ascii_within(0..b.len());
+        let v = known(&b, 0, 0..b.len());
         assert_eq!(v.known, 0..0);
         let (range, bad) = v.windows.clone().expect("a few bytes listed");
         assert_eq!(range, 0..b.len());
@@ -437,14 +542,14 @@ mod tests {
         let e = text.find('é').expect("é");
         let o = text.find('ö').expect("ö");
         let mut w = v.like(6);
-        w.span(7, 9); // before é
+        w.put(Some((7, 9))); // before é
         assert_eq!(w.known, 0..e);
-        w.span(e + 3, 17); // between é and ö
+        w.put(Some((e + 3, 17))); // between é and ö
         assert_eq!(w.known, e + 2..o);
-        w.span(o + 3, 17); // after ö
+        w.put(Some((o + 3, 17))); // after ö
         assert_eq!(w.known, o + 2..b.len());
-        w.span(e - 1, 3); // " é": a whole character, checked
-        w.span(0, 4);
+        w.put(Some((e - 1, 3))); // " é": a whole character, checked
+        w.put(Some((0, 4)));
         let a = w.finish();
         let a = a.as_string_view();
         assert_eq!(a.value(0), "a.example");
@@ -454,8 +559,8 @@ mod tests {
         assert_eq!(a.value(4), "http");
         // Cut inside a character: not viewed as if it were ASCII.
         let mut w = v.like(2);
-        w.span(7, 9);
-        w.span(e + 1, 2);
+        w.put(Some((7, 9)));
+        w.put(Some((e + 1, 2)));
         let a = w.finish();
         let a = a.as_string_view();
         assert_eq!(a.value(0), "a.example");
@@ -463,7 +568,7 @@ mod tests {
         // Too many such bytes to list: none kept, every span checked.
         let many = "é".repeat(FEW);
         let b = buffer(&many);
-        let v = SpanViews::new(&b, 0).ascii_within(0..b.len());
+        let v = known(&b, 0, 0..b.len());
         assert!(v.windows.is_none());
     }
 
@@ -490,13 +595,16 @@ mod tests {
     fn validity_bits_cross_words() {
         // 64-bit words of validity: nulls before, at and after a boundary.
         let b = buffer("abcdefghijklmnopqrstuvwxyz");
+        let spans: Vec<_> = (0..200)
+            .map(|i| match i % 3 == 0 || i == 63 || i == 64 {
+                true => None,
+                false => Some((i % 20, 3)),
+            })
+            .collect();
+        // In two calls, the first ending inside a word.
         let mut v = SpanViews::new(&b, 200);
-        for i in 0..200 {
-            match i % 3 == 0 || i == 63 || i == 64 {
-                true => v.null(),
-                false => v.span(i % 20, 3),
-            }
-        }
+        v.extend(70, &spans[..70]);
+        v.extend(130, &spans[70..]);
         let a = v.finish();
         let a = a.as_string_view();
         assert_eq!(a.len(), 200);
@@ -514,13 +622,13 @@ mod tests {
         // Whole characters: Arrow's own check passes them.
         let b = buffer("héllo wörld, more than twelve");
         let mut v = SpanViews::new(&b, 2);
-        v.span(0, 6);
-        v.span(0, b.len());
+        v.put(Some((0, 6)));
+        v.put(Some((0, b.len())));
         let a = v.finish();
         assert_eq!(a.as_string_view().value(0), "héllo");
         // A span cut inside a character: copied, the bad bytes U+FFFD.
         let mut v = SpanViews::new(&b, 1);
-        v.span(0, 2);
+        v.put(Some((0, 2)));
         let a = v.finish();
         assert_eq!(a.as_string_view().value(0), "h\u{FFFD}");
     }

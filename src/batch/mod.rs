@@ -621,6 +621,59 @@ impl Batch {
             .map(move |&w| Entry { batch: self, w })
     }
 
+    /// Part `c` of every reference in order, for code that reads one part
+    /// of all of them (a column): `f` is given its start in the buffer
+    /// given to `parse_lines` or `parse_offsets` (not in its line, as
+    /// [`span`](Self::span) gives it) and its length, or `None` where the
+    /// reference is not valid or has no such part. Whether the batch kept
+    /// `c` is checked once, not per reference, and the records are read
+    /// in a loop of their own.
+    ///
+    /// ```
+    /// use urilex::{Batch, Component, Parser};
+    /// let buf = b"http://a/b?q\nnot a uri\n//host\n";
+    /// let mut batch = Batch::new();
+    /// batch.parse_lines(&Parser::new(), buf);
+    /// let mut hosts = Vec::new();
+    /// batch.for_each_span(Component::Host, |s| hosts.push(s));
+    /// assert_eq!(hosts, [Some((7, 1)), None, Some((25, 4))]);
+    /// assert_eq!(&buf[25..29], b"host");
+    /// ```
+    #[inline]
+    pub fn for_each_span(&self, c: Component, mut f: impl FnMut(Option<(usize, usize)>)) {
+        self.kept(c);
+        let k = c as usize;
+        // Spans 2k and 2k + 1 share a word (as in `Entry::span`); a
+        // component's index is below 8, so the word is one of the four.
+        let (word, shift) = (1 + (k / 2) % 4, 32 * (k % 2));
+        let base = self.base;
+        for part in &self.parts[..self.firsts.len()] {
+            for w in part {
+                let status = (w[0] >> 32) as u8;
+                let present = (w[0] >> 40) as u8;
+                if status & !LONG != VALID || present & (1 << k) == 0 {
+                    f(None);
+                    continue;
+                }
+                let start = base + w[0] as u32 as usize;
+                let (s, e) = match status & LONG {
+                    0 => {
+                        let word = w[word] >> shift;
+                        ((word & 0xffff) as usize, ((word >> 16) & 0xffff) as usize)
+                    }
+                    _ => match self.long[w[1] as u32 as usize].get(c) {
+                        Some(s) => s,
+                        None => {
+                            f(None);
+                            continue;
+                        }
+                    },
+                };
+                f(Some((start + s, e - s)));
+            }
+        }
+    }
+
     /// Counts of valid references, and of invalid ones by error kind.
     pub fn counts(&self) -> Counts {
         let mut c = Counts {
