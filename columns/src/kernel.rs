@@ -258,7 +258,7 @@ fn parse_columns(
         .map(|k| kinds.iter().position(|n| *n == k.as_str()).unwrap_or(0) as i16)
         .collect();
     let mut known = SpanViews::new(buffer, 0);
-    let mut views: Vec<SpanViews<'_>> = parts.iter().map(|_| known.like(n)).collect();
+    let mut views: Vec<SpanViews<'_>> = parts.iter().map(|_| SpanViews::new(buffer, n)).collect();
     let mut valid = Bits::new(n);
     let mut kind_keys = Vec::with_capacity(n);
     let mut kind_valid = Bits::new(n);

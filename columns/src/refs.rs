@@ -195,17 +195,7 @@ impl<'a> Refs<'a> {
     /// when one is given (`Batch::parse_offsets_keeping`: the others'
     /// spans may be left out, which saves the engine their saves).
     pub fn parse_keeping(&self, parser: &Parser, batch: &mut Batch, part: Option<Component>) {
-        fn go<O: Offset>(b: &mut Batch, p: &Parser, v: &[u8], o: &[O], part: Option<Component>) {
-            match part {
-                Some(c) => b.parse_offsets_keeping(p, v, o, c),
-                None => b.parse_offsets(p, v, o),
-            }
-        }
-        match &self.offsets {
-            Offsets::I32(o) => go(batch, parser, self.values(), o, part),
-            Offsets::I64(o) => go(batch, parser, self.values(), o, part),
-            Offsets::Gathered(o) => go(batch, parser, self.values(), o, part),
-        }
+        self.parse_rows_keeping(parser, batch, part, 0..self.len);
     }
 
     /// [`parse_keeping`](Self::parse_keeping) of rows `rows` alone: the

@@ -639,39 +639,33 @@ impl Batch {
     /// assert_eq!(hosts, [Some((7, 1)), None, Some((25, 4))]);
     /// assert_eq!(&buf[25..29], b"host");
     /// ```
-    #[inline]
+    #[inline(always)]
     pub fn for_each_span(&self, c: Component, mut f: impl FnMut(Option<(usize, usize)>)) {
         self.kept(c);
-        let k = c as usize;
-        // Spans 2k and 2k + 1 share a word (as in `Entry::span`); a
-        // component's index is below 8, so the word is one of the four.
-        let (word, shift) = (1 + (k / 2) % 4, 32 * (k % 2));
-        let base = self.base;
         for part in &self.parts[..self.firsts.len()] {
             for w in part {
-                let status = (w[0] >> 32) as u8;
-                let present = (w[0] >> 40) as u8;
-                if status & !LONG != VALID || present & (1 << k) == 0 {
-                    f(None);
-                    continue;
-                }
-                let start = base + w[0] as u32 as usize;
-                let (s, e) = match status & LONG {
-                    0 => {
-                        let word = w[word] >> shift;
-                        ((word & 0xffff) as usize, ((word >> 16) & 0xffff) as usize)
-                    }
-                    _ => match self.long[w[1] as u32 as usize].get(c) {
-                        Some(s) => s,
-                        None => {
-                            f(None);
-                            continue;
-                        }
-                    },
-                };
-                f(Some((start + s, e - s)));
+                let line = self.base + w[0] as u32 as usize;
+                f(self.record_span(w, c).map(|(s, e)| (line + s, e - s)))
             }
         }
+    }
+
+    /// The span of part `c` in record `w`, relative to its line: `None`
+    /// where the reference is not valid or has no such part.
+    #[inline(always)]
+    fn record_span(&self, w: &[u64; 5], c: Component) -> Option<(usize, usize)> {
+        let (status, present) = ((w[0] >> 32) as u8, (w[0] >> 40) as u8);
+        let k = c as usize;
+        if status & !LONG != VALID || present & (1 << k) == 0 {
+            return None;
+        }
+        if status & LONG != 0 {
+            return self.long[w[1] as u32 as usize].get(c);
+        }
+        // Spans 2k and 2k + 1 share a word (four 16-bit spans a word); a
+        // component's index is below 8, so the word is one of the four.
+        let word = w[1 + (k / 2) % 4] >> (32 * (k % 2));
+        Some(((word & 0xffff) as usize, ((word >> 16) & 0xffff) as usize))
     }
 
     /// Counts of valid references, and of invalid ones by error kind.
@@ -728,18 +722,7 @@ impl Entry<'_> {
     #[inline]
     pub fn span(&self, c: Component) -> Option<Range<usize>> {
         self.batch.kept(c);
-        let status = self.status();
-        if status & !LONG != VALID || self.present() & (1 << c as usize) == 0 {
-            return None;
-        }
-        if status & LONG != 0 {
-            let wide = self.w[1] as u32;
-            return self.batch.long[wide as usize].get(c).map(|(s, e)| s..e);
-        }
-        // Spans 2k and 2k + 1 share a word (four 16-bit spans a word).
-        let k = c as usize;
-        let word = self.w[1 + k / 2] >> (32 * (k % 2));
-        Some((word & 0xffff) as usize..((word >> 16) & 0xffff) as usize)
+        self.batch.record_span(&self.w, c).map(|(s, e)| s..e)
     }
 
     /// The host kind, as [`Batch::host_kind`] gives it.
