@@ -11,7 +11,7 @@
 
 use crate::fast::{decimal, FastRows};
 use crate::model::{Cell, Columns, ErrorCell, Type};
-use crate::rows::{ChunkRows, Value};
+use crate::rows::{ChunkRows, Record};
 use crate::schema::Schema;
 use std::fmt::Write as _;
 
@@ -128,16 +128,16 @@ impl TextWriter {
         let mut pos = 0;
         let mut slow = Vec::new();
         for r in 0..n {
-            if let Some(f) = &self.fast {
+            if let Some(f) = &mut self.fast {
                 // Each URI column a valid reference from its record, or none.
                 let mut uris: [Option<(urilex::Entry<'_>, &[u8])>; 2] = [None, None];
                 let mut fits = columns <= 2;
                 for (u, slot) in uris.iter_mut().enumerate().take(columns) {
-                    match rows.value(u, r) {
-                        Value::Entry { entry, buf, .. } if entry.is_valid() => {
+                    match rows.record(u, r) {
+                        Record::Entry(entry, buf) if entry.is_valid() => {
                             *slot = Some((entry, &buf[entry.line_start()..]));
                         }
-                        Value::Absent if u > 0 => {}
+                        Record::Absent if u > 0 => {}
                         _ => fits = false,
                     }
                 }
