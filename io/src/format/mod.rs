@@ -478,7 +478,9 @@ impl UriColumn {
     /// Adds a row with `value`, parsed with `syntax`.
     pub fn push(&mut self, syntax: Syntax, value: &[u8]) {
         let g = self.group(syntax);
-        if value.iter().any(|&b| b == b'\n' || b == b'\r') {
+        // One call rather than a test a byte (about 150 instructions for
+        // the target of an access log line, callgrind).
+        if memchr::memchr2(b'\n', b'\r', value).is_some() {
             self.slots.push(Slot::Single {
                 index: self.singles.len() as u32,
                 syntax: g,
