@@ -359,8 +359,10 @@ mod tests {
     }
 
     /// A bare field ends at the first space, found two words at a time
-    /// within 16 bytes and by memchr past them: every length and place
-    /// against a byte-by-byte search, and `first_space` on every byte.
+    /// within 16 bytes and by memchr past them (or in a rest shorter than
+    /// 16): `first_space` on every byte at every place against a search
+    /// byte by byte, and fields of every length from 1 to 39, each with
+    /// and without more text after it.
     #[test]
     fn bare_fields_end_at_the_first_space() {
         for b in 0..=255u8 {
