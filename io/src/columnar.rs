@@ -14,11 +14,10 @@
 //! appends them to the file, in order.
 
 use crate::model::{error_fields, Cell, ErrorCell};
-use crate::rows::ChunkRows;
-use crate::rows::Value;
+use crate::rows::{ChunkRows, Record};
 use crate::schema::{Column, Schema};
-use arrow_array::builder::{ListBuilder, StringBuilder};
-use arrow_array::types::Int16Type;
+use arrow_array::builder::{GenericByteBuilder, ListBuilder, StringBuilder};
+use arrow_array::types::{BinaryType, ByteArrayType, Int16Type, Utf8Type};
 use arrow_array::{
     ArrayRef, BinaryArray, BooleanArray, DictionaryArray, Int16Array, RecordBatch, StringArray,
     StructArray, UInt16Array, UInt64Array,
@@ -354,30 +353,30 @@ impl ErrorCol {
         let mut index = vec![0u64; n];
         let mut index_ok = Bits::new(n);
         index_ok.append_n(n, false);
-        // Text children: offsets (the rows without an error empty, filled
-        // in runs), bytes in row order, validity. The errors are in row
-        // order, one per row at most.
-        let text = |pick: &dyn Fn(&ErrorRow) -> Option<&[u8]>| {
-            let mut offsets = Vec::with_capacity(n + 1);
-            offsets.push(0i32);
-            let mut bytes = Vec::new();
-            let mut ok = Bits::new(n);
-            ok.append_n(n, false);
-            for (r, e) in &self.errors {
-                offsets.resize(r + 1, bytes.len() as i32);
-                if let Some(t) = pick(e) {
-                    bytes.extend_from_slice(t);
-                    ok.set_bit(*r, true);
-                }
-                offsets.push(bytes.len() as i32);
+        // Text children through Arrow's builders: the rows without an
+        // error are runs of nulls (their offsets a fill), the errors are in
+        // row order, one per row at most; and the builder's array is not
+        // checked again (each offset for order and, in a string column, as
+        // a character boundary, about 20 instructions a row and child),
+        // as arrays made from plain vectors are.
+        fn text<T: ByteArrayType>(
+            errors: &[(usize, ErrorRow)],
+            n: usize,
+            pick: impl Fn(&ErrorRow) -> Option<&T::Native>,
+        ) -> ArrayRef
+        where
+            T::Native: AsRef<T::Native>,
+        {
+            let mut b = GenericByteBuilder::<T>::with_capacity(n, 0);
+            let mut at = 0;
+            for (r, e) in errors {
+                b.append_nulls(r - at);
+                b.append_option(pick(e));
+                at = r + 1;
             }
-            offsets.resize(n + 1, bytes.len() as i32);
-            (
-                OffsetBuffer::new(ScalarBuffer::from(offsets)),
-                Buffer::from_vec(bytes),
-                ok,
-            )
-        };
+            b.append_nulls(n - at);
+            Arc::new(b.finish())
+        }
         for (r, e) in &self.errors {
             valid.set_bit(*r, true);
             let k = match kinds.iter().position(|k| *k == e.kind) {
@@ -393,14 +392,11 @@ impl ErrorCol {
                 index_ok.set_bit(*r, true);
             }
         }
-        let string = |(o, b, ok): (OffsetBuffer<i32>, Buffer, Bits)| -> ArrayRef {
-            Arc::new(StringArray::try_new(o, b, nulls(ok)).expect("UTF-8 names and messages"))
-        };
-        let part = string(text(&|e| e.part.map(str::as_bytes)));
-        let rule = string(text(&|e| e.rule.map(str::as_bytes)));
-        let message = string(text(&|e| Some(e.message.as_bytes())));
-        let (o, b, ok) = text(&|e| e.raw.as_deref());
-        let raw: ArrayRef = Arc::new(BinaryArray::new(o, b, nulls(ok)));
+        let errors = &self.errors;
+        let part = text::<Utf8Type>(errors, n, |e| e.part);
+        let rule = text::<Utf8Type>(errors, n, |e| e.rule);
+        let message = text::<Utf8Type>(errors, n, |e| Some(e.message.as_str()));
+        let raw = text::<BinaryType>(errors, n, |e| e.raw.as_deref());
         let values = dict_values(&kinds);
         let valid = nulls(valid);
         let keys = Int16Array::new(keys.into(), valid.clone());
@@ -539,7 +535,7 @@ impl BatchBuilder {
         let mut run: Vec<(urilex::Entry<'_>, &[u8])> = Vec::with_capacity(n);
         let mut first = 0;
         for r in 0..n {
-            if let Value::Entry { entry, buf, .. } = rows.value(0, r) {
+            if let Record::Entry(entry, buf) = rows.record(0, r) {
                 if entry.is_valid() {
                     run.push((entry, &buf[entry.line_start()..]));
                     continue;
