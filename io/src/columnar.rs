@@ -844,6 +844,8 @@ pub struct RowGroupEncoder {
 enum Chunk {
     Crate(ArrowColumnChunk),
     Own(crate::pages::OwnChunk),
+    /// Encoded here, its pages not yet compressed.
+    Pending(crate::pages::PendingChunk),
 }
 
 /// A row group's column chunks, encoded (by a worker).
@@ -903,7 +905,8 @@ impl<W: Write + Send> ParquetSink<W> {
         self.encoder.clone()
     }
 
-    /// Appends an encoded row group.
+    /// Appends an encoded row group, compressing first the pages of its
+    /// chunks encoded with [`encode_row_group_later`].
     pub fn append(&mut self, rg: EncodedRowGroup) -> parquet::errors::Result<()> {
         if rg.0.is_empty() {
             return Ok(());
@@ -913,6 +916,10 @@ impl<W: Write + Send> ParquetSink<W> {
             match c {
                 Chunk::Crate(c) => c.append_to_row_group(&mut w)?,
                 Chunk::Own(c) => w.append_column(&c.data, c.close)?,
+                Chunk::Pending(c) => {
+                    let c = c.complete()?;
+                    w.append_column(&c.data, c.close)?
+                }
             }
         }
         w.close()?;
@@ -937,6 +944,26 @@ pub fn encode_row_group(
     encoder: &RowGroupEncoder,
     batch: &RecordBatch,
 ) -> parquet::errors::Result<EncodedRowGroup> {
+    encode_columns(encoder, batch, false)
+}
+
+/// [`encode_row_group`], leaving the compression of the pages of the
+/// columns encoded by [`pages`](crate::pages) (the strings: most of
+/// the bytes) to [`ParquetSink::append`]: with one worker, the thread
+/// that appends and writes then compresses beside it. The file is the
+/// same.
+pub fn encode_row_group_later(
+    encoder: &RowGroupEncoder,
+    batch: &RecordBatch,
+) -> parquet::errors::Result<EncodedRowGroup> {
+    encode_columns(encoder, batch, true)
+}
+
+fn encode_columns(
+    encoder: &RowGroupEncoder,
+    batch: &RecordBatch,
+    later: bool,
+) -> parquet::errors::Result<EncodedRowGroup> {
     if batch.num_rows() == 0 {
         return Ok(EncodedRowGroup(Vec::new()));
     }
@@ -950,8 +977,11 @@ pub fn encode_row_group(
         .zip(&encoder.own)
     {
         if let Some((descr, dictionary, level)) = own {
-            let c = crate::pages::encode(descr.clone(), array, *dictionary, *level)?;
-            chunks.push(Chunk::Own(c));
+            let (d, a) = (descr.clone(), array);
+            chunks.push(match later {
+                true => Chunk::Pending(crate::pages::encode_later(d, a, *dictionary, *level)?),
+                false => Chunk::Own(crate::pages::encode(d, a, *dictionary, *level)?),
+            });
             continue;
         }
         for leaf in compute_leaves(field, array)? {

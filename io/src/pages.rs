@@ -125,6 +125,65 @@ pub struct OwnChunk {
     pub close: ColumnCloseResult,
 }
 
+/// A column chunk encoded here whose pages are not yet compressed
+/// ([`encode_later`]): [`complete`](Self::complete) compresses and writes
+/// them, on whichever thread has the time (with one worker, the thread
+/// that writes the file, beside the worker).
+pub struct PendingChunk {
+    descr: ColumnDescPtr,
+    level: ZstdLevel,
+    pages: Vec<PageIn>,
+    rows: usize,
+    statistics: Statistics,
+    encodings: Vec<Encoding>,
+}
+
+/// A page as encoded, before compression.
+enum PageIn {
+    /// A dictionary page and its number of values.
+    Dictionary(Vec<u8>, usize),
+    /// A data page, its rows and its values' encoding.
+    Data(Vec<u8>, Range<usize>, Encoding),
+}
+
+impl PendingChunk {
+    /// The chunk with its pages compressed and written, as [`encode`]
+    /// gives it.
+    pub fn complete(self) -> Result<OwnChunk> {
+        let mut w = Writer::new(self.descr, self.level, false);
+        for p in self.pages {
+            match p {
+                PageIn::Dictionary(page, values) => w.dictionary(page, values)?,
+                PageIn::Data(page, rows, encoding) => w.data(page, rows, encoding)?,
+            }
+        }
+        w.finish(self.rows, self.statistics, &self.encodings)?
+            .done()
+    }
+}
+
+/// What a [`Writer`] gives: the chunk written, or its pages kept.
+enum Written {
+    Done(Box<OwnChunk>),
+    Pending(PendingChunk),
+}
+
+impl Written {
+    fn done(self) -> Result<OwnChunk> {
+        match self {
+            Written::Done(c) => Ok(*c),
+            Written::Pending(p) => p.complete(),
+        }
+    }
+
+    fn pending(self) -> PendingChunk {
+        match self {
+            Written::Pending(p) => p,
+            Written::Done(_) => unreachable!("a writer that kept its pages"),
+        }
+    }
+}
+
 thread_local! {
     /// The thread's zstd context and its level (a context costs more to
     /// make than a small page costs to compress).
@@ -403,6 +462,27 @@ pub fn encode(
     dictionary: bool,
     level: ZstdLevel,
 ) -> Result<OwnChunk> {
+    encode_pages(descr, array, dictionary, level, false)?.done()
+}
+
+/// [`encode`] without compressing the pages: the chunk is finished by
+/// [`PendingChunk::complete`] (the same bytes).
+pub fn encode_later(
+    descr: ColumnDescPtr,
+    array: &ArrayRef,
+    dictionary: bool,
+    level: ZstdLevel,
+) -> Result<PendingChunk> {
+    Ok(encode_pages(descr, array, dictionary, level, true)?.pending())
+}
+
+fn encode_pages(
+    descr: ColumnDescPtr,
+    array: &ArrayRef,
+    dictionary: bool,
+    level: ZstdLevel,
+    later: bool,
+) -> Result<Written> {
     if array.is_empty() {
         return Err(ParquetError::General("a column chunk of no rows".into()));
     }
@@ -419,7 +499,7 @@ pub fn encode(
             descr.path()
         )));
     }
-    let mut w = Writer::new(descr, level);
+    let mut w = Writer::new(descr, level, later);
     if let DataType::Dictionary(..) = array.data_type() {
         let d = array.as_dictionary::<arrow_array::types::Int16Type>();
         let values = d.values().as_string::<i32>();
@@ -458,9 +538,7 @@ pub fn encode(
     }
     let mut mm = MinMax::default();
     let mut start = 0;
-    let mut page = Vec::new();
     while start < s.len() {
-        page.clear();
         // The page's rows: up to PAGE_ROWS, ending once its values reach
         // PAGE_BYTES.
         let last = (start + PAGE_ROWS).min(s.len());
@@ -471,7 +549,7 @@ pub fn encode(
         }
         let nulls = s.null_count(start..end);
         let bytes = s.offsets[end] as usize - from;
-        page.reserve(16 + (end - start) / 8 + 4 * (end - start) + bytes);
+        let mut page = Vec::with_capacity(16 + (end - start) / 8 + 4 * (end - start) + bytes);
         if w.optional() {
             levels(&mut page, s.nulls, start..end, nulls);
         }
@@ -482,7 +560,7 @@ pub fn encode(
                 mm.see(v);
             }
         }
-        w.data(&page, start..end, Encoding::PLAIN)?;
+        w.data(page, start..end, Encoding::PLAIN)?;
         start = end;
     }
     w.finish(
@@ -502,12 +580,12 @@ fn dictionary_pages(
     n: usize,
     mm: MinMax<'_>,
     utf8: bool,
-) -> Result<OwnChunk> {
+) -> Result<Written> {
     let mut page = Vec::with_capacity(values.iter().map(|v| 4 + v.len()).sum());
     for v in values {
         plain(&mut page, v);
     }
-    w.dictionary(&page, values.len())?;
+    w.dictionary(page, values.len())?;
     let width = (32 - (values.len().max(1) as u32 - 1).leading_zeros()).max(1);
     let mut next = 0;
     let mut start = 0;
@@ -522,7 +600,7 @@ fn dictionary_pages(
         page.push(width as u8);
         bitpack(&mut page, &keys[next..next + count], width);
         next += count;
-        w.data(&page, start..end, Encoding::RLE_DICTIONARY)?;
+        w.data(page, start..end, Encoding::RLE_DICTIONARY)?;
         start = end;
     }
     w.finish(
@@ -568,10 +646,14 @@ struct Writer {
     /// The pages' sizes before compression, headers included (after it,
     /// they are `out`'s length).
     uncompressed: u64,
+    /// The pages as encoded, when they are compressed later.
+    kept: Option<Vec<PageIn>>,
 }
 
 impl Writer {
-    fn new(descr: ColumnDescPtr, level: ZstdLevel) -> Writer {
+    /// A writer of `descr`'s chunk; one that keeps its pages as they
+    /// come when `later` is set.
+    fn new(descr: ColumnDescPtr, level: ZstdLevel, later: bool) -> Writer {
         Writer {
             descr,
             level,
@@ -580,6 +662,7 @@ impl Writer {
             dictionary: None,
             first_data: None,
             uncompressed: 0,
+            kept: later.then(Vec::new),
         }
     }
 
@@ -598,8 +681,12 @@ impl Writer {
         Ok(spec)
     }
 
-    fn dictionary(&mut self, page: &[u8], values: usize) -> Result<()> {
-        let buf = Bytes::from(compress(self.level.compression_level(), page)?);
+    fn dictionary(&mut self, page: Vec<u8>, values: usize) -> Result<()> {
+        if let Some(kept) = &mut self.kept {
+            kept.push(PageIn::Dictionary(page, values));
+            return Ok(());
+        }
+        let buf = Bytes::from(compress(self.level.compression_level(), &page)?);
         let spec = self.write(
             Page::DictionaryPage {
                 buf,
@@ -613,8 +700,12 @@ impl Writer {
         Ok(())
     }
 
-    fn data(&mut self, page: &[u8], rows: Range<usize>, encoding: Encoding) -> Result<()> {
-        let buf = Bytes::from(compress(self.level.compression_level(), page)?);
+    fn data(&mut self, page: Vec<u8>, rows: Range<usize>, encoding: Encoding) -> Result<()> {
+        if let Some(kept) = &mut self.kept {
+            kept.push(PageIn::Data(page, rows, encoding));
+            return Ok(());
+        }
+        let buf = Bytes::from(compress(self.level.compression_level(), &page)?);
         let spec = self.write(
             Page::DataPage {
                 buf,
@@ -638,7 +729,17 @@ impl Writer {
         rows: usize,
         statistics: Statistics,
         encodings: &[Encoding],
-    ) -> Result<OwnChunk> {
+    ) -> Result<Written> {
+        if let Some(pages) = self.kept {
+            return Ok(Written::Pending(PendingChunk {
+                descr: self.descr,
+                level: self.level,
+                pages,
+                rows,
+                statistics,
+                encodings: encodings.to_vec(),
+            }));
+        }
         let data = Bytes::from(self.out.into_inner()?);
         let compressed = data.len() as u64;
         let metadata = ColumnChunkMetaData::builder(self.descr)
@@ -651,7 +752,7 @@ impl Writer {
             .set_dictionary_page_offset(self.dictionary.map(|d| d as i64))
             .set_statistics(statistics)
             .build()?;
-        Ok(OwnChunk {
+        Ok(Written::Done(Box::new(OwnChunk {
             data,
             close: ColumnCloseResult {
                 bytes_written: compressed,
@@ -661,7 +762,7 @@ impl Writer {
                 column_index: None,
                 offset_index: Some(self.index.build()),
             },
-        })
+        })))
     }
 }
 

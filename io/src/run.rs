@@ -2,7 +2,9 @@
 //! parse, then hand each chunk's rows (or whatever a caller makes of them)
 //! on in input order, across threads.
 
-use crate::columnar::{encode_row_group, BatchBuilder, EncodedRowGroup, ParquetSink};
+use crate::columnar::{
+    encode_row_group, encode_row_group_later, BatchBuilder, EncodedRowGroup, ParquetSink,
+};
 use crate::compress::{Compression, Framer};
 use crate::format::InputFormat;
 use crate::handoff::{Handoff, Queue};
@@ -333,6 +335,48 @@ impl Pipeline<'_> {
                 )?;
                 ipc.finish()
             })?,
+            // With one worker, the pages of the string columns (most of
+            // the bytes) are compressed on the thread that appends the row
+            // groups and writes the file, beside the worker: zstd is about
+            // a third of the worker's time. With more, each worker
+            // compresses its own, as one thread would not keep up.
+            OutputFormat::Parquet if self.threads == 1 => {
+                std::thread::scope(|scope| -> Result<(), RunError> {
+                    let builder = BatchBuilder::new(schema.clone());
+                    let out = io::BufWriter::with_capacity(PARQUET_BUFFER, out);
+                    let mut sink =
+                        ParquetSink::new(out, builder.arrow_schema()).map_err(parquet_error)?;
+                    let encoder = sink.encoder();
+                    let mut groups = Queue::new(
+                        scope,
+                        ROW_GROUPS_QUEUED,
+                        move |groups: std::sync::mpsc::Receiver<EncodedRowGroup>| {
+                            for rg in groups {
+                                sink.append(rg).map_err(parquet_error)?;
+                            }
+                            sink.into_inner().map_err(parquet_error)?.flush()?;
+                            Ok(())
+                        },
+                    );
+                    self.run(
+                        || (),
+                        |_, rows| {
+                            let batch = builder.build(rows);
+                            (batch.num_rows(), encode_row_group_later(&encoder, &batch))
+                        },
+                        counted(
+                            &mut summary,
+                            faults,
+                            progress,
+                            |(n, rg): (usize, parquet::errors::Result<EncodedRowGroup>)| {
+                                groups.send(rg.map_err(parquet_error)?)?;
+                                Ok(n)
+                            },
+                        ),
+                    )?;
+                    groups.finish()
+                })?
+            }
             OutputFormat::Parquet => std::thread::scope(|scope| -> Result<(), RunError> {
                 let out = Handoff::new(scope, out);
                 let builder = BatchBuilder::new(schema.clone());
@@ -366,6 +410,14 @@ impl Pipeline<'_> {
 
 /// Record batches waiting for the Arrow IPC thread (each a chunk's rows).
 const BATCHES_QUEUED: usize = 4;
+
+/// Row groups waiting for the Parquet thread of a single worker (each a
+/// chunk's rows, its string pages not yet compressed).
+const ROW_GROUPS_QUEUED: usize = 4;
+
+/// The Parquet thread's buffer before the output (the chunks' pages are
+/// written through it).
+const PARQUET_BUFFER: usize = 1 << 20;
 
 /// The Arrow IPC thread's buffer: the message headers and paddings
 /// gather there; a buffer of this size or more goes past it.
