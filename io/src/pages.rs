@@ -376,13 +376,10 @@ impl<'a> Dictionary<'a> {
             let w = u64::from_le_bytes(w.try_into().expect("8 bytes"));
             h = (h ^ w).wrapping_mul(MUL).rotate_left(27);
         }
-        let rest = words.remainder();
-        if !rest.is_empty() {
-            let mut t = [0u8; 8];
-            t[..rest.len()].copy_from_slice(rest);
-            h = (h ^ u64::from_le_bytes(t))
-                .wrapping_mul(MUL)
-                .rotate_left(27);
+        if !words.remainder().is_empty() {
+            // The last bytes as one word read from the value's end (the
+            // value's length is in the hash already), not copied out.
+            h = (h ^ tail(v)).wrapping_mul(MUL).rotate_left(27);
         }
         ((h ^ (h >> 29)).wrapping_mul(MUL) >> 32) as u32
     }
@@ -401,7 +398,7 @@ impl<'a> Dictionary<'a> {
             }
             if (s >> 32) as u32 == h {
                 let k = (s as u32 - 1) as usize;
-                if self.values[k] == v {
+                if same(self.values[k], v) {
                     return Some(k as u32);
                 }
             }
@@ -432,6 +429,39 @@ impl<'a> Dictionary<'a> {
             slots[i] = s;
         }
         self.slots = slots;
+    }
+}
+
+/// The last eight bytes of `v` as a word (its bytes, zeros above them,
+/// when it has fewer), read without a copy routine's call.
+#[inline(always)]
+fn tail(v: &[u8]) -> u64 {
+    if let Some(w) = v.last_chunk::<8>() {
+        return u64::from_le_bytes(*w);
+    }
+    if let (Some(a), Some(b)) = (v.first_chunk::<4>(), v.last_chunk::<4>()) {
+        // Four to seven bytes: two words of four that overlap.
+        let (a, b) = (u32::from_le_bytes(*a), u32::from_le_bytes(*b));
+        return u64::from(a) | u64::from(b) << (8 * (v.len() - 4));
+    }
+    v.iter().rev().fold(0u64, |w, &b| w << 8 | u64::from(b))
+}
+
+/// Whether `a` and `b` are the same bytes: values of 16 bytes or less
+/// (most hosts, schemes and ports) compared as two words that overlap,
+/// without a call.
+#[inline(always)]
+fn same(a: &[u8], b: &[u8]) -> bool {
+    if a.len() != b.len() {
+        return false;
+    }
+    match (a.first_chunk::<8>(), b.first_chunk::<8>()) {
+        (Some(x), Some(y)) if a.len() <= 16 => {
+            let (p, q) = (a.last_chunk::<8>(), b.last_chunk::<8>());
+            x == y && p == q
+        }
+        (Some(_), Some(_)) => a == b,
+        _ => tail(a) == tail(b),
     }
 }
 
@@ -621,7 +651,7 @@ fn keys<'a>(s: &Strings<'a>) -> Option<(Dictionary<'a>, Vec<u32>)> {
     for r in 0..s.len() {
         if s.valid(r) {
             let v = s.value(r);
-            if last.1 == u32::MAX || v != last.0 {
+            if last.1 == u32::MAX || !same(v, last.0) {
                 last = (v, dict.key(v)?);
                 if dict.bytes > DICTIONARY_BYTES {
                     return None;
@@ -775,6 +805,32 @@ mod tests {
     use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
     use parquet::file::reader::{FileReader, SerializedFileReader};
     use std::sync::Arc;
+
+    /// `same` is slice equality and `tail` a value's last eight bytes,
+    /// for every length to 40 and a difference at every place (the short
+    /// values' overlapping words cover each byte).
+    #[test]
+    fn values_compared_and_hashed_by_words() {
+        let base: Vec<u8> = (0..40u8).map(|b| b.wrapping_mul(37) ^ 0x5a).collect();
+        for n in 0..=40 {
+            let a = &base[..n];
+            let mut want = [0u8; 8];
+            let k = n.min(8);
+            want[..k].copy_from_slice(&a[n - k..]);
+            assert_eq!(tail(a), u64::from_le_bytes(want), "length {n}");
+            // Equal bytes elsewhere (not the same slice).
+            let copy = base[..n].to_vec();
+            assert!(same(a, &copy), "length {n}");
+            let longer = [a, &[0]].concat();
+            assert!(!same(a, &longer) && (n == 0 || !same(a, &a[1..])));
+            for i in 0..n {
+                let mut b = a.to_vec();
+                b[i] ^= 0x80;
+                assert!(!same(a, &b), "length {n}, byte {i}");
+                assert!(!same(&b, a), "length {n}, byte {i}");
+            }
+        }
+    }
 
     /// Writes `batches` through the sink (strings encoded here), reads the
     /// file back with the crate's reader: the same rows, the same arrays.
