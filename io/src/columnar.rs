@@ -408,6 +408,19 @@ impl ErrorCol {
     }
 }
 
+/// A chunk's rows as the columns being built ([`BatchBuilder::build_columns`]).
+pub struct Columns {
+    cols: Vec<Col>,
+    rows: usize,
+}
+
+impl Columns {
+    /// The rows.
+    pub fn num_rows(&self) -> usize {
+        self.rows
+    }
+}
+
 /// Builds record batches of one schema.
 pub struct BatchBuilder {
     schema: Schema,
@@ -422,6 +435,11 @@ pub struct BatchBuilder {
     /// of what is there).
     widths: Vec<AtomicUsize>,
 }
+
+/// Valid rows taken a run at a time (a run's records, 64 bytes a row, are
+/// read once per column: a run of a whole chunk's rows left the cache
+/// between columns).
+const RUN: usize = 256;
 
 /// A text column's bytes per 16 rows before any chunk is built.
 const FIRST_WIDTH: usize = 8 * 16;
@@ -496,11 +514,21 @@ impl BatchBuilder {
 
     /// The columns as a record batch of `n` rows.
     fn finish(&self, cols: Vec<Col>, n: usize) -> RecordBatch {
+        self.finish_columns(self.widths_of(cols, n))
+    }
+
+    /// A chunk's columns, their widths noted for the next chunk's.
+    fn widths_of(&self, cols: Vec<Col>, n: usize) -> Columns {
         for (c, w) in cols.iter().zip(&self.widths) {
             if let (Col::Bytes { bytes, .. }, true) = (c, n > 0) {
                 w.store(bytes.len() * 16 / n, Ordering::Relaxed);
             }
         }
+        Columns { cols, rows: n }
+    }
+
+    /// The columns as Arrow arrays in a record batch of `n` rows.
+    fn arrays(&self, cols: Vec<Col>, n: usize) -> RecordBatch {
         let arrays: Vec<ArrayRef> = cols.into_iter().map(Col::finish).collect();
         debug_assert!(arrays.iter().all(|a| a.len() == n));
         // A projection of no columns (`count(*)`) still has its rows.
@@ -521,23 +549,36 @@ impl BatchBuilder {
 
     /// The rows of a chunk as one record batch.
     pub fn build(&self, rows: &ChunkRows<'_>) -> RecordBatch {
+        self.finish_columns(self.build_columns(rows))
+    }
+
+    /// The rows of a chunk as columns not yet made Arrow arrays (which
+    /// checks each text column's offsets and UTF-8 again): with one
+    /// worker, [`finish_columns`](Self::finish_columns) runs on the thread
+    /// that encodes and writes, beside it.
+    pub fn build_columns(&self, rows: &ChunkRows<'_>) -> Columns {
         let n = rows.len();
         let mut cols = self.columns(n);
         let Some(fast) = self.fast.as_deref().filter(|_| rows.ex.uris.len() == 1) else {
             for r in 0..n {
                 self.schema.cells(rows, r, |k, cell| cols[k].append(cell));
             }
-            return self.finish(cols, n);
+            return self.widths_of(cols, n);
         };
         // Valid references' rows a run at a time, column by column (each
         // column's loop over the run's records); any other row (absent,
         // invalid, parsed on its own) cell by cell between the runs.
-        let mut run: Vec<(urilex::Entry<'_>, &[u8])> = Vec::with_capacity(n);
+        let mut run: Vec<(urilex::Entry<'_>, &[u8])> = Vec::with_capacity(RUN.min(n));
         let mut first = 0;
         for r in 0..n {
             if let Record::Entry(entry, buf) = rows.record(0, r) {
                 if entry.is_valid() {
                     run.push((entry, &buf[entry.line_start()..]));
+                    if run.len() == RUN {
+                        fast_run(&mut cols, fast, &run, first, rows);
+                        run.clear();
+                        first = r + 1;
+                    }
                     continue;
                 }
             }
@@ -547,7 +588,13 @@ impl BatchBuilder {
             first = r + 1;
         }
         fast_run(&mut cols, fast, &run, first, rows);
-        self.finish(cols, n)
+        self.widths_of(cols, n)
+    }
+
+    /// The columns of [`build_columns`](Self::build_columns) as a record
+    /// batch.
+    pub fn finish_columns(&self, c: Columns) -> RecordBatch {
+        self.arrays(c.cols, c.rows)
     }
 
     /// The rows of references that are not a log's (a string column's

@@ -298,43 +298,57 @@ impl Pipeline<'_> {
             // The record batches are encoded and written on a thread of
             // their own (`Queue`): the IPC encoder's copy of every buffer
             // and the kernel's copy into the output run beside the
-            // workers, with one worker as with several.
-            OutputFormat::Arrow => std::thread::scope(|scope| -> Result<(), RunError> {
+            // workers, with one worker as with several. With one worker,
+            // that thread also makes the columns Arrow arrays (Arrow's
+            // checks of their offsets and UTF-8: about a sixth of the
+            // worker's instructions); with more, it would not keep up.
+            OutputFormat::Arrow => {
                 let builder = BatchBuilder::new(schema.clone());
-                let arrow_schema = builder.arrow_schema();
-                let mut ipc = Queue::new(
-                    scope,
-                    BATCHES_QUEUED,
-                    move |batches: std::sync::mpsc::Receiver<RecordBatch>| {
-                        let mut w = arrow_ipc::writer::StreamWriter::try_new(
-                            io::BufWriter::with_capacity(IPC_BUFFER, out),
-                            &arrow_schema,
-                        )
-                        .map_err(arrow_error)?;
-                        for batch in batches {
-                            w.write(&batch).map_err(arrow_error)?;
-                            // Each batch whole in the output at once (a
-                            // reader at the other end of a pipe sees it).
-                            w.flush().map_err(arrow_error)?;
-                        }
-                        w.finish().map_err(arrow_error)?;
-                        w.into_inner().map_err(arrow_error)?.flush()?;
-                        Ok(())
-                    },
-                );
-                self.run(
-                    || (),
-                    |_, rows| builder.build(rows),
-                    counted(&mut summary, faults, progress, |batch: RecordBatch| {
-                        let n = batch.num_rows();
-                        if n > 0 {
-                            ipc.send(batch)?;
-                        }
-                        Ok(n)
-                    }),
-                )?;
-                ipc.finish()
-            })?,
+                let one = self.threads == 1;
+                std::thread::scope(|scope| -> Result<(), RunError> {
+                    let builder = &builder;
+                    let arrow_schema = builder.arrow_schema();
+                    let mut ipc = Queue::new(
+                        scope,
+                        BATCHES_QUEUED,
+                        move |batches: std::sync::mpsc::Receiver<ForIpc>| {
+                            let mut w = arrow_ipc::writer::StreamWriter::try_new(
+                                io::BufWriter::with_capacity(IPC_BUFFER, out),
+                                &arrow_schema,
+                            )
+                            .map_err(arrow_error)?;
+                            for batch in batches {
+                                let batch = match batch {
+                                    ForIpc::Batch(b) => b,
+                                    ForIpc::Columns(c) => builder.finish_columns(c),
+                                };
+                                w.write(&batch).map_err(arrow_error)?;
+                                // Each batch whole in the output at once (a
+                                // reader at the other end of a pipe sees it).
+                                w.flush().map_err(arrow_error)?;
+                            }
+                            w.finish().map_err(arrow_error)?;
+                            w.into_inner().map_err(arrow_error)?.flush()?;
+                            Ok(())
+                        },
+                    );
+                    self.run(
+                        || (),
+                        |_, rows| match one {
+                            true => ForIpc::Columns(builder.build_columns(rows)),
+                            false => ForIpc::Batch(builder.build(rows)),
+                        },
+                        counted(&mut summary, faults, progress, |batch: ForIpc| {
+                            let n = batch.num_rows();
+                            if n > 0 {
+                                ipc.send(batch)?;
+                            }
+                            Ok(n)
+                        }),
+                    )?;
+                    ipc.finish()
+                })?
+            }
             // With one worker, the pages of the string columns (most of
             // the bytes) are compressed on the thread that appends the row
             // groups and writes the file, beside the worker: zstd is about
@@ -410,6 +424,22 @@ impl Pipeline<'_> {
 
 /// Record batches waiting for the Arrow IPC thread (each a chunk's rows).
 const BATCHES_QUEUED: usize = 4;
+
+/// A chunk's rows for the Arrow IPC thread: a record batch, or (from a
+/// single worker) the columns it makes into one.
+enum ForIpc {
+    Batch(RecordBatch),
+    Columns(crate::columnar::Columns),
+}
+
+impl ForIpc {
+    fn num_rows(&self) -> usize {
+        match self {
+            ForIpc::Batch(b) => b.num_rows(),
+            ForIpc::Columns(c) => c.num_rows(),
+        }
+    }
+}
 
 /// Row groups waiting for the Parquet thread of a single worker (each a
 /// chunk's rows, its string pages not yet compressed).

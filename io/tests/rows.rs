@@ -140,9 +140,10 @@ fn every_output_format_has_every_row() {
     for (k, (format, bytes, records)) in inputs().into_iter().enumerate() {
         let file = temp(&format!("formats{k}"), &bytes);
         let files = [file];
-        // One worker leaves the pages' compression to the thread that
-        // writes the file, several compress their own: the same file.
-        let mut parquet = None;
+        // One worker leaves the pages' compression (Parquet) and the
+        // arrays' making (Arrow) to the thread that writes the file,
+        // several do their own: the same files.
+        let mut columnar: [Option<Vec<u8>>; 2] = [None, None];
         for threads in [1, 2] {
             let mut run = Run::new(format.clone());
             run.threads = threads;
@@ -164,11 +165,10 @@ fn every_output_format_has_every_row() {
                 let batches = read_back(&out, f);
                 let n: usize = batches.iter().map(RecordBatch::num_rows).sum();
                 assert_eq!(n, records, "{format} {f:?}");
-                if f == OutputFormat::Parquet {
-                    match &parquet {
-                        None => parquet = Some(out),
-                        Some(one) => assert!(*one == out, "{format}: Parquet, 1 and 2 threads"),
-                    }
+                let first = &mut columnar[usize::from(f == OutputFormat::Parquet)];
+                match first {
+                    None => *first = Some(out),
+                    Some(one) => assert!(*one == out, "{format} {f:?}: 1 and 2 threads"),
                 }
             }
         }
