@@ -170,6 +170,17 @@ pub fn error(refs: &Refs<'_>, batch: &Batch) -> ArrayRef {
 /// `error`) are built as the log pipeline's rows are. Otherwise every
 /// column is built that way and the parts are then viewed in place.
 pub fn parse(refs: &Refs<'_>, parser: &Parser, profile: Profile) -> ArrayRef {
+    parse_on(refs, parser, profile, crate::threads())
+}
+
+/// [`parse`], its rows cut into a piece for each of `threads` (made at
+/// once with the `rayon` feature, else one after the other), joined.
+pub(crate) fn parse_on(
+    refs: &Refs<'_>,
+    parser: &Parser,
+    profile: Profile,
+    threads: usize,
+) -> ArrayRef {
     let made = parse_schema(profile);
     let (schema, fields) = &*made;
     let present = |i: usize| !refs.is_null(i);
@@ -182,7 +193,7 @@ pub fn parse(refs: &Refs<'_>, parser: &Parser, profile: Profile) -> ArrayRef {
                 )
         });
     let columns: Vec<ArrayRef> = match refs.buffer().filter(|_| fast) {
-        Some(buffer) => parse_columns(refs, parser, schema, fields, buffer),
+        Some(buffer) => parse_columns(refs, parser, schema, fields, buffer, threads),
         None => {
             let rows = crate::parsed(refs, parser, |batch| {
                 BatchBuilder::new(schema.clone()).build_references(batch, refs.values(), present)
@@ -227,21 +238,18 @@ fn parse_schema(profile: Profile) -> Arc<ParseSchema> {
     s
 }
 
-/// [`parse`]'s columns made a block of rows at a time (the block's bytes
-/// and records stay in the cache while its columns are made) and column
-/// by column within a block, for a profile whose parts are the records'
-/// spans: each part views of `buffer` in a loop of its own
-/// ([`SpanViews::extend`]), then `valid` a bitmap, `host_kind` the
-/// dictionary's keys and the invalid rows in one pass, `port_number`
-/// read from the port's spans; `error` built as the log pipeline's rows
-/// are, for the invalid values alone, then placed at their rows (a column
-/// of nulls when all are valid).
+/// [`parse`]'s columns, for a profile whose parts are the records'
+/// spans: the rows in a piece for each of `threads` ([`parse_piece`]),
+/// the pieces' vectors joined (the first piece's have room for all), then
+/// the arrays made once; `error` placed at its rows (a column of nulls
+/// when all are valid).
 fn parse_columns(
     refs: &Refs<'_>,
     parser: &Parser,
     schema: &Schema,
     fields: &Fields,
     buffer: &arrow_buffer::Buffer,
+    threads: usize,
 ) -> Vec<ArrayRef> {
     let n = refs.len();
     let parts: Vec<Component> = schema
@@ -257,53 +265,49 @@ fn parse_columns(
         .iter()
         .map(|k| kinds.iter().position(|n| *n == k.as_str()).unwrap_or(0) as i16)
         .collect();
-    let mut known = SpanViews::new(buffer, 0);
-    let mut views: Vec<SpanViews<'_>> = parts.iter().map(|_| SpanViews::new(buffer, n)).collect();
-    let mut valid = Bits::new(n);
-    let mut kind_keys = Vec::with_capacity(n);
-    let mut kind_valid = Bits::new(n);
-    let mut ports = Vec::with_capacity(n);
-    let mut port_valid = Bits::new(n);
-    // The invalid values' rows, and their errors as cells.
-    let mut invalid = Vec::new();
-    let mut errors = Errors::new(schema.profile);
-    crate::in_blocks(refs, parser, None, |batch, rows| {
-        // The block's bytes are checked ASCII once, for every column.
-        known.check_ascii(refs.start(rows.start)..refs.start(rows.end));
-        for (v, &c) in views.iter_mut().zip(&parts) {
-            v.know_as(&known);
-            v.extend(rows.len(), (batch, c));
+    // The rows in pieces, made on the cores at once where there are
+    // several, then joined (the first piece's vectors have room for all).
+    let pieces = crate::pieces(n, threads);
+    let mut made = crate::each_piece(pieces, |rows| {
+        let room = if rows.start == 0 { n } else { rows.len() };
+        parse_piece(
+            refs,
+            parser,
+            schema.profile,
+            &parts,
+            &kind_key,
+            buffer,
+            rows,
+            room,
+        )
+    })
+    .into_iter();
+    let mut all = made.next().expect("a piece at least");
+    let mut errors = vec![all.errors];
+    for p in made {
+        for (v, w) in all.views.iter_mut().zip(p.views) {
+            v.append(w);
         }
-        for (i, e) in rows.clone().zip(batch.entries()) {
-            let ok = e.is_valid();
-            valid.push(ok);
-            let key = e.host_kind().filter(|_| ok);
-            kind_keys.push(key.map_or(0, |k| kind_key[k as usize]));
-            kind_valid.push(key.is_some());
-            if !ok && !refs.is_null(i) {
-                invalid.push(i);
-                errors.push(refs, batch, i - rows.start);
-            }
-        }
-        let values = refs.values();
-        batch.for_each_span(Component::Port, |s| {
-            let port = s.and_then(|(at, len)| urilex::port_number(&values[at..at + len]));
-            ports.push(port.unwrap_or(0));
-            port_valid.push(port.is_some());
-        });
-    });
+        all.valid.append(p.valid);
+        all.kind_keys.extend_from_slice(&p.kind_keys);
+        all.kind_valid.append(p.kind_valid);
+        all.ports.extend_from_slice(&p.ports);
+        all.port_valid.append(p.port_valid);
+        all.invalid.extend_from_slice(&p.invalid);
+        errors.push(p.errors);
+    }
     let nulls = refs.nulls();
-    let valid: ArrayRef = Arc::new(BooleanArray::new(valid.finish(), nulls.cloned()));
+    let valid: ArrayRef = Arc::new(BooleanArray::new(all.valid.finish(), nulls.cloned()));
     let under = |bits: Bits| NullBuffer::union(bits.nulls().as_ref(), nulls);
     let kind = urilex_io::columnar::dictionary(
         &kinds,
-        arrow_array::Int16Array::new(kind_keys.into(), under(kind_valid)),
+        arrow_array::Int16Array::new(all.kind_keys.into(), under(all.kind_valid)),
     );
     let port: ArrayRef = Arc::new(arrow_array::UInt16Array::new(
-        ports.into(),
-        under(port_valid),
+        all.ports.into(),
+        under(all.port_valid),
     ));
-    let mut views = views.into_iter().map(|v| v.finish_under(nulls));
+    let mut views = all.views.into_iter().map(|v| v.finish_under(nulls));
     let mut errors = Some(errors);
     schema
         .columns
@@ -314,12 +318,84 @@ fn parse_columns(
             Column::Kind(_) => kind.clone(),
             Column::PortNumber(_) => port.clone(),
             Column::Error(_) => match errors.take() {
-                Some(e) => e.finish(n, &invalid, f),
+                Some(e) => Errors::finish(e, n, &all.invalid, f),
                 None => arrow_array::new_null_array(f.data_type(), n),
             },
             _ => views.next().expect("a view column per part"),
         })
         .collect()
+}
+
+/// One piece of [`parse_columns`]' rows, its columns as they are made:
+/// each part's views, the verdicts' bits, the host kinds' keys, the
+/// ports, and the invalid rows with their errors.
+struct Piece<'b> {
+    views: Vec<SpanViews<'b>>,
+    valid: Bits,
+    kind_keys: Vec<i16>,
+    kind_valid: Bits,
+    ports: Vec<u16>,
+    port_valid: Bits,
+    invalid: Vec<usize>,
+    errors: Errors,
+}
+
+/// Rows `rows` of [`parse_columns`], a block of rows at a time (the
+/// block's bytes and records stay in the cache while its columns are
+/// made) and column by column within a block: each part views of
+/// `buffer` in a loop of its own ([`SpanViews::extend`]), then `valid` a
+/// bitmap, `host_kind` the dictionary's keys and the invalid rows in one
+/// pass, `port_number` read from the port's spans; `error` built as the
+/// log pipeline's rows are, for the invalid values alone. The vectors
+/// have room for `room` rows.
+#[allow(clippy::too_many_arguments)]
+fn parse_piece<'b>(
+    refs: &Refs<'_>,
+    parser: &Parser,
+    profile: Profile,
+    parts: &[Component],
+    kind_key: &[i16],
+    buffer: &'b arrow_buffer::Buffer,
+    rows: std::ops::Range<usize>,
+    room: usize,
+) -> Piece<'b> {
+    let mut known = SpanViews::new(buffer, 0);
+    let mut p = Piece {
+        views: parts.iter().map(|_| SpanViews::new(buffer, room)).collect(),
+        valid: Bits::new(room),
+        kind_keys: Vec::with_capacity(room),
+        kind_valid: Bits::new(room),
+        ports: Vec::with_capacity(room),
+        port_valid: Bits::new(room),
+        invalid: Vec::new(),
+        errors: Errors::new(profile),
+    };
+    crate::in_blocks_over(refs, parser, None, rows, |batch, rows| {
+        // The block's bytes are checked ASCII once, for every column.
+        known.check_ascii(refs.start(rows.start)..refs.start(rows.end));
+        for (v, &c) in p.views.iter_mut().zip(parts) {
+            v.know_as(&known);
+            v.extend(rows.len(), (batch, c));
+        }
+        for (i, e) in rows.clone().zip(batch.entries()) {
+            let ok = e.is_valid();
+            p.valid.push(ok);
+            let key = e.host_kind().filter(|_| ok);
+            p.kind_keys.push(key.map_or(0, |k| kind_key[k as usize]));
+            p.kind_valid.push(key.is_some());
+            if !ok && !refs.is_null(i) {
+                p.invalid.push(i);
+                p.errors.push(refs, batch, i - rows.start);
+            }
+        }
+        let values = refs.values();
+        batch.for_each_span(Component::Port, |s| {
+            let port = s.and_then(|(at, len)| urilex::port_number(&values[at..at + len]));
+            p.ports.push(port.unwrap_or(0));
+            p.port_valid.push(port.is_some());
+        });
+    });
+    p
 }
 
 /// The error column of [`parse_columns`]: the errors of its invalid rows,
@@ -355,12 +431,23 @@ impl Errors {
         rows.push([cell]);
     }
 
-    /// The column of `n` rows, row `invalid[k]` the `k`th error pushed.
-    fn finish(self, n: usize, invalid: &[usize], field: &Field) -> ArrayRef {
-        let Some((_, mut rows)) = self.rows else {
-            return arrow_array::new_null_array(field.data_type(), n);
+    /// The column of `n` rows from the errors of each piece in order:
+    /// row `invalid[k]` the `k`th error pushed.
+    fn finish(pieces: Vec<Errors>, n: usize, invalid: &[usize], field: &Field) -> ArrayRef {
+        let smalls: Vec<ArrayRef> = pieces
+            .into_iter()
+            .filter_map(|e| e.rows)
+            .map(|(_, mut rows)| rows.take_batch().column(0).clone())
+            .collect();
+        let small = match smalls.len() {
+            0 => return arrow_array::new_null_array(field.data_type(), n),
+            1 => smalls[0].clone(),
+            _ => {
+                let refs: Vec<&dyn arrow_array::Array> =
+                    smalls.iter().map(|a| a.as_ref()).collect();
+                arrow_select::concat::concat(&refs).expect("errors of one type")
+            }
         };
-        let small = rows.take_batch().column(0).clone();
         // Row i takes error k where i is `invalid[k]`, a null elsewhere: the
         // indices made at once (zeros, a bit per invalid row).
         let mut at = vec![0u32; n];

@@ -118,6 +118,32 @@ impl Bits {
         }
     }
 
+    /// Appends `n` bits, the low ones of `bits` (`n` at most 64).
+    #[inline]
+    fn push_word(&mut self, bits: u64, n: u32) {
+        if n == 0 {
+            return;
+        }
+        let bits = if n < 64 { bits & ((1 << n) - 1) } else { bits };
+        self.word |= bits << self.filled;
+        let room = 64 - self.filled;
+        if n < room {
+            self.filled += n;
+            return;
+        }
+        self.words.push(self.word);
+        self.word = if room < 64 { bits >> room } else { 0 };
+        self.filled = n - room;
+    }
+
+    /// Appends the bits of `other`, in order.
+    pub fn append(&mut self, other: Bits) {
+        for &w in &other.words {
+            self.push_word(w, 64);
+        }
+        self.push_word(other.word, other.filled);
+    }
+
     /// The bits.
     pub fn finish(mut self) -> arrow_buffer::BooleanBuffer {
         let len = 64 * self.words.len() + self.filled as usize;
@@ -275,6 +301,22 @@ impl<'a> SpanViews<'a> {
         self.known = known;
     }
 
+    /// Appends the views of `other`, a result of later rows of the same
+    /// buffer (a piece of the column made on another thread): one copy of
+    /// its views, its validity bits, and whether all were ASCII.
+    pub fn append(&mut self, other: SpanViews<'a>) {
+        // (The safety of `finish_with` rests on every view being of
+        // this one buffer.)
+        assert!(
+            self.buffer.as_ptr() == other.buffer.as_ptr()
+                && self.buffer.len() == other.buffer.len(),
+            "views of one buffer"
+        );
+        self.views.extend_from_slice(&other.views);
+        self.valid.append(other.valid);
+        self.ascii &= other.ascii;
+    }
+
     /// [`finish`](Self::finish), with the rows null in `nulls` (the
     /// input's) null in the result too, their views 0.
     pub fn finish_under(mut self, nulls: Option<&NullBuffer>) -> ArrayRef {
@@ -308,7 +350,9 @@ impl<'a> SpanViews<'a> {
         }
         debug_assert!(arrow_data::validate_string_view(&views, &buffers).is_ok());
         // SAFETY: `new_unchecked` wants each view to describe valid UTF-8
-        // within the given buffers. Every view here is either 0 (a null:
+        // within the given buffers. Every view here (made by `extend`
+        // here, or by `extend` of a result of the same buffer that
+        // `append` took, whose `ascii` it joined) is either 0 (a null:
         // an inline value of no bytes) or `view_of` the bytes
         // `at..at + len` of `self.buffer`, the only buffer given (index 0),
         // sliced in `span` (so in bounds: slicing panics otherwise) at an
