@@ -350,72 +350,52 @@ impl Pipeline<'_> {
                 })?
             }
             // With one worker, the pages of the string columns (most of
-            // the bytes) are compressed on the thread that appends the row
-            // groups and writes the file, beside the worker: zstd is about
-            // a third of the worker's time. With more, each worker
+            // the bytes) are compressed on a thread of their own, which
+            // appends the row groups, beside the worker: zstd is about a
+            // third of the worker's time. With more, each worker
             // compresses its own, as one thread would not keep up.
-            OutputFormat::Parquet if self.threads == 1 => {
-                std::thread::scope(|scope| -> Result<(), RunError> {
-                    let builder = BatchBuilder::new(schema.clone());
-                    let out = io::BufWriter::with_capacity(PARQUET_BUFFER, out);
-                    let mut sink =
-                        ParquetSink::new(out, builder.arrow_schema()).map_err(parquet_error)?;
-                    let encoder = sink.encoder();
-                    let mut groups = Queue::new(
-                        scope,
-                        ROW_GROUPS_QUEUED,
-                        move |groups: std::sync::mpsc::Receiver<EncodedRowGroup>| {
-                            for rg in groups {
-                                sink.append(rg).map_err(parquet_error)?;
-                            }
-                            sink.into_inner().map_err(parquet_error)?.flush()?;
-                            Ok(())
-                        },
-                    );
-                    self.run(
-                        || (),
-                        |_, rows| {
-                            let batch = builder.build(rows);
-                            (batch.num_rows(), encode_row_group_later(&encoder, &batch))
-                        },
-                        counted(
-                            &mut summary,
-                            faults,
-                            progress,
-                            |(n, rg): (usize, parquet::errors::Result<EncodedRowGroup>)| {
-                                groups.send(rg.map_err(parquet_error)?)?;
-                                Ok(n)
-                            },
-                        ),
-                    )?;
-                    groups.finish()
-                })?
-            }
             OutputFormat::Parquet => std::thread::scope(|scope| -> Result<(), RunError> {
                 let out = Handoff::new(scope, out);
                 let builder = BatchBuilder::new(schema.clone());
-                let mut sink =
-                    ParquetSink::new(out, builder.arrow_schema()).map_err(parquet_error)?;
+                let sink = ParquetSink::new(out, builder.arrow_schema()).map_err(parquet_error)?;
                 let encoder = sink.encoder();
+                let later = self.threads == 1;
+                let mut groups = match later {
+                    false => RowGroups::Here(sink),
+                    true => RowGroups::Queued(Queue::new(
+                        scope,
+                        ROW_GROUPS_QUEUED,
+                        move |groups: std::sync::mpsc::Receiver<EncodedRowGroup>| {
+                            let mut sink = sink;
+                            for rg in groups {
+                                sink.append(rg).map_err(parquet_error)?;
+                            }
+                            sink.into_inner().map_err(parquet_error)?.finish()?;
+                            Ok(())
+                        },
+                    )),
+                };
                 self.run(
                     || (),
                     |_, rows| {
                         let batch = builder.build(rows);
-                        (batch.num_rows(), encode_row_group(&encoder, &batch))
+                        let rg = match later {
+                            true => encode_row_group_later(&encoder, &batch),
+                            false => encode_row_group(&encoder, &batch),
+                        };
+                        (batch.num_rows(), rg)
                     },
                     counted(
                         &mut summary,
                         faults,
                         progress,
                         |(n, rg): (usize, parquet::errors::Result<EncodedRowGroup>)| {
-                            sink.append(rg.map_err(parquet_error)?)
-                                .map_err(parquet_error)?;
+                            groups.append(rg.map_err(parquet_error)?)?;
                             Ok(n)
                         },
                     ),
                 )?;
-                sink.into_inner().map_err(parquet_error)?.finish()?;
-                Ok(())
+                groups.finish()
             })?,
         }
         Ok(summary)
@@ -445,9 +425,32 @@ impl ForIpc {
 /// chunk's rows, its string pages not yet compressed).
 const ROW_GROUPS_QUEUED: usize = 4;
 
-/// The Parquet thread's buffer before the output (the chunks' pages are
-/// written through it).
-const PARQUET_BUFFER: usize = 1 << 20;
+/// Where the encoded row groups go: the file's sink, or the thread that
+/// compresses their pages and appends them to it.
+enum RowGroups<'scope, W: Write + Send> {
+    Here(ParquetSink<W>),
+    Queued(Queue<'scope, EncodedRowGroup, RunError>),
+}
+
+impl<W: Write + Send> RowGroups<'_, W> {
+    fn append(&mut self, rg: EncodedRowGroup) -> Result<(), RunError> {
+        match self {
+            RowGroups::Here(sink) => sink.append(rg).map_err(parquet_error),
+            RowGroups::Queued(q) => q.send(rg),
+        }
+    }
+}
+
+impl RowGroups<'_, Handoff<'_>> {
+    /// The footer written and the output flushed, or the thread's first
+    /// error.
+    fn finish(self) -> Result<(), RunError> {
+        match self {
+            RowGroups::Here(sink) => Ok(sink.into_inner().map_err(parquet_error)?.finish()?),
+            RowGroups::Queued(q) => q.finish(),
+        }
+    }
+}
 
 /// The Arrow IPC thread's buffer: the message headers and paddings
 /// gather there; a buffer of this size or more goes past it.
