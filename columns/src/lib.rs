@@ -330,7 +330,21 @@ pub(crate) fn in_blocks_over(
 /// Rows a piece of a column made on a core of its own has at the least
 /// (the `rayon` feature): a task's start and the join cost some tens of
 /// microseconds, a piece of this many URLs a few hundred.
+#[cfg(not(fuzzing))]
 const PIECE_ROWS: usize = 3072;
+/// Under the fuzzer, a few rows: the fuzz targets' short columns are then
+/// cut into pieces at every place.
+#[cfg(fuzzing)]
+const PIECE_ROWS: usize = 5;
+
+/// `parse` of a `Utf8` column cut into a piece for each of `threads`
+/// (made one after the other without the `rayon` feature), for the fuzz
+/// target that checks it against `parse` in one piece.
+#[cfg(fuzzing)]
+pub fn parse_in_pieces(column: &ArrayRef, threads: usize) -> ArrayRef {
+    let refs = Refs::new(column).expect("a column of strings");
+    kernel::parse_on(&refs, &Parser::new(), Profile::Rfc3986, threads)
+}
 
 /// The threads a column may be made on: the `rayon` pool's with that
 /// feature, else one.

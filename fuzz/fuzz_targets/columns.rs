@@ -4,7 +4,8 @@
 //! full validation, and the same values as the path that copies (the
 //! same column as `Utf8View`, gathered, built row by row and viewed after)
 //! and as `UriRef::parse` of each value; slices of the column (offsets
-//! into a shared buffer) agree with the whole.
+//! into a shared buffer) agree with the whole, and so does `parse` made
+//! in pieces and joined.
 #![no_main]
 
 use arbitrary::Arbitrary;
@@ -45,6 +46,16 @@ fuzz_target!(|case: Case| {
         .expect("a valid Arrow array");
     assert_eq!(parsed.data_type(), copied.data_type());
     assert_eq!(parsed.as_ref(), copied.as_ref(), "views and copies differ");
+    // Cut into pieces (of five rows at the least under the fuzzer), made
+    // apart and joined before the arrays: the same column.
+    for threads in [2, 3, 7] {
+        let pieces = urilex_columns::parse_in_pieces(&plain, threads);
+        pieces
+            .to_data()
+            .validate_full()
+            .expect("a valid Arrow array");
+        assert_eq!(pieces.as_ref(), parsed.as_ref(), "{threads} pieces");
+    }
     let s = parsed.as_struct();
     for (i, v) in case.values.iter().enumerate() {
         let Some(v) = v else {
