@@ -150,36 +150,45 @@ impl PendingChunk {
     /// The chunk with its pages compressed and written, as [`encode`]
     /// gives it.
     pub fn complete(self) -> Result<OwnChunk> {
-        let mut w = Writer::new(self.descr, self.level, false);
+        let mut w = Writer::new(self.descr, self.level);
         for p in self.pages {
             match p {
-                PageIn::Dictionary(page, values) => w.dictionary(page, values)?,
-                PageIn::Data(page, rows, encoding) => w.data(page, rows, encoding)?,
+                PageIn::Dictionary(page, values) => w.dictionary(&page, values)?,
+                PageIn::Data(page, rows, encoding) => w.data(&page, rows, encoding)?,
             }
         }
-        w.finish(self.rows, self.statistics, &self.encodings)?
-            .done()
+        w.finish(self.rows, self.statistics, &self.encodings)
     }
 }
 
-/// What a [`Writer`] gives: the chunk written, or its pages kept.
-enum Written {
-    Done(Box<OwnChunk>),
-    Pending(PendingChunk),
+/// A chunk's pages as they are encoded, kept for [`PendingChunk::complete`].
+struct Pages {
+    descr: ColumnDescPtr,
+    level: ZstdLevel,
+    pages: Vec<PageIn>,
 }
 
-impl Written {
-    fn done(self) -> Result<OwnChunk> {
-        match self {
-            Written::Done(c) => Ok(*c),
-            Written::Pending(p) => p.complete(),
-        }
+impl Pages {
+    fn optional(&self) -> bool {
+        self.descr.max_def_level() > 0
     }
 
-    fn pending(self) -> PendingChunk {
-        match self {
-            Written::Pending(p) => p,
-            Written::Done(_) => unreachable!("a writer that kept its pages"),
+    fn dictionary(&mut self, page: Vec<u8>, values: usize) {
+        self.pages.push(PageIn::Dictionary(page, values));
+    }
+
+    fn data(&mut self, page: Vec<u8>, rows: Range<usize>, encoding: Encoding) {
+        self.pages.push(PageIn::Data(page, rows, encoding));
+    }
+
+    fn finish(self, rows: usize, statistics: Statistics, encodings: &[Encoding]) -> PendingChunk {
+        PendingChunk {
+            descr: self.descr,
+            level: self.level,
+            pages: self.pages,
+            rows,
+            statistics,
+            encodings: encodings.to_vec(),
         }
     }
 }
@@ -492,7 +501,7 @@ pub fn encode(
     dictionary: bool,
     level: ZstdLevel,
 ) -> Result<OwnChunk> {
-    encode_pages(descr, array, dictionary, level, false)?.done()
+    encode_later(descr, array, dictionary, level)?.complete()
 }
 
 /// [`encode`] without compressing the pages: the chunk is finished by
@@ -503,16 +512,6 @@ pub fn encode_later(
     dictionary: bool,
     level: ZstdLevel,
 ) -> Result<PendingChunk> {
-    Ok(encode_pages(descr, array, dictionary, level, true)?.pending())
-}
-
-fn encode_pages(
-    descr: ColumnDescPtr,
-    array: &ArrayRef,
-    dictionary: bool,
-    level: ZstdLevel,
-    later: bool,
-) -> Result<Written> {
     if array.is_empty() {
         return Err(ParquetError::General("a column chunk of no rows".into()));
     }
@@ -529,7 +528,11 @@ fn encode_pages(
             descr.path()
         )));
     }
-    let mut w = Writer::new(descr, level, later);
+    let mut w = Pages {
+        descr,
+        level,
+        pages: Vec::new(),
+    };
     if let DataType::Dictionary(..) = array.data_type() {
         let d = array.as_dictionary::<arrow_array::types::Int16Type>();
         let values = d.values().as_string::<i32>();
@@ -555,7 +558,15 @@ fn encode_pages(
         for (v, _) in values.iter().zip(&used).filter(|(_, u)| **u) {
             mm.see(v);
         }
-        return dictionary_pages(w, &values, &keys, nulls, d.len(), mm, true);
+        return Ok(dictionary_pages(
+            w,
+            &values,
+            &keys,
+            nulls,
+            d.len(),
+            mm,
+            true,
+        ));
     }
     let s = Strings::of(array)
         .ok_or_else(|| ParquetError::General(format!("no pages for {} here", array.data_type())))?;
@@ -564,7 +575,15 @@ fn encode_pages(
         for v in &dict.values {
             mm.see(v);
         }
-        return dictionary_pages(w, &dict.values, &keys, s.nulls, s.len(), mm, s.utf8);
+        return Ok(dictionary_pages(
+            w,
+            &dict.values,
+            &keys,
+            s.nulls,
+            s.len(),
+            mm,
+            s.utf8,
+        ));
     }
     let mut mm = MinMax::default();
     let mut start = 0;
@@ -590,32 +609,32 @@ fn encode_pages(
                 mm.see(v);
             }
         }
-        w.data(page, start..end, Encoding::PLAIN)?;
+        w.data(page, start..end, Encoding::PLAIN);
         start = end;
     }
-    w.finish(
+    Ok(w.finish(
         s.len(),
         mm.statistics(s.null_count(0..s.len()), s.utf8),
         &[Encoding::PLAIN, Encoding::RLE],
-    )
+    ))
 }
 
 /// A dictionary page of `values` and data pages of `n` rows whose valid
 /// ones have `keys`, with the statistics of `mm` (the values used).
 fn dictionary_pages(
-    mut w: Writer,
+    mut w: Pages,
     values: &[&[u8]],
     keys: &[u32],
     nulls: Option<&NullBuffer>,
     n: usize,
     mm: MinMax<'_>,
     utf8: bool,
-) -> Result<Written> {
+) -> PendingChunk {
     let mut page = Vec::with_capacity(values.iter().map(|v| 4 + v.len()).sum());
     for v in values {
         plain(&mut page, v);
     }
-    w.dictionary(page, values.len())?;
+    w.dictionary(page, values.len());
     let width = (32 - (values.len().max(1) as u32 - 1).leading_zeros()).max(1);
     let mut next = 0;
     let mut start = 0;
@@ -630,7 +649,7 @@ fn dictionary_pages(
         page.push(width as u8);
         bitpack(&mut page, &keys[next..next + count], width);
         next += count;
-        w.data(page, start..end, Encoding::RLE_DICTIONARY)?;
+        w.data(page, start..end, Encoding::RLE_DICTIONARY);
         start = end;
     }
     w.finish(
@@ -676,14 +695,10 @@ struct Writer {
     /// The pages' sizes before compression, headers included (after it,
     /// they are `out`'s length).
     uncompressed: u64,
-    /// The pages as encoded, when they are compressed later.
-    kept: Option<Vec<PageIn>>,
 }
 
 impl Writer {
-    /// A writer of `descr`'s chunk; one that keeps its pages as they
-    /// come when `later` is set.
-    fn new(descr: ColumnDescPtr, level: ZstdLevel, later: bool) -> Writer {
+    fn new(descr: ColumnDescPtr, level: ZstdLevel) -> Writer {
         Writer {
             descr,
             level,
@@ -692,12 +707,7 @@ impl Writer {
             dictionary: None,
             first_data: None,
             uncompressed: 0,
-            kept: later.then(Vec::new),
         }
-    }
-
-    fn optional(&self) -> bool {
-        self.descr.max_def_level() > 0
     }
 
     fn write(
@@ -711,12 +721,8 @@ impl Writer {
         Ok(spec)
     }
 
-    fn dictionary(&mut self, page: Vec<u8>, values: usize) -> Result<()> {
-        if let Some(kept) = &mut self.kept {
-            kept.push(PageIn::Dictionary(page, values));
-            return Ok(());
-        }
-        let buf = Bytes::from(compress(self.level.compression_level(), &page)?);
+    fn dictionary(&mut self, page: &[u8], values: usize) -> Result<()> {
+        let buf = Bytes::from(compress(self.level.compression_level(), page)?);
         let spec = self.write(
             Page::DictionaryPage {
                 buf,
@@ -730,12 +736,8 @@ impl Writer {
         Ok(())
     }
 
-    fn data(&mut self, page: Vec<u8>, rows: Range<usize>, encoding: Encoding) -> Result<()> {
-        if let Some(kept) = &mut self.kept {
-            kept.push(PageIn::Data(page, rows, encoding));
-            return Ok(());
-        }
-        let buf = Bytes::from(compress(self.level.compression_level(), &page)?);
+    fn data(&mut self, page: &[u8], rows: Range<usize>, encoding: Encoding) -> Result<()> {
+        let buf = Bytes::from(compress(self.level.compression_level(), page)?);
         let spec = self.write(
             Page::DataPage {
                 buf,
@@ -759,17 +761,7 @@ impl Writer {
         rows: usize,
         statistics: Statistics,
         encodings: &[Encoding],
-    ) -> Result<Written> {
-        if let Some(pages) = self.kept {
-            return Ok(Written::Pending(PendingChunk {
-                descr: self.descr,
-                level: self.level,
-                pages,
-                rows,
-                statistics,
-                encodings: encodings.to_vec(),
-            }));
-        }
+    ) -> Result<OwnChunk> {
         let data = Bytes::from(self.out.into_inner()?);
         let compressed = data.len() as u64;
         let metadata = ColumnChunkMetaData::builder(self.descr)
@@ -782,7 +774,7 @@ impl Writer {
             .set_dictionary_page_offset(self.dictionary.map(|d| d as i64))
             .set_statistics(statistics)
             .build()?;
-        Ok(Written::Done(Box::new(OwnChunk {
+        Ok(OwnChunk {
             data,
             close: ColumnCloseResult {
                 bytes_written: compressed,
@@ -792,7 +784,7 @@ impl Writer {
                 column_index: None,
                 offset_index: Some(self.index.build()),
             },
-        })))
+        })
     }
 }
 
