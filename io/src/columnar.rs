@@ -512,11 +512,6 @@ impl BatchBuilder {
             .collect()
     }
 
-    /// The columns as a record batch of `n` rows.
-    fn finish(&self, cols: Vec<Col>, n: usize) -> RecordBatch {
-        self.finish_columns(self.widths_of(cols, n))
-    }
-
     /// A chunk's columns, their widths noted for the next chunk's.
     fn widths_of(&self, cols: Vec<Col>, n: usize) -> Columns {
         for (c, w) in cols.iter().zip(&self.widths) {
@@ -527,8 +522,10 @@ impl BatchBuilder {
         Columns { cols, rows: n }
     }
 
-    /// The columns as Arrow arrays in a record batch of `n` rows.
-    fn arrays(&self, cols: Vec<Col>, n: usize) -> RecordBatch {
+    /// The columns of [`build_columns`](Self::build_columns) as Arrow
+    /// arrays in a record batch.
+    pub fn finish_columns(&self, c: Columns) -> RecordBatch {
+        let Columns { cols, rows: n } = c;
         let arrays: Vec<ArrayRef> = cols.into_iter().map(Col::finish).collect();
         debug_assert!(arrays.iter().all(|a| a.len() == n));
         // A projection of no columns (`count(*)`) still has its rows.
@@ -591,12 +588,6 @@ impl BatchBuilder {
         self.widths_of(cols, n)
     }
 
-    /// The columns of [`build_columns`](Self::build_columns) as a record
-    /// batch.
-    pub fn finish_columns(&self, c: Columns) -> RecordBatch {
-        self.arrays(c.cols, c.rows)
-    }
-
     /// The rows of references that are not a log's (a string column's
     /// values: see [`Schema::references`]): row `i` is reference `i` of
     /// `batch`, parsed from `buf`, or all nulls where `present(i)` is
@@ -620,7 +611,7 @@ impl BatchBuilder {
             self.schema
                 .reference_cells(value, |k, cell| cols[k].append(cell));
         }
-        self.finish(cols, n)
+        self.finish_columns(self.widths_of(cols, n))
     }
 }
 

@@ -272,6 +272,15 @@ impl From<io::Error> for RunError {
 }
 
 impl Pipeline<'_> {
+    /// Whether the thread that writes Arrow or Parquet output has time
+    /// for more than writing: with one worker it waits on it most of the
+    /// run, so it makes the arrays (Arrow) or compresses the pages
+    /// (Parquet) beside it; with more, one thread would not keep up, and
+    /// each worker does its own.
+    fn writer_has_time(&self) -> bool {
+        self.threads == 1
+    }
+
     /// Every row in `rows`' format to `out`: formatted (or encoded) on the
     /// workers, written in order.
     pub fn write<W: Write + Send>(
@@ -298,13 +307,13 @@ impl Pipeline<'_> {
             // The record batches are encoded and written on a thread of
             // their own (`Queue`): the IPC encoder's copy of every buffer
             // and the kernel's copy into the output run beside the
-            // workers, with one worker as with several. With one worker,
-            // that thread also makes the columns Arrow arrays (Arrow's
-            // checks of their offsets and UTF-8: about a sixth of the
-            // worker's instructions); with more, it would not keep up.
+            // workers, with one worker as with several. When it has time
+            // (`writer_has_time`), it also makes the columns Arrow arrays
+            // (Arrow's checks of their offsets and UTF-8: about a sixth of
+            // the worker's instructions).
             OutputFormat::Arrow => {
                 let builder = BatchBuilder::new(schema.clone());
-                let one = self.threads == 1;
+                let arrays_there = self.writer_has_time();
                 std::thread::scope(|scope| -> Result<(), RunError> {
                     let builder = &builder;
                     let arrow_schema = builder.arrow_schema();
@@ -334,7 +343,7 @@ impl Pipeline<'_> {
                     );
                     self.run(
                         || (),
-                        |_, rows| match one {
+                        |_, rows| match arrays_there {
                             true => ForIpc::Columns(builder.build_columns(rows)),
                             false => ForIpc::Batch(builder.build(rows)),
                         },
@@ -349,17 +358,17 @@ impl Pipeline<'_> {
                     ipc.finish()
                 })?
             }
-            // With one worker, the pages of the string columns (most of
-            // the bytes) are compressed on a thread of their own, which
-            // appends the row groups, beside the worker: zstd is about a
-            // third of the worker's time. With more, each worker
-            // compresses its own, as one thread would not keep up.
+            // When the writing side has time (`writer_has_time`), the
+            // pages of the string columns (most of the bytes) are
+            // compressed on a thread of their own, which appends the row
+            // groups, beside the worker: zstd is about a third of the
+            // worker's time.
             OutputFormat::Parquet => std::thread::scope(|scope| -> Result<(), RunError> {
                 let out = Handoff::new(scope, out);
                 let builder = BatchBuilder::new(schema.clone());
                 let sink = ParquetSink::new(out, builder.arrow_schema()).map_err(parquet_error)?;
                 let encoder = sink.encoder();
-                let later = self.threads == 1;
+                let later = self.writer_has_time();
                 let mut groups = match later {
                     false => RowGroups::Here(sink),
                     true => RowGroups::Queued(Queue::new(
