@@ -207,6 +207,15 @@ fn arrow_and_parquet_read_back_as_the_jsonl_rows() {
     log.field = LogField::Both;
     log.fields = Some("all");
     cases.push((log, repo("samples/access.log")));
+    // A corpus in large chunks: runs of valid rows longer than the row
+    // builder takes at once (256) between its invalid ones, with one
+    // worker (the arrays made, the pages compressed, on the writing
+    // thread) and with two.
+    for threads in [1, 2] {
+        let mut run = Run::new(input("lines"));
+        run.threads = threads;
+        cases.push((run, repo("benches/data/kasztp.txt")));
+    }
     for (run, file) in cases {
         let files = [file];
         let want = run.jsonl(&files);
