@@ -194,6 +194,15 @@ impl Function {
         s
     }
 
+    /// Whether the function spreads a column over the cores itself:
+    /// `parse` with the `rayon` feature, whose pieces are joined before
+    /// its arrays are made. An adapter that cuts columns into pieces for
+    /// the cores (and joins the results after) should leave it whole.
+    pub fn uses_the_cores(&self) -> bool {
+        // (`kernel::parse` is the one that cuts its rows into pieces.)
+        cfg!(feature = "rayon") && self.name == "parse"
+    }
+
     /// The fewest and the most arguments after the column.
     pub fn arity(&self) -> (usize, usize) {
         let required = self.params.iter().filter(|p| !p.optional).count();
@@ -1038,6 +1047,13 @@ mod tests {
         }
         assert_eq!(pieces(4 * PIECE_ROWS + 777, 5).len(), 4);
         assert_eq!(pieces(PIECE_ROWS + 1, 2).len(), 1);
+        // Adapters that cut columns for the cores leave `parse` whole.
+        let parse = function("parse").unwrap();
+        assert_eq!(parse.uses_the_cores(), cfg!(feature = "rayon"));
+        assert!(FUNCTIONS
+            .iter()
+            .filter(|f| f.name != "parse")
+            .all(|f| !f.uses_the_cores()));
     }
 
     #[test]
