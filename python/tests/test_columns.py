@@ -43,6 +43,32 @@ def test_parse_arrow_is_the_cli_parse(urilex_bin, corpus, corpus_file):
         assert got.field(name).to_pylist() == want.column(name).to_pylist(), name
 
 
+def test_results_handed_over_with_their_type_again_and_again(corpus):
+    """A result reaches pyarrow with a type object kept from the first
+    result of its type (not a C schema each time): calls alternating
+    between result types (profiles' structs, a view column, a boolean
+    one, a list) give every time the type and the values of the first
+    call, and arrays pyarrow's full validation accepts."""
+    col = pa.array(corpus[:500] + [None])
+    calls = [
+        lambda: urilex.parse_arrow(col),
+        lambda: urilex.parse_arrow(col, profile="rfc1738"),
+        lambda: urilex.host_arrow(col),
+        lambda: urilex.valid_arrow(col),
+        lambda: urilex.query_params_arrow(col),
+        lambda: urilex.parse_arrow(col, profile="rfc6874"),
+    ]
+    first = [f() for f in calls]
+    for _ in range(3):
+        for f, want in zip(calls, first):
+            got = f()
+            got.validate(full=True)
+            assert got.type == want.type
+            assert got.equals(want)
+    types = {str(a.type) for a in first}
+    assert len(types) == len(calls)
+
+
 def test_parse_arrow_rows_are_urilex_parse(corpus):
     rows = urilex.parse_arrow(pa.array(corpus)).to_pylist()
     parts = ["scheme", "authority", "userinfo", "host", "host_kind", "port", "path", "query", "fragment"]
