@@ -16,8 +16,13 @@ getting a Python list into Arrow, is shown apart).
 Last, what a user runs end to end: the top hosts of a Parquet file of
 URLs, with urilex and with urlsplit.
 
-Each figure is the best of ROUNDS (default 5, after one untimed call) in ns per URL, with MB/s of
-URL text and the ratio of ``urlsplit``'s time to it. The corpora are
+Each figure is the best of ROUNDS (default 5) or of as many as fill a
+quarter of a second, whichever are more (after one untimed call; run one
+after another with the garbage collector off, as ``timeit`` runs them),
+in ns per URL, with MB/s of URL text and the ratio of
+``urlsplit``'s time to it, then the median round and its ratio to
+``urlsplit``'s median; ``parse_arrow`` also with a collection before
+each round, as this script timed it before (see ``best``). The corpora are
 ``benches/data`` and, when ``../shared/data/urls`` is beside the
 repository, the two lists that are not copied here. ``RAYON_NUM_THREADS``
 sets the column functions' threads (default: every core).
@@ -62,19 +67,45 @@ def load(path):
     return out
 
 
-def best(f, rounds):
+# Seconds of rounds each contender gets at least (see `best`).
+BUDGET = 0.25
+
+
+def best(f, rounds, collect=False):
     # One call untimed first: a process's first calls fault in fresh
     # memory (the allocator's new segments, transparent huge pages zeroed
     # 2 MiB at a time), and the rounds compare the calls a long-running
     # program makes. The process's first parse_arrow is printed apart.
+    #
+    # The rounds run one after another with the garbage collector off, as
+    # `timeit` runs them. With `collect`, a collection runs before each
+    # round instead (what this script did before 2026-12-07): it walks
+    # every Python object, and a column call that follows it finds its
+    # memory out of the caches; a call of some hundred microseconds (a
+    # column of ten thousand URLs) then takes up to 1.7 times as long,
+    # where `urlsplit`'s loop of tens of milliseconds does not notice.
+    #
+    # Every contender is timed for the same time at least, `BUDGET`
+    # seconds of rounds (and `rounds` rounds at least), as `timeit`'s
+    # autorange sizes its loops: `urlsplit` over a corpus takes tens of
+    # milliseconds a round, a column call one, and five rounds of the
+    # latter are some milliseconds in all, from whatever state the
+    # caches were left in by the contender before.
     f()
     times = []
-    for _ in range(rounds):
-        gc.collect()
-        t = time.perf_counter()
-        f()
-        times.append(time.perf_counter() - t)
-    return min(times)
+    gc.collect()
+    gc.disable()
+    try:
+        while len(times) < rounds or (sum(times) < BUDGET and len(times) < 1000):
+            if collect:
+                gc.collect()
+            t = time.perf_counter()
+            f()
+            times.append(time.perf_counter() - t)
+    finally:
+        gc.enable()
+    times.sort()
+    return times[0], times[len(times) // 2]
 
 
 def each(parse):
@@ -127,7 +158,7 @@ def main():
         n = len(urls)
         size = sum(len(u) for u in urls)
         print(f"\n{path.stem}: {n} URLs, {size / n:.0f} bytes each on average")
-        print(f"{'':28}{'ns/URL':>10}{'MB/s':>10}{'vs urlsplit':>14}")
+        print(f"{'':33}{'ns/URL':>10}{'MB/s':>10}{'vs urlsplit':>14}{'median':>10}{'vs':>8}")
         times = {}
         for name, f in contenders:
             times[name] = best(lambda: f(urls), rounds)
@@ -138,15 +169,19 @@ def main():
             first_call = (path.stem, time.perf_counter() - t, n)
         times["pa.array(list) alone"] = best(lambda: pa.array(urls), rounds)
         times["parse_arrow"] = best(lambda: urilex.parse_arrow(col), rounds)
+        times["parse_arrow, gc.collect() first"] = best(lambda: urilex.parse_arrow(col), rounds, collect=True)
         times["valid_arrow"] = best(lambda: urilex.valid_arrow(col), rounds)
         times["get_arrow {host}"] = best(lambda: urilex.get_arrow(col, "{host}"), rounds)
         times["part_arrow host"] = best(lambda: urilex.part_arrow(col, "host"), rounds)
         if pl is not None:
             df = pl.DataFrame({"u": col})
             times["polars .uri.host()"] = best(lambda: df.select(pl.col("u").uri.host()), rounds)
-        base = times["urllib urlsplit"]
-        for name, t in times.items():
-            print(f"{name:28}{t / n * 1e9:10.1f}{size / t / 1e6:10.1f}{base / t:13.1f}x")
+        base, base_m = times["urllib urlsplit"]
+        for name, (t, m) in times.items():
+            print(
+                f"{name:33}{t / n * 1e9:10.1f}{size / t / 1e6:10.1f}{base / t:13.1f}x"
+                f"{m / n * 1e9:10.1f}{base_m / m:7.1f}x"
+            )
     if first_call is not None:
         stem, t, n = first_call
         print(f"\nthe process's first parse_arrow ({stem}, before the rounds): {t / n * 1e9:.1f} ns/URL")
@@ -182,7 +217,7 @@ def end_to_end(rounds):
                     n[None] += 1
             return n
 
-        t_ours, t_theirs = best(ours, rounds), best(theirs, rounds)
+        t_ours, t_theirs = best(ours, rounds)[0], best(theirs, rounds)[0]
     print(f"\nend to end, top hosts of a Parquet file of {len(urls)} URLs:")
     print(f"  pyarrow + urilex.part_arrow + value_counts   {t_ours * 1e3:8.1f} ms")
     print(f"  pyarrow + to_pylist + urlsplit + Counter     {t_theirs * 1e3:8.1f} ms  ({t_theirs / t_ours:.1f}x)")
