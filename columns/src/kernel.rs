@@ -283,20 +283,42 @@ fn parse_columns(
     })
     .into_iter();
     let mut all = made.next().expect("a piece at least");
+    // Each part's views of the later pieces, to be joined to the first
+    // piece's in a task of their own.
+    let mut later: Vec<Vec<SpanViews<'_>>> = parts.iter().map(|_| Vec::new()).collect();
     let mut errors = vec![all.errors];
     for p in made {
-        for (v, w) in all.views.iter_mut().zip(p.views) {
-            v.append(w);
+        for (l, w) in later.iter_mut().zip(p.views) {
+            l.push(w);
         }
         all.valid.append(p.valid);
         all.kind_keys.extend_from_slice(&p.kind_keys);
         all.kind_valid.append(p.kind_valid);
         all.ports.extend_from_slice(&p.ports);
         all.port_valid.append(p.port_valid);
-        all.invalid.extend_from_slice(&p.invalid);
         errors.push(p.errors);
     }
     let nulls = refs.nulls();
+    let error_field = schema
+        .columns
+        .iter()
+        .zip(fields.iter())
+        .find_map(|(c, f)| matches!(c, Column::Error(_)).then_some(f));
+    // The part columns (each a copy of the later pieces' views after the
+    // first's: some 16 bytes a row and part) on the cores at once, beside
+    // the error column.
+    let whole: Vec<_> = all.views.into_iter().zip(later).collect();
+    let (views, error) = crate::both(
+        || {
+            crate::each_of(whole, |(mut v, later)| {
+                for w in later {
+                    v.append(w);
+                }
+                v.finish_under(nulls)
+            })
+        },
+        || error_field.map(|f| Errors::finish(errors, n, f)),
+    );
     let valid: ArrayRef = Arc::new(BooleanArray::new(all.valid.finish(), nulls.cloned()));
     let under = |bits: Bits| NullBuffer::union(bits.nulls().as_ref(), nulls);
     let kind = urilex_io::columnar::dictionary(
@@ -307,8 +329,8 @@ fn parse_columns(
         all.ports.into(),
         under(all.port_valid),
     ));
-    let mut views = all.views.into_iter().map(|v| v.finish_under(nulls));
-    let mut errors = Some(errors);
+    let mut views = views.into_iter();
+    let mut error = error;
     schema
         .columns
         .iter()
@@ -317,10 +339,9 @@ fn parse_columns(
             Column::Valid(_) => valid.clone(),
             Column::Kind(_) => kind.clone(),
             Column::PortNumber(_) => port.clone(),
-            Column::Error(_) => match errors.take() {
-                Some(e) => Errors::finish(e, n, &all.invalid, f),
-                None => arrow_array::new_null_array(f.data_type(), n),
-            },
+            Column::Error(_) => error
+                .take()
+                .unwrap_or_else(|| arrow_array::new_null_array(f.data_type(), n)),
             _ => views.next().expect("a view column per part"),
         })
         .collect()
@@ -336,7 +357,6 @@ struct Piece<'b> {
     kind_valid: Bits,
     ports: Vec<u16>,
     port_valid: Bits,
-    invalid: Vec<usize>,
     errors: Errors,
 }
 
@@ -367,7 +387,6 @@ fn parse_piece<'b>(
         kind_valid: Bits::new(room),
         ports: Vec::with_capacity(room),
         port_valid: Bits::new(room),
-        invalid: Vec::new(),
         errors: Errors::new(profile),
     };
     crate::in_blocks_over(refs, parser, None, rows, |batch, rows| {
@@ -384,8 +403,7 @@ fn parse_piece<'b>(
             p.kind_keys.push(key.map_or(0, |k| kind_key[k as usize]));
             p.kind_valid.push(key.is_some());
             if !ok && !refs.is_null(i) {
-                p.invalid.push(i);
-                p.errors.push(refs, batch, i - rows.start);
+                p.errors.push(refs, batch, i - rows.start, i);
             }
         }
         let values = refs.values();
@@ -399,67 +417,80 @@ fn parse_piece<'b>(
 }
 
 /// The error column of [`parse_columns`]: the errors of its invalid rows,
-/// pushed as each block is parsed, then placed at their rows; nulls
-/// elsewhere, and all nulls when no value is invalid.
+/// pushed with their rows as each block is parsed; nulls elsewhere, and
+/// all nulls when no value is invalid.
 struct Errors {
     profile: Profile,
-    /// Made at the first error (a column of valid references needs none).
-    rows: Option<(Schema, urilex_io::table::Rows)>,
+    /// The error column's schema, made at the first error (a column of
+    /// valid references needs none).
+    schema: Option<Schema>,
+    errors: urilex_io::columnar::SparseErrors,
 }
 
 impl Errors {
     fn new(profile: Profile) -> Errors {
         Errors {
             profile,
-            rows: None,
+            schema: None,
+            errors: urilex_io::columnar::SparseErrors::new(),
         }
     }
 
-    /// The error of the batch's entry `i` (a value of `refs`).
-    fn push(&mut self, refs: &Refs<'_>, batch: &Batch, i: usize) {
+    /// The error of the batch's entry `i` (a value of `refs`), row `row`
+    /// of the column.
+    fn push(&mut self, refs: &Refs<'_>, batch: &Batch, i: usize, row: usize) {
         let profile = self.profile;
-        let (schema, rows) = self.rows.get_or_insert_with(|| {
-            let schema = Schema::references_keeping(profile, Syntax::Reference, |c| {
+        let schema = self.schema.get_or_insert_with(|| {
+            Schema::references_keeping(profile, Syntax::Reference, |c| {
                 matches!(c, Column::Error(_))
-            });
-            let rows =
-                urilex_io::table::Rows::new(schema.fields(), urilex_io::run::OutputFormat::Arrow);
-            (schema, rows)
+            })
         });
-        let mut cell = urilex_io::model::Cell::Null;
-        schema.reference_cells(Some((batch, refs.values(), i)), |_, c| cell = c);
-        rows.push([cell]);
+        let errors = &mut self.errors;
+        schema.reference_cells(Some((batch, refs.values(), i)), |_, c| {
+            if let urilex_io::model::Cell::Error(e) = c {
+                errors.push_at(row, &e);
+            }
+        });
     }
 
-    /// The column of `n` rows from the errors of each piece in order:
-    /// row `invalid[k]` the `k`th error pushed.
-    fn finish(pieces: Vec<Errors>, n: usize, invalid: &[usize], field: &Field) -> ArrayRef {
-        let smalls: Vec<ArrayRef> = pieces
-            .into_iter()
-            .filter_map(|e| e.rows)
-            .map(|(_, mut rows)| rows.take_batch().column(0).clone())
-            .collect();
-        let small = match smalls.len() {
-            0 => return arrow_array::new_null_array(field.data_type(), n),
-            1 => smalls[0].clone(),
-            _ => {
-                let refs: Vec<&dyn arrow_array::Array> =
-                    smalls.iter().map(|a| a.as_ref()).collect();
-                arrow_select::concat::concat(&refs).expect("errors of one type")
-            }
-        };
-        // Row i takes error k where i is `invalid[k]`, a null elsewhere: the
-        // indices made at once (zeros, a bit per invalid row).
-        let mut at = vec![0u32; n];
-        let mut set = BooleanBufferBuilder::new(n);
-        set.append_n(n, false);
-        for (k, &i) in invalid.iter().enumerate() {
-            at[i] = k as u32;
-            set.set_bit(i, true);
+    /// The column of `n` rows from the errors of each piece in order
+    /// (each piece's rows after the one's before).
+    fn finish(pieces: Vec<Errors>, n: usize, field: &Field) -> ArrayRef {
+        let mut all = urilex_io::columnar::SparseErrors::new();
+        for p in pieces {
+            all.append(p.errors);
         }
-        let indices = arrow_array::UInt32Array::new(at.into(), Some(NullBuffer::new(set.finish())));
-        arrow_select::take::take(&small, &indices, None).expect("indices within the errors")
+        match all.is_empty() {
+            true => null_errors(field, n),
+            false => all.finish(n),
+        }
     }
+}
+
+/// Rows of an all-null error column kept for the next calls: its
+/// children's zeroed buffers are some 26 bytes a row, which a call over
+/// valid references would otherwise allocate and clear each time.
+const KEPT_NULL_ROWS: usize = 1 << 16;
+
+/// An error column of `n` null rows: a slice of one made before when it
+/// is long enough (see [`KEPT_NULL_ROWS`]).
+fn null_errors(field: &Field, n: usize) -> ArrayRef {
+    static KEPT: std::sync::Mutex<Option<ArrayRef>> = std::sync::Mutex::new(None);
+    if n > KEPT_NULL_ROWS {
+        return arrow_array::new_null_array(field.data_type(), n);
+    }
+    let mut kept = KEPT
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    let whole = match &*kept {
+        Some(a) if a.data_type() == field.data_type() => a.clone(),
+        _ => {
+            let a = arrow_array::new_null_array(field.data_type(), KEPT_NULL_ROWS);
+            *kept = Some(a.clone());
+            a
+        }
+    };
+    whole.slice(0, n)
 }
 
 /// The raw value of the first parameter named `key(i)` in each value's

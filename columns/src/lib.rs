@@ -388,6 +388,32 @@ pub(crate) fn each_piece<T: Send>(
     pieces.into_iter().map(make).collect()
 }
 
+/// `make` of each item, at once on the pool's threads with the `rayon`
+/// feature: the results in order.
+pub(crate) fn each_of<I: Send, T: Send>(
+    items: Vec<I>,
+    make: impl Fn(I) -> T + Sync + Send,
+) -> Vec<T> {
+    #[cfg(feature = "rayon")]
+    if items.len() > 1 && rayon::current_num_threads() > 1 {
+        use rayon::prelude::*;
+        return items.into_par_iter().map(make).collect();
+    }
+    items.into_iter().map(make).collect()
+}
+
+/// `a` and `b`, at once on the pool's threads with the `rayon` feature.
+pub(crate) fn both<A: Send, B: Send>(
+    a: impl FnOnce() -> A + Send,
+    b: impl FnOnce() -> B + Send,
+) -> (A, B) {
+    #[cfg(feature = "rayon")]
+    if rayon::current_num_threads() > 1 {
+        return rayon::join(a, b);
+    }
+    (a(), b())
+}
+
 /// The profile argument `k` names (RFC 3986 when none is given).
 fn profile(args: &dyn Args, k: usize) -> Result<Profile> {
     match args.text(k, 0) {

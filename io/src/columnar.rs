@@ -319,21 +319,92 @@ fn error_kinds() -> Vec<&'static str> {
     v
 }
 
-impl ErrorCol {
-    fn push(&mut self, e: &ErrorCell<'_>) {
+impl ErrorRow {
+    fn new(e: &ErrorCell<'_>) -> ErrorRow {
         let mut message = String::new();
         let _ = write!(message, "{}", e.message);
-        self.errors.push((
-            self.rows,
-            ErrorRow {
-                kind: e.kind,
-                part: e.part,
-                index: e.index,
-                rule: e.rule,
-                message,
-                raw: e.raw.map(<[u8]>::to_vec),
-            },
-        ));
+        ErrorRow {
+            kind: e.kind,
+            part: e.part,
+            index: e.index,
+            rule: e.rule,
+            message,
+            raw: e.raw.map(<[u8]>::to_vec),
+        }
+    }
+}
+
+/// The `error` struct column of `docs/schema.md` made from its errors
+/// alone, each given with its row, the other rows null: a column of
+/// mostly valid references costs a fill per child for the rows between
+/// errors, not a cell each (as the rows' [`Col`] builds it, which this
+/// is).
+///
+/// ```
+/// use urilex_io::columnar::SparseErrors;
+/// use urilex_io::model::ErrorCell;
+/// let mut e = SparseErrors::new();
+/// e.push_at(2, &ErrorCell::other("resolve", "no base"));
+/// let col = e.finish(4);
+/// assert_eq!((col.len(), col.null_count()), (4, 3));
+/// ```
+#[derive(Default)]
+pub struct SparseErrors(Vec<(usize, ErrorRow)>);
+
+impl SparseErrors {
+    /// No errors yet.
+    pub fn new() -> SparseErrors {
+        SparseErrors(Vec::new())
+    }
+
+    /// Whether no error was pushed.
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    /// The error of row `row`, after every row pushed so far.
+    ///
+    /// # Panics
+    /// When `row` is not after the last row pushed.
+    pub fn push_at(&mut self, row: usize, e: &ErrorCell<'_>) {
+        assert!(
+            self.0.last().is_none_or(|(r, _)| *r < row),
+            "errors in row order"
+        );
+        self.0.push((row, ErrorRow::new(e)));
+    }
+
+    /// `other`'s errors after these (its rows after theirs).
+    ///
+    /// # Panics
+    /// When `other`'s first row is not after the last row of these.
+    pub fn append(&mut self, other: SparseErrors) {
+        if let (Some((a, _)), Some((b, _))) = (self.0.last(), other.0.first()) {
+            assert!(a < b, "errors in row order");
+        }
+        self.0.extend(other.0);
+    }
+
+    /// The column of `rows` rows.
+    ///
+    /// # Panics
+    /// When an error's row is not below `rows`.
+    pub fn finish(self, rows: usize) -> ArrayRef {
+        assert!(
+            self.0.last().is_none_or(|(r, _)| *r < rows),
+            "errors within the rows"
+        );
+        ErrorCol {
+            rows,
+            errors: self.0,
+        }
+        .finish()
+    }
+}
+
+impl ErrorCol {
+    fn push(&mut self, e: &ErrorCell<'_>) {
+        self.errors.push((self.rows, ErrorRow::new(e)));
         self.rows += 1;
     }
 
