@@ -112,14 +112,30 @@ fn offset_in(whole: &str, sub: &str) -> std::ops::Range<usize> {
 
 /// `c` of every value (`uri_host` and the like).
 pub fn part(refs: &Refs<'_>, parser: &Parser, c: Component) -> ArrayRef {
+    part_on(refs, parser, c, crate::threads())
+}
+
+/// [`part`], its rows cut into a piece for each of `threads` (made at
+/// once with the `rayon` feature, else one after the other) whose views
+/// are joined before the column is made once.
+pub(crate) fn part_on(refs: &Refs<'_>, parser: &Parser, c: Component, threads: usize) -> ArrayRef {
     if let Some(buffer) = refs.buffer() {
-        let mut out = SpanViews::new(buffer, refs.len());
-        crate::in_blocks(refs, parser, Some(c), |batch, rows| {
-            out.check_ascii(refs.start(rows.start)..refs.start(rows.end));
-            // An entry's start is its value's in the buffer (no offsets
-            // read); the input's nulls are applied once, at the end.
-            out.extend(rows.len(), (batch, c));
+        let made = crate::each_piece(crate::pieces(refs.len(), threads), |over| {
+            let mut out = SpanViews::new(buffer, over.len());
+            crate::in_blocks_over(refs, parser, Some(c), over, |batch, rows| {
+                out.check_ascii(refs.start(rows.start)..refs.start(rows.end));
+                // An entry's start is its value's in the buffer (no
+                // offsets read); the input's nulls are applied once, at
+                // the end.
+                out.extend(rows.len(), (batch, c));
+            });
+            out
         });
+        let mut made = made.into_iter();
+        let mut out = made.next().expect("a piece at least");
+        for p in made {
+            out.append(p);
+        }
         return out.finish_under(refs.nulls());
     }
     let mut out = Views::new(refs.len());

@@ -195,12 +195,14 @@ impl Function {
     }
 
     /// Whether the function spreads a column over the cores itself:
-    /// `parse` with the `rayon` feature, whose pieces are joined before
-    /// its arrays are made. An adapter that cuts columns into pieces for
+    /// `parse` and the part functions (`scheme` ... `fragment`) with the
+    /// `rayon` feature, whose pieces are joined before their arrays are
+    /// made. An adapter that cuts columns into pieces for
     /// the cores (and joins the results after) should leave it whole.
     pub fn uses_the_cores(&self) -> bool {
-        // (`kernel::parse` is the one that cuts its rows into pieces.)
-        cfg!(feature = "rayon") && self.name == "parse"
+        // (`kernel::parse` and `kernel::part` are the ones that cut their
+        // rows into pieces.)
+        cfg!(feature = "rayon") && (self.name == "parse" || PARTS.contains(&self.name))
     }
 
     /// The fewest and the most arguments after the column.
@@ -355,6 +357,15 @@ pub fn parse_in_pieces(column: &ArrayRef, threads: usize) -> ArrayRef {
     kernel::parse_on(&refs, &Parser::new(), Profile::Rfc3986, threads)
 }
 
+/// [`kernel::part`] of component `c` of a `Utf8` column cut into a piece
+/// for each of `threads`, for the fuzz target that checks it against the
+/// part function in one piece.
+#[cfg(fuzzing)]
+pub fn part_in_pieces(column: &ArrayRef, c: Component, threads: usize) -> ArrayRef {
+    let refs = Refs::new(column).expect("a column of strings");
+    kernel::part_on(&refs, &Parser::new(), c, threads)
+}
+
 /// The threads a column may be made on: the `rayon` pool's with that
 /// feature, else one.
 pub(crate) fn threads() -> usize {
@@ -429,6 +440,17 @@ macro_rules! part {
         }
     };
 }
+
+/// The functions of one part's views ([`kernel::part`]).
+const PARTS: [&str; 7] = [
+    "scheme",
+    "authority",
+    "userinfo",
+    "host",
+    "path",
+    "query",
+    "fragment",
+];
 
 part!(scheme, Scheme);
 part!(authority, Authority);
@@ -899,7 +921,7 @@ mod tests {
     #[test]
     fn every_example() {
         let mut n = 0;
-        for f in FUNCTIONS {
+        for f in FUNCTIONS.iter() {
             assert!(!f.examples.is_empty(), "{} has no example", f.name);
             for e in f.examples {
                 let col: ArrayRef = Arc::new(StringArray::from(vec![e.input]));
@@ -1069,17 +1091,43 @@ mod tests {
                     one.to_data(),
                     "{threads} pieces, ascii {ascii}"
                 );
+                // And each part function's views, joined in the same way.
+                for c in [
+                    Component::Scheme,
+                    Component::Authority,
+                    Component::Userinfo,
+                    Component::Host,
+                    Component::Path,
+                    Component::Query,
+                    Component::Fragment,
+                ] {
+                    let one = kernel::part_on(&refs, &Parser::new(), c, 1);
+                    let pieces = kernel::part_on(&refs, &Parser::new(), c, threads);
+                    pieces.to_data().validate_full().unwrap();
+                    assert_eq!(
+                        pieces.to_data(),
+                        one.to_data(),
+                        "{c:?} in {threads} pieces, ascii {ascii}"
+                    );
+                }
             }
         }
         assert_eq!(pieces(4 * PIECE_ROWS + 777, 5).len(), 4);
         assert_eq!(pieces(PIECE_ROWS + 1, 2).len(), 1);
-        // Adapters that cut columns for the cores leave `parse` whole.
-        let parse = function("parse").unwrap();
-        assert_eq!(parse.uses_the_cores(), cfg!(feature = "rayon"));
-        assert!(FUNCTIONS
-            .iter()
-            .filter(|f| f.name != "parse")
-            .all(|f| !f.uses_the_cores()));
+        // Adapters that cut columns for the cores leave `parse` and the
+        // part functions whole.
+        for f in FUNCTIONS.iter() {
+            let own = f.name == "parse" || PARTS.contains(&f.name);
+            assert_eq!(
+                f.uses_the_cores(),
+                own && cfg!(feature = "rayon"),
+                "{}",
+                f.name
+            );
+        }
+        for p in PARTS {
+            assert!(function(p).is_some(), "{p}");
+        }
     }
 
     #[test]

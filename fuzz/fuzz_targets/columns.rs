@@ -4,8 +4,8 @@
 //! full validation, and the same values as the path that copies (the
 //! same column as `Utf8View`, gathered, built row by row and viewed after)
 //! and as `UriRef::parse` of each value; slices of the column (offsets
-//! into a shared buffer) agree with the whole, and so does `parse` made
-//! in pieces and joined.
+//! into a shared buffer) agree with the whole, and so do `parse` and the
+//! part functions made in pieces and joined.
 #![no_main]
 
 use arbitrary::Arbitrary;
@@ -13,6 +13,7 @@ use arrow_array::cast::AsArray;
 use arrow_array::{Array, ArrayRef, StringArray, StringViewArray};
 use libfuzzer_sys::fuzz_target;
 use std::sync::Arc;
+use urilex::Component;
 use urilex_columns::{function, Literals};
 
 #[derive(Arbitrary, Debug)]
@@ -55,6 +56,27 @@ fuzz_target!(|case: Case| {
             .validate_full()
             .expect("a valid Arrow array");
         assert_eq!(pieces.as_ref(), parsed.as_ref(), "{threads} pieces");
+        // And the part functions' views, made in pieces in the same way.
+        for (name, c) in [
+            ("scheme", Component::Scheme),
+            ("authority", Component::Authority),
+            ("userinfo", Component::Userinfo),
+            ("host", Component::Host),
+            ("path", Component::Path),
+            ("query", Component::Query),
+            ("fragment", Component::Fragment),
+        ] {
+            let pieces = urilex_columns::part_in_pieces(&plain, c, threads);
+            pieces
+                .to_data()
+                .validate_full()
+                .expect("a valid Arrow array");
+            assert_eq!(
+                pieces.as_ref(),
+                eval(name, &plain).as_ref(),
+                "{name} in {threads} pieces"
+            );
+        }
     }
     let s = parsed.as_struct();
     for (i, v) in case.values.iter().enumerate() {

@@ -146,9 +146,10 @@ fn over_chunks(
     for (c, a) in chunks.iter().enumerate() {
         let n = a.len();
         let dictionary = matches!(a.data_type(), DataType::Dictionary(..));
-        // A function that uses the cores itself (`parse`, which joins its
-        // pieces before its arrays are made: pieces joined by Arrow's
-        // `concat` after cost a sixth of the work) is left whole.
+        // A function that uses the cores itself (`parse` and the part
+        // functions, which join their pieces before their arrays are
+        // made: pieces joined by Arrow's `concat` after cost `parse` a
+        // sixth of the work) is left whole.
         let split = threads > 1 && n >= MIN_SPLIT && !dictionary && !f.uses_the_cores();
         // A multiple of the threads (so that none waits on the last
         // piece), up to four each.
