@@ -120,7 +120,7 @@ pub fn part(refs: &Refs<'_>, parser: &Parser, c: Component) -> ArrayRef {
 /// are joined before the column is made once.
 pub(crate) fn part_on(refs: &Refs<'_>, parser: &Parser, c: Component, threads: usize) -> ArrayRef {
     if let Some(buffer) = refs.buffer() {
-        let made = crate::each_piece(crate::pieces(refs.len(), threads), |over| {
+        let made = crate::each_of(crate::pieces(refs.len(), threads), |over| {
             let mut out = SpanViews::new(buffer, over.len());
             crate::in_blocks_over(refs, parser, Some(c), over, |batch, rows| {
                 out.check_ascii(refs.start(rows.start)..refs.start(rows.end));
@@ -284,7 +284,7 @@ fn parse_columns(
     // The rows in pieces, made on the cores at once where there are
     // several, then joined (the first piece's vectors have room for all).
     let pieces = crate::pieces(n, threads);
-    let mut made = crate::each_piece(pieces, |rows| {
+    let mut made = crate::each_of(pieces, |rows| {
         let room = if rows.start == 0 { n } else { rows.len() };
         parse_piece(
             refs,
@@ -324,7 +324,7 @@ fn parse_columns(
     // first's: some 16 bytes a row and part) on the cores at once, beside
     // the error column.
     let whole: Vec<_> = all.views.into_iter().zip(later).collect();
-    let (views, error) = crate::both(
+    let (views, mut error) = crate::both(
         || {
             crate::each_of(whole, |(mut v, later)| {
                 for w in later {
@@ -346,7 +346,6 @@ fn parse_columns(
         under(all.port_valid),
     ));
     let mut views = views.into_iter();
-    let mut error = error;
     schema
         .columns
         .iter()

@@ -202,7 +202,8 @@ impl Function {
     pub fn uses_the_cores(&self) -> bool {
         // (`kernel::parse` and `kernel::part` are the ones that cut their
         // rows into pieces.)
-        cfg!(feature = "rayon") && (self.name == "parse" || PARTS.contains(&self.name))
+        cfg!(feature = "rayon")
+            && (self.name == "parse" || PARTS.iter().any(|c| c.as_str() == self.name))
     }
 
     /// The fewest and the most arguments after the column.
@@ -385,20 +386,6 @@ pub(crate) fn pieces(n: usize, threads: usize) -> Vec<std::ops::Range<usize>> {
         .collect()
 }
 
-/// `make` of each piece, at once on the pool's threads with the `rayon`
-/// feature: the results in order.
-pub(crate) fn each_piece<T: Send>(
-    pieces: Vec<std::ops::Range<usize>>,
-    make: impl Fn(std::ops::Range<usize>) -> T + Sync + Send,
-) -> Vec<T> {
-    #[cfg(feature = "rayon")]
-    if pieces.len() > 1 {
-        use rayon::prelude::*;
-        return pieces.into_par_iter().map(make).collect();
-    }
-    pieces.into_iter().map(make).collect()
-}
-
 /// `make` of each item, at once on the pool's threads with the `rayon`
 /// feature: the results in order.
 pub(crate) fn each_of<I: Send, T: Send>(
@@ -441,15 +428,16 @@ macro_rules! part {
     };
 }
 
-/// The functions of one part's views ([`kernel::part`]).
-const PARTS: [&str; 7] = [
-    "scheme",
-    "authority",
-    "userinfo",
-    "host",
-    "path",
-    "query",
-    "fragment",
+/// The components with a function of their own, named as
+/// [`Component::as_str`] names them ([`kernel::part`]).
+const PARTS: [Component; 7] = [
+    Component::Scheme,
+    Component::Authority,
+    Component::Userinfo,
+    Component::Host,
+    Component::Path,
+    Component::Query,
+    Component::Fragment,
 ];
 
 part!(scheme, Scheme);
@@ -996,15 +984,7 @@ mod tests {
         for col in [&utf8, &view] {
             let parsed = function("uri_parse").unwrap().eval(col, &none).unwrap();
             let parsed = parsed.as_struct();
-            for c in [
-                Component::Scheme,
-                Component::Authority,
-                Component::Userinfo,
-                Component::Host,
-                Component::Path,
-                Component::Query,
-                Component::Fragment,
-            ] {
+            for c in PARTS {
                 let name = format!("uri_{}", c.as_str());
                 let got = function(&name).unwrap().eval(col, &none).unwrap();
                 let got = got.as_string_view();
@@ -1092,15 +1072,7 @@ mod tests {
                     "{threads} pieces, ascii {ascii}"
                 );
                 // And each part function's views, joined in the same way.
-                for c in [
-                    Component::Scheme,
-                    Component::Authority,
-                    Component::Userinfo,
-                    Component::Host,
-                    Component::Path,
-                    Component::Query,
-                    Component::Fragment,
-                ] {
+                for c in PARTS {
                     let one = kernel::part_on(&refs, &Parser::new(), c, 1);
                     let pieces = kernel::part_on(&refs, &Parser::new(), c, threads);
                     pieces.to_data().validate_full().unwrap();
@@ -1117,7 +1089,7 @@ mod tests {
         // Adapters that cut columns for the cores leave `parse` and the
         // part functions whole.
         for f in FUNCTIONS.iter() {
-            let own = f.name == "parse" || PARTS.contains(&f.name);
+            let own = f.name == "parse" || PARTS.iter().any(|c| c.as_str() == f.name);
             assert_eq!(
                 f.uses_the_cores(),
                 own && cfg!(feature = "rayon"),
@@ -1125,8 +1097,8 @@ mod tests {
                 f.name
             );
         }
-        for p in PARTS {
-            assert!(function(p).is_some(), "{p}");
+        for c in PARTS {
+            assert!(function(c.as_str()).is_some(), "{c:?}");
         }
     }
 
